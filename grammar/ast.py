@@ -1,0 +1,412 @@
+"""The effect AST: what a card's text means, as plain frozen, typed nodes.
+
+Every node is a frozen :class:`msgspec.Struct` with a ``node`` tag, so a whole tree
+serialises to JSON (:func:`to_json`) and back (:func:`from_json`) without loss, and two
+trees compare equal exactly when they mean the same thing.
+
+The shape follows how the rulebooks describe card text:
+
+* a card's text is a :class:`CardText`: an ordered tuple of abilities;
+* an ability is one of :class:`Spell` (what a played card does as it resolves),
+  :class:`Activated` (cost before a semicolon, then the effect), :class:`Triggered`
+  (trigger before a comma, then the effect), :class:`Passive` (always on),
+  :class:`Replacement` (an event done ``instead`` of another), :class:`Conditional`
+  (a condition that must hold for the card to be added to the queue) and
+  :class:`Keyword` (a keyword the game defines, e.g. a Map Piece's collect line);
+* an effect is an ordered tuple of :data:`Step` nodes, carried out in text order;
+* steps refer to objects through a :class:`Selector`, to numbers through
+  :data:`Amount`, to time through :class:`Duration`, and test the state through
+  :class:`Condition`.
+
+Text that no template covers becomes an :class:`Unknown` node carrying the words, so a
+caller can always tell a complete tree from a partial one (:func:`unknown_parts`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Union
+
+import msgspec
+
+class _Node(msgspec.Struct, frozen=True, tag_field="node", omit_defaults=True):
+    """Base of every AST node: frozen, and tagged by a ``node`` field in JSON."""
+
+
+Who = Literal["you", "opponent", "each", "active", "nonactive", "owner", "controller", "any"]
+"""Whose object or which player: relative to the controller of the ability."""
+
+
+class Var(_Node, tag="var"):
+    """A number the text leaves open: ``X``, the result of a roll, a count or a stat.
+
+    ``name`` is one of ``"X"``, ``"result"`` (the last die rolled by this effect),
+    ``"damage"`` (damage on the referred Neopet), ``"cards"`` (cards in a zone) or a
+    stat name (``"Attack"``, ``"Defence"``, ``"Agility"``, ``"Hit Points"``).
+    ``of`` names the object or zone the variable is read from, where it needs one.
+    """
+
+    name: str
+    of: Selector | None = None
+
+
+Amount = Union[int, Var]
+"""A count or quantity in card text: a literal number or a :class:`Var`."""
+
+
+class Selector(_Node, tag="selector"):
+    """Which objects a step acts on, in the words of the text.
+
+    ``quantifier``: ``this`` (the card itself), ``the`` (the one object of its kind, as
+    in "your Neopet" or "your opponent"), ``target`` (chosen as it is queued),
+    ``a`` (chosen on resolution), ``each``/``all``, ``up_to`` (up to ``count``),
+    ``it``/``that`` (an object named earlier in the same ability).
+    ``type``: a card type (``Equipment``, ``Codestone``...), ``card`` for any card, or
+    ``Neopet`` for a Neopet, ``player`` for a player. ``owner``: whose objects qualify. ``zone``: where they are
+    looked for (``Battledome``, ``Inventory``, ``Discard``, ``Void``, ``Main Deck``,
+    ``queue``, ``Rainbow Pool``, ``Play Area``). ``name_contains``: a name reference
+    (a card with those words in its name). ``other``: excludes the source itself.
+    ``team``: a team icon the objects must carry.
+    """
+
+    quantifier: Literal["this", "the", "target", "a", "each", "all", "up_to", "it", "that"]
+    type: str = "card"
+    count: Amount = 1
+    owner: Who | None = None
+    zone: str | None = None
+    name_contains: str | None = None
+    other: bool = False
+    team: str | None = None
+
+
+class Duration(_Node, tag="duration"):
+    """How long a change lasts.
+
+    ``until``: ``end_of_turn``, ``your_next_turn`` (the beginning of your next turn),
+    ``end_of_round``, ``next_battle_phase`` (through the affected player's next Battle
+    Phase), ``this_phase`` or ``permanent``.
+    """
+
+    until: str
+
+
+class Condition(_Node, tag="condition"):
+    """A test on the game state.
+
+    ``subject`` names what is measured (``damage`` on a Neopet, ``cards`` in a zone,
+    a stat name, ``result`` of a roll, ``controls`` a kind of card, ``turn`` whose turn
+    it is, ``phase`` the current phase); ``op`` compares (``>=``, ``<=``, ``==``,
+    ``has``, ``is``); ``value`` is what it is compared with; ``of`` says whose object
+    or zone is measured.
+    """
+
+    subject: str
+    op: Literal[">=", "<=", "==", "has", "is", "not"]
+    value: Amount | str
+    of: Selector | None = None
+
+
+# --------------------------------------------------------------------------- steps
+
+
+class Draw(_Node, tag="draw"):
+    """A player draws ``amount`` cards from their Main Deck."""
+
+    player: Who
+    amount: Amount = 1
+
+
+class Discard(_Node, tag="discard"):
+    """A player discards ``amount`` cards from their Inventory (a choice they make)."""
+
+    player: Who
+    amount: Amount = 1
+    what: Selector | None = None
+
+
+class Scrap(_Node, tag="scrap"):
+    """The top ``amount`` cards of a player's Main Deck go to their Discard."""
+
+    player: Who
+    amount: Amount = 1
+
+
+class Send(_Node, tag="send"):
+    """Objects are sent to a zone (this is not discarding)."""
+
+    what: Selector
+    to: str
+
+
+class Deal(_Node, tag="deal"):
+    """Damage is dealt to Neopets."""
+
+    amount: Amount
+    to: Selector
+
+
+class Heal(_Node, tag="heal"):
+    """Damage is removed from Neopets."""
+
+    amount: Amount
+    target: Selector
+
+
+class Search(_Node, tag="search"):
+    """A player looks through a zone for cards matching ``what`` and moves them."""
+
+    player: Who
+    zone: str
+    what: Selector
+    to: str = "Inventory"
+
+
+class Reveal(_Node, tag="reveal"):
+    """Cards are shown to all players."""
+
+    what: Selector
+
+
+class Freeze(_Node, tag="freeze"):
+    """Neopets gain the frozen status."""
+
+    target: Selector
+
+
+class Negate(_Node, tag="negate"):
+    """A card, ability or effect is stopped from resolving or applying."""
+
+    target: Selector
+
+
+class Transform(_Node, tag="transform"):
+    """The controller's active Neopet is swapped with a Rainbow Pool Neopet.
+
+    ``into`` names the Paint Brush (or Location) the new Neopet must carry, or ``None``
+    when the effect allows any.
+    """
+
+    into: str | None = None
+
+
+class Attach(_Node, tag="attach"):
+    """Codestones are attached to a Neopet by an effect."""
+
+    what: Selector
+    to: Selector
+
+
+class Modify(_Node, tag="modify"):
+    """A stat of the selected Neopets changes by ``delta`` for ``duration``."""
+
+    target: Selector
+    stat: str
+    delta: Amount
+    duration: Duration | None = None
+
+
+class Roll(_Node, tag="roll"):
+    """A player rolls dice (``d6`` or ``d3``); later steps read ``Var("result")``."""
+
+    player: Who
+    die: Literal["d6", "d3"] = "d6"
+    count: Amount = 1
+
+
+class Reroll(_Node, tag="reroll"):
+    """A player may reroll up to ``amount`` of their dice."""
+
+    player: Who
+    amount: Amount = 1
+
+
+class Abandon(_Node, tag="abandon"):
+    """The controller abandons their Neopet and loses the round."""
+
+
+class Prohibit(_Node, tag="prohibit"):
+    """``can't``: the subject may not do ``action`` for ``duration``."""
+
+    subject: Selector
+    action: str
+    duration: Duration | None = None
+
+
+class Permit(_Node, tag="permit"):
+    """``can``/``may``: the subject may do ``action`` (e.g. play an additional card)."""
+
+    subject: Selector
+    action: str
+    duration: Duration | None = None
+
+
+class Immune(_Node, tag="immune"):
+    """The selected Neopets cannot be affected by ``to`` (a status or ability)."""
+
+    target: Selector
+    to: str
+    duration: Duration | None = None
+
+
+class Shuffle(_Node, tag="shuffle"):
+    """A player shuffles a zone (their Main Deck)."""
+
+    player: Who
+    zone: str = "Main Deck"
+
+
+class StayInPlay(_Node, tag="stay_in_play"):
+    """The card stays in the Play Area after it resolves."""
+
+
+class Delay(_Node, tag="delay"):
+    """A delayed trigger: ``effect`` happens at ``when`` (e.g. the end of the round)."""
+
+    when: str
+    effect: tuple[Step, ...]
+
+
+class If(_Node, tag="if"):
+    """``If CONDITION, STEPS`` inside an effect (otherwise ``otherwise``)."""
+
+    condition: Condition
+    then: tuple[Step, ...]
+    otherwise: tuple[Step, ...] = ()
+
+
+class May(_Node, tag="may"):
+    """``you may STEPS``: the controller chooses whether to carry the steps out."""
+
+    player: Who
+    steps: tuple[Step, ...]
+
+
+class Unknown(_Node, tag="unknown"):
+    """Words no template covers; keeps the text so nothing is silently dropped."""
+
+    text: str
+
+
+Step = Union[
+    Draw, Discard, Scrap, Send, Deal, Heal, Search, Reveal, Freeze, Negate, Transform,
+    Attach, Modify, Roll, Reroll, Abandon, Prohibit, Permit, Immune, Shuffle, StayInPlay,
+    Delay, If, May, Unknown,
+]
+"""One instruction of an effect."""
+
+
+# ----------------------------------------------------------------------- abilities
+
+
+class Trigger(_Node, tag="trigger"):
+    """The event before the comma of a triggered ability.
+
+    ``event``: ``phase_begins`` / ``phase_ends`` (with ``phase``), ``turn_begins``,
+    ``turn_ends``, ``round_ends``, ``played`` (a card is played), ``attached``,
+    ``discarded``, ``dealt_damage``, ``knocked_out``, ``rolled``, ``drawn``.
+    ``who``: whose turn, phase or action it watches; ``subject``: the object the event
+    happens to, where the text names one.
+    """
+
+    event: str
+    who: Who | None = None
+    phase: str | None = None
+    subject: Selector | None = None
+
+
+class Spell(_Node, tag="spell"):
+    """What a played card does as it resolves, with any additional cost before ``;``."""
+
+    effect: tuple[Step, ...]
+    cost: tuple[Step, ...] = ()
+
+
+class Activated(_Node, tag="activated"):
+    """``COST; EFFECT`` on a card in play: usable once a turn unless it says more."""
+
+    cost: tuple[Step, ...]
+    effect: tuple[Step, ...]
+    alternative: bool = False
+
+
+class Triggered(_Node, tag="triggered"):
+    """``TRIGGER, EFFECT``: added to the queue when the trigger happens."""
+
+    trigger: Trigger
+    effect: tuple[Step, ...]
+
+
+class Passive(_Node, tag="passive"):
+    """An always-on effect (stat changes, prohibitions, permissions)."""
+
+    effect: tuple[Step, ...]
+    condition: Condition | None = None
+
+
+class Replacement(_Node, tag="replacement"):
+    """``If EVENT would happen, STEPS instead``."""
+
+    event: Trigger
+    effect: tuple[Step, ...]
+
+
+class Conditional(_Node, tag="conditional"):
+    """A card may be added to the queue only while the condition holds.
+
+    ``timing`` restricts when (``opponent_turn``, ``your_turn``, ``battle_phase``,
+    ``after_dice``...) and ``condition`` tests the state.
+    """
+
+    condition: Condition | None = None
+    timing: str | None = None
+
+
+class Keyword(_Node, tag="keyword"):
+    """A keyword line the game defines.
+
+    ``name``: ``map_piece`` (``argument`` = the Location it belongs to),
+    ``rainbow_pool`` (begins the game in the Rainbow Pool), ``stay_in_play``.
+    """
+
+    name: str
+    argument: str | None = None
+
+
+Ability = Union[Spell, Activated, Triggered, Passive, Replacement, Conditional, Keyword]
+"""One ability of a card."""
+
+
+class CardText(_Node, tag="card_text"):
+    """A card's whole text: its abilities in printed order."""
+
+    abilities: tuple[Ability, ...]
+
+
+AnyNode = Union[CardText, Ability, Step, Selector, Condition, Duration, Trigger, Var]
+
+
+def to_json(tree: CardText) -> bytes:
+    """Serialise a tree to JSON (tags name each node)."""
+    return msgspec.json.encode(tree)
+
+
+def from_json(data: bytes | str) -> CardText:
+    """Read a tree back from :func:`to_json` output."""
+    return msgspec.json.decode(data, type=CardText)
+
+
+def unknown_parts(tree: object) -> list[str]:
+    """The text of every :class:`Unknown` node in ``tree``, in order."""
+    found: list[str] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, Unknown):
+            found.append(node.text)
+        elif isinstance(node, msgspec.Struct):
+            for field in node.__struct_fields__:
+                walk(getattr(node, field))
+        elif isinstance(node, tuple):
+            for item in node:
+                walk(item)
+
+    walk(tree)
+    return found

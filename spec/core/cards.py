@@ -1,0 +1,178 @@
+"""Card databases: our TOML card files, and the JSON Lines shape of public card pools.
+
+A database file is read into :class:`CardDef` records; each card's text is parsed by the
+game's grammar the first time it is needed (:meth:`CardDatabase.tree`), and a text that
+does not parse is remembered with its error, so the verifier can report the card as
+unverifiable instead of guessing.
+
+Our format (TOML; see ``docs/cards.rst``)::
+
+    database = "neopets/base"   # <game>/<set>
+    game = "neopets"
+    version = 1
+
+    [[card]]
+    name = "..."
+    type = "..."
+    text = "..."
+    # optional: level, species, brush, team, stats = {...}, traits = [...], cost
+
+The JSON Lines shape (one object a line: name, type, cost, stats, text) is read too,
+so a real card pool can be used as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from grammar.ast import CardText
+
+MAX_CARD_FILE_BYTES = 20_000_000
+
+
+class CardFileError(ValueError):
+    """A card file that cannot be read: names the file, the line where known, and why."""
+
+    def __init__(self, path: str, reason: str, line: int | None = None) -> None:
+        self.path, self.reason, self.line = path, reason, line
+        where = f"{path}:{line}" if line else path
+        super().__init__(f"{where}: {reason}")
+
+
+class CardDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One card as printed: what the rules need to know of it."""
+
+    name: str
+    type: str
+    text: str = ""
+    level: int | None = None
+    species: str | None = None
+    brush: str | None = None
+    team: str | None = None
+    stats: dict[str, Any] = {}
+    traits: list[str] = []
+    cost: int | str | None = None
+    source: str | None = None
+
+    def stat(self, key: str) -> int:
+        value = self.stats.get(key, 0)
+        return value if isinstance(value, int) else 0
+
+
+class _TomlFile(msgspec.Struct, forbid_unknown_fields=True):
+    database: str
+    game: str
+    version: int
+    card: list[CardDef] = []
+
+
+class CardDatabase:
+    """The cards of one game set, by name, with their parsed texts."""
+
+    def __init__(self, name: str, game: str, version: int, cards: list[CardDef]) -> None:
+        self.name = name
+        self.game = game
+        self.version = version
+        self.cards: dict[str, CardDef] = {}
+        for card in cards:
+            self.cards.setdefault(card.name, card)
+        self._trees: dict[str, CardText | Exception] = {}
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.cards
+
+    def __getitem__(self, name: str) -> CardDef:
+        return self.cards[name]
+
+    def __iter__(self) -> Iterator[CardDef]:
+        return iter(self.cards.values())
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def get(self, name: str) -> CardDef | None:
+        return self.cards.get(name)
+
+    def tree(self, name: str) -> CardText | Exception:
+        """The parsed text of a card, or the error that stopped the parse."""
+        cached = self._trees.get(name)
+        if cached is None:
+            from grammar.parser import parse
+
+            card = self.cards[name]
+            try:
+                cached = parse(card.text, self.game, card_type=card.type)
+            except Exception as error:  # noqa: BLE001 - any parse failure is remembered
+                cached = error
+            self._trees[name] = cached
+        return cached
+
+    @classmethod
+    def load(cls, path: Path, game: str | None = None) -> CardDatabase:
+        """Read a card file: ``.toml`` in our format, ``.jsonl``/``.json`` as a card pool."""
+        try:
+            size = path.stat().st_size
+        except OSError as error:
+            raise CardFileError(str(path), f"cannot read the card file ({error.strerror})") from None
+        if size > MAX_CARD_FILE_BYTES:
+            raise CardFileError(str(path), f"card file is {size} bytes, over the {MAX_CARD_FILE_BYTES} limit")
+        if path.suffix == ".toml":
+            return cls._load_toml(path)
+        return cls._load_jsonl(path, game or "unknown")
+
+    @classmethod
+    def _load_toml(cls, path: Path) -> CardDatabase:
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+            line = getattr(error, "lineno", None)
+            raise CardFileError(str(path), f"not valid TOML: {error}", line) from None
+        try:
+            data = msgspec.convert(raw, _TomlFile)
+        except msgspec.ValidationError as error:
+            raise CardFileError(str(path), f"invalid card file: {error}") from None
+        return cls(data.database, data.game, data.version, data.card)
+
+    @classmethod
+    def _load_jsonl(cls, path: Path, game: str) -> CardDatabase:
+        cards: list[CardDef] = []
+        with path.open(encoding="utf-8", errors="strict") as handle:
+            try:
+                for number, line in enumerate(handle, 1):
+                    if not line.strip():
+                        continue
+                    try:
+                        obj = json.loads(line)
+                    except json.JSONDecodeError as error:
+                        raise CardFileError(str(path), f"not JSON: {error.msg}", number) from None
+                    cards.append(card_from_pool_record(obj, str(path), number))
+            except UnicodeDecodeError:
+                raise CardFileError(str(path), "not UTF-8 text") from None
+        return cls(path.stem, game, 1, cards)
+
+
+def card_from_pool_record(obj: Any, path: str, line: int) -> CardDef:
+    """A card from one record of a public card pool (name, type, cost, stats, text)."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
+        raise CardFileError(path, "each line must be an object with a 'name'", line)
+    stats = obj.get("stats") if isinstance(obj.get("stats"), dict) else {}
+    cost = obj.get("cost")
+    return CardDef(
+        name=obj["name"],
+        type=str(obj.get("type") or ""),
+        text=str(obj.get("text") or ""),
+        stats=stats,
+        cost=cost if isinstance(cost, int | str) else None,
+        source=obj.get("source") if isinstance(obj.get("source"), str) else None,
+    )
+
+
+def shipped_database(game: str, set_name: str) -> Path:
+    """Where a database shipped with the spec lives: ``spec/<game>/cards/<set>.toml``."""
+    return Path(__file__).resolve().parent.parent / game / "cards" / f"{set_name}.toml"

@@ -1,0 +1,111 @@
+"""The protocol every game implements: the analogue of python-chess's ``Board``.
+
+A game subclasses :class:`Game` and supplies a few hooks: its event vocabulary
+(:attr:`Game.events`), how a game starts from a replay header (:meth:`Game.setup`), how
+one event is checked and applied (:meth:`Game.apply`), which moves are possible
+(:meth:`Game.legal_moves`) and a short view of the state for reports
+(:meth:`Game.view`). The verifier drives any game through these alone.
+
+``apply`` and ``legal_moves`` share one source of truth: each action kind states its
+preconditions once in the game's :class:`~spec.core.rules.RuleBook`; ``apply`` runs them
+on the recorded move, and ``legal_moves`` keeps the candidate moves that pass them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+import msgspec
+
+from spec.core.cards import CardDatabase
+from spec.core.findings import Violation
+from spec.core.rules import RuleBook
+
+
+class Event(msgspec.Struct, tag_field="do", forbid_unknown_fields=True, omit_defaults=True):
+    """Base of every event: ``seq`` (1, 2, ...) and ``by`` (the acting player, if any)."""
+
+    seq: int
+    by: str | None = None
+
+
+EventKind = str  # "move", "chance" or "claim"
+
+
+@dataclass
+class Ruling:
+    """One outcome of checking an event: the rule cited and what was wrong or noted."""
+
+    rule: str | None
+    violation: Violation
+
+
+@dataclass
+class Setup:
+    """What a replay header gives a game to start from."""
+
+    players: tuple[str, str]
+    decks: dict[str, Any]
+    options: dict[str, Any]
+    cards: CardDatabase
+    rulings: list[Ruling] = field(default_factory=list)
+    """Deck-construction findings made while setting up."""
+
+
+S = TypeVar("S")
+E = TypeVar("E", bound=Event)
+
+
+class Game(ABC, Generic[S, E]):
+    """One game's rules: the hooks the verifier, simulator and docs use."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    rulesets: ClassVar[tuple[str, ...]]
+    """Versions of this spec a replay may be recorded under (``<game>/<n>``)."""
+    default_cards: ClassVar[str]
+    book: RuleBook
+    events: ClassVar[tuple[type[Event], ...]]
+    """The event vocabulary: one msgspec Struct per ``do`` value."""
+    event_kinds: ClassVar[dict[str, EventKind]]
+    """``do`` value -> ``move``, ``chance`` or ``claim``."""
+
+    _decoder: msgspec.json.Decoder[Any] | None = None
+
+    def decoder(self) -> msgspec.json.Decoder[Any]:
+        """A typed decoder for one event line of this game."""
+        if self._decoder is None:
+            from typing import Union
+
+            self._decoder = msgspec.json.Decoder(Union[self.events])  # type: ignore[arg-type]
+        return self._decoder
+
+    @abstractmethod
+    def setup(self, setup: Setup) -> S:
+        """The state before the first event; deck findings go to ``setup.rulings``."""
+
+    @abstractmethod
+    def apply(self, state: S, event: E) -> list[Ruling]:
+        """Check one event against the rules and apply it; the rulings it gives.
+
+        An ``illegal`` ruling means the event broke a rule; the state is then updated
+        as far as the event can physically be applied (for ``--keep-going``).
+        """
+
+    @abstractmethod
+    def legal_moves(self, state: S) -> list[E]:
+        """Every move (and chance outcome) the rules allow next, for simulation and tests."""
+
+    @abstractmethod
+    def finish(self, state: S) -> list[Ruling]:
+        """Rulings at the end of the log (an unfinished resolution, a missing winner)."""
+
+    @abstractmethod
+    def view(self, state: S) -> dict[str, Any]:
+        """A short, JSON-ready view of the state for reports."""
+
+    @abstractmethod
+    def copy(self, state: S) -> S:
+        """A cheap independent copy of the state (for search and simulation)."""

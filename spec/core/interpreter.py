@@ -1,0 +1,99 @@
+"""The interpreter that runs effect trees on a game state.
+
+Resolving an effect carries out its steps in text order. Some steps need facts only the
+log has (which card was drawn, which die faces came up, which card a player chose to
+discard): such a step returns a :class:`Need`, the resolution pauses, and the next
+events of the log must satisfy it. The resolution is plain data (frames of step tuples
+with a program counter), so it can be copied with the state.
+
+The interpreter names no game: it looks up a handler ``do_<node tag>`` on the game's
+handler object for each step; a step with no handler raises :class:`UnsupportedStep`,
+which the verifier reports as ``unverifiable``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from grammar.ast import Step
+
+
+class UnsupportedStep(Exception):
+    """The game's spec has no meaning for this step (reported as unverifiable)."""
+
+    def __init__(self, step: object, reason: str = "") -> None:
+        self.step = step
+        tag = getattr(getattr(step, "__struct_config__", None), "tag", type(step).__name__)
+        super().__init__(reason or f"the spec cannot run a {tag!r} step")
+
+
+@dataclass
+class Need:
+    """What the log must show next for a paused resolution to go on."""
+
+    kind: str
+    """The event kind (``draw``, ``roll``, ``discard``...)."""
+    player: str
+    count: int = 1
+    rule: str = ""
+    """Citation of the rule that demands the event."""
+    detail: Any = None
+    optional: bool = False
+    """Whether the player may decline (a ``decline`` event, or an event of another kind)."""
+
+    def describe(self) -> str:
+        noun = self.kind if self.count == 1 else f"{self.count} x {self.kind}"
+        return f"{noun} by {self.player}" + (" (optional)" if self.optional else "")
+
+
+@dataclass
+class Frame:
+    steps: tuple[Step, ...]
+    pc: int = 0
+
+
+@dataclass
+class Resolution:
+    """An effect being carried out: its frames, its variables and what it waits for."""
+
+    controller: str
+    source: Any
+    frames: list[Frame]
+    item: Any = None
+    need: Need | None = None
+    vars: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def done(self) -> bool:
+        return self.need is None and not self.frames
+
+    def push(self, steps: tuple[Step, ...]) -> None:
+        """Run ``steps`` next, before the rest of the current frame."""
+        if steps:
+            self.frames.append(Frame(steps))
+
+    def copy(self) -> Resolution:
+        return Resolution(self.controller, self.source, [Frame(f.steps, f.pc) for f in self.frames],
+                          self.item, None if self.need is None else replace(self.need), dict(self.vars))
+
+
+class Handlers(Protocol):
+    """What a game supplies: ``do_<tag>(state, resolution, step) -> Need | None``."""
+
+
+def run(handlers: object, state: Any, res: Resolution) -> bool:
+    """Carry out steps until one needs the log or the effect is done; True when done."""
+    while res.need is None and res.frames:
+        frame = res.frames[-1]
+        if frame.pc >= len(frame.steps):
+            res.frames.pop()
+            continue
+        step = frame.steps[frame.pc]
+        frame.pc += 1
+        tag = step.__struct_config__.tag
+        handler = getattr(handlers, f"do_{tag}", None)
+        if handler is None:
+            raise UnsupportedStep(step)
+        res.need = handler(state, res, step)
+    return res.need is None and not res.frames

@@ -1,0 +1,200 @@
+"""The rule registry: every check and derived outcome names the rule it implements.
+
+A game keeps its rule index as data (``spec/<game>/rules.tsv``: id, kind, an own-words
+summary, and for rules a log cannot show, the reason). A :class:`RuleBook` binds that
+index to the code: actions declare their preconditions with :meth:`Action.precondition`,
+outcome code declares what it encodes with :meth:`RuleBook.encodes`, and every cited ID
+is checked against the index when the game is imported, so a typo cannot hide.
+
+A precondition reads like the rulebook::
+
+    @ATTACH.precondition("7.11.4.p2", "only one Codestone is attached by the normal action each Train Phase")
+    def one_codestone_per_train_phase(state, move):
+        if state.turn_flags.codestones_attached >= 1:
+            return Violation("a second Codestone attached this Train Phase",
+                             expected="at most one", actual="a second attach")
+        return None
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, Literal, TypeVar
+
+from spec.core.findings import Violation
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+RuleKind = Literal["normative", "definition", "physical", "informative"]
+Status = Literal["encoded", "not checkable", "missing", "definition", "physical", "informative"]
+
+
+@dataclass(frozen=True)
+class RuleEntry:
+    """One statement of a rulebook, as the game's index lists it."""
+
+    id: str
+    kind: RuleKind
+    summary: str
+    not_checkable: str = ""
+    """Why a log cannot show this rule being kept or broken (empty if it can)."""
+
+
+class RuleIndex:
+    """The ordered rule index of one game."""
+
+    def __init__(self, game: str, entries: list[RuleEntry]) -> None:
+        self.game = game
+        self.entries: dict[str, RuleEntry] = {e.id: e for e in entries}
+
+    @classmethod
+    def load(cls, game: str, path: Path) -> RuleIndex:
+        """Read ``rules.tsv`` (columns: id, kind, summary, not_checkable)."""
+        with path.open(encoding="utf-8", newline="") as handle:
+            rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+        entries = [
+            RuleEntry(r["id"], r["kind"], r.get("summary") or "", r.get("not_checkable") or "")  # type: ignore[arg-type]
+            for r in rows
+        ]
+        return cls(game, entries)
+
+    def __contains__(self, rule_id: str) -> bool:
+        return rule_id in self.entries
+
+    def __iter__(self) -> Iterator[RuleEntry]:
+        return iter(self.entries.values())
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+Predicate = Callable[[S, M], Violation | None]
+
+
+@dataclass(frozen=True)
+class Check(Generic[S, M]):
+    """A precondition of an action: the rule, what it requires, and the test itself."""
+
+    rule: str
+    """The full citation, ``<game>:<id>``."""
+    requires: str
+    """One line, in our words, of what the rule requires of the move."""
+    test: Predicate[S, M]
+
+    def __call__(self, state: S, move: M) -> Violation | None:
+        return self.test(state, move)
+
+
+@dataclass
+class Action(Generic[S, M]):
+    """A kind of event (``attach``, ``play``...) with its preconditions, in check order.
+
+    The verifier runs :meth:`first_violation` on the recorded move; ``legal_moves``
+    keeps the candidate moves for which it returns ``None``. One source of truth.
+    """
+
+    name: str
+    book: RuleBook
+    checks: list[Check[S, M]] = field(default_factory=list)
+
+    def precondition(self, rule_id: str, requires: str) -> Callable[[Predicate[S, M]], Predicate[S, M]]:
+        """Register the decorated function as a precondition citing ``rule_id``."""
+        citation = self.book.cite(rule_id)
+
+        def register(test: Predicate[S, M]) -> Predicate[S, M]:
+            self.checks.append(Check(citation, requires, test))
+            return test
+
+        return register
+
+    def first_violation(self, state: S, move: M) -> tuple[Check[S, M], Violation] | None:
+        """The first precondition the move breaks, with what it found; ``None`` if legal."""
+        for check in self.checks:
+            violation = check.test(state, move)
+            if violation is not None:
+                return check, violation
+        return None
+
+    def allows(self, state: S, move: M) -> bool:
+        """Whether every precondition holds."""
+        return self.first_violation(state, move) is None
+
+
+class RuleBook:
+    """The rules of one game bound to its code: actions, checks and encoded outcomes."""
+
+    def __init__(self, index: RuleIndex) -> None:
+        self.index = index
+        self.game = index.game
+        self.actions: dict[str, Action[Any, Any]] = {}
+        self.encoded: dict[str, list[str]] = {}
+        """Rule id -> where it is encoded (check names and outcome descriptions)."""
+
+    def cite(self, rule_id: str) -> str:
+        """The citation ``<game>:<id>``; raises if the id is not in the index."""
+        if rule_id not in self.index:
+            raise KeyError(f"{self.game}: rule {rule_id!r} is not in the rule index")
+        return f"{self.game}:{rule_id}"
+
+    def action(self, name: str) -> Action[Any, Any]:
+        """The action of that name, created on first use."""
+        if name not in self.actions:
+            self.actions[name] = Action(name, self)
+        return self.actions[name]
+
+    def encodes(self, *rule_ids: str, what: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Mark the decorated function as the encoding of ``rule_ids`` (derived outcomes)."""
+        for rule_id in rule_ids:
+            self.cite(rule_id)
+
+        def mark(func: Callable[..., Any]) -> Callable[..., Any]:
+            for rule_id in rule_ids:
+                self.encoded.setdefault(rule_id, []).append(what or func.__qualname__)
+            return func
+
+        return mark
+
+    def note(self, *rule_ids: str, what: str) -> None:
+        """Record that ``rule_ids`` are encoded by something that is not a function."""
+        for rule_id in rule_ids:
+            self.cite(rule_id)
+            self.encoded.setdefault(rule_id, []).append(what)
+
+    def encoded_ids(self) -> dict[str, list[str]]:
+        """Every rule id the code encodes, with where: checks and outcomes."""
+        result: dict[str, list[str]] = {k: list(v) for k, v in self.encoded.items()}
+        for action in self.actions.values():
+            for check in action.checks:
+                rule_id = check.rule.split(":", 1)[1]
+                result.setdefault(rule_id, []).append(f"{action.name}: {check.requires}")
+        return result
+
+    def status(self, rule_id: str) -> Status:
+        """How the spec handles a rule: encoded, not checkable, missing, or not normative."""
+        entry = self.index.entries[rule_id]
+        if rule_id in self.encoded_ids():
+            return "encoded"
+        if entry.kind != "normative":
+            return entry.kind
+        if entry.not_checkable:
+            return "not checkable"
+        return "missing"
+
+    def coverage(self) -> dict[str, int]:
+        """Counts of normative rules: encoded, not checkable, missing."""
+        counts = {"encoded": 0, "not checkable": 0, "missing": 0}
+        encoded = self.encoded_ids()
+        for entry in self.index:
+            if entry.kind != "normative":
+                continue
+            if entry.id in encoded:
+                counts["encoded"] += 1
+            elif entry.not_checkable:
+                counts["not checkable"] += 1
+            else:
+                counts["missing"] += 1
+        return counts

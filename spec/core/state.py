@@ -1,0 +1,87 @@
+"""Game-state building blocks shared by every game: card objects and zones.
+
+Each game keeps its own state class built from these parts. State is mutable while a
+replay is verified (one object, updated in place, for speed); :meth:`Zone.copy` and the
+games' ``copy()`` methods give the cheap copies that search and simulation need.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spec.core.cards import CardDef
+
+
+class CardObj:
+    """One physical card in a game. ``name`` is ``None`` while its identity is hidden."""
+
+    __slots__ = ("uid", "name", "owner", "defn", "face_up")
+
+    def __init__(self, uid: int, name: str | None, owner: str, defn: CardDef | None = None,
+                 face_up: bool = True) -> None:
+        self.uid = uid
+        self.name = name
+        self.owner = owner
+        self.defn = defn
+        self.face_up = face_up
+
+    def copy(self) -> CardObj:
+        return CardObj(self.uid, self.name, self.owner, self.defn, self.face_up)
+
+    def __repr__(self) -> str:
+        return f"<{self.name or 'hidden card'}#{self.uid}>"
+
+
+class Zone:
+    """A zone of cards: ordered or not, public or private.
+
+    A private zone whose contents the log never shows (a deck) keeps only a count in
+    ``hidden``; known cards are listed in ``cards``.
+    """
+
+    __slots__ = ("name", "ordered", "public", "cards", "hidden")
+
+    def __init__(self, name: str, *, ordered: bool = False, public: bool = True) -> None:
+        self.name = name
+        self.ordered = ordered
+        self.public = public
+        self.cards: list[CardObj] = []
+        self.hidden = 0
+
+    def __len__(self) -> int:
+        return len(self.cards) + self.hidden
+
+    def __iter__(self) -> Iterator[CardObj]:
+        return iter(self.cards)
+
+    def names(self) -> list[str]:
+        """Names of the known cards, in zone order."""
+        return [c.name for c in self.cards if c.name is not None]
+
+    def find(self, name: str) -> CardObj | None:
+        """The first known card of that name, if any."""
+        for card in self.cards:
+            if card.name == name:
+                return card
+        return None
+
+    def unknown(self) -> CardObj | None:
+        """A card of the zone whose identity is still hidden, if any."""
+        for card in self.cards:
+            if card.name is None:
+                return card
+        return None
+
+    def remove(self, card: CardObj) -> None:
+        self.cards.remove(card)
+
+    def add(self, card: CardObj) -> None:
+        self.cards.append(card)
+
+    def copy(self) -> Zone:
+        other = Zone(self.name, ordered=self.ordered, public=self.public)
+        other.cards = [c.copy() for c in self.cards]
+        other.hidden = self.hidden
+        return other

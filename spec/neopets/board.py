@@ -1,0 +1,227 @@
+"""Read-only questions about a Neopets state, shared by the rule checks and the effects.
+
+Stats follow rule 6.2: the printed value of the Neopet and its attached Codestones
+(6.2.2), plus every modifier (6.2.3), with Attack, Defence and Agility capped at 10
+(6.2.4). Card text comes from the grammar; a card whose text does not parse raises
+:class:`Unmodelled`, which the verifier reports as unverifiable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from grammar import ast as A
+from spec.core.cards import CardDef
+from spec.core.state import CardObj
+from spec.neopets.state import STAT_KEYS, NeopetsState
+
+STAT_CAP = 10
+CAPPED = ("Attack", "Defence", "Agility")
+
+#: Card types that are played during the Preparation Phase (5.4.2b) and the rule for each.
+PREPARATION_TYPES: dict[str, str] = {
+    "Faerie": "7.3.3", "Hero": "7.3.3", "Villain": "7.3.3", "Paint Brush": "7.4.3",
+    "Legend": "7.5.3", "Equipment": "7.6.3", "Potion": "7.7.3", "Location": "7.9.3",
+}
+ONE_SHOT_TYPES = ("Legend", "Potion", "Food", "Paint Brush")
+FAERIE_TYPES = ("Faerie", "Hero", "Villain")
+
+
+class Unmodelled(Exception):
+    """The spec cannot give meaning to something the log uses (a card, a step)."""
+
+
+def text_of(state: NeopetsState, name: str) -> A.CardText:
+    """The parsed text of a card; raises :class:`Unmodelled` if it does not parse."""
+    tree = state.cards.tree(name)
+    if isinstance(tree, Exception):
+        raise Unmodelled(f"the text of {name!r} does not parse: {tree}")
+    if A.unknown_parts(tree):
+        raise Unmodelled(f"the text of {name!r} has parts the grammar does not cover")
+    return tree
+
+
+def abilities(state: NeopetsState, name: str, kind: type) -> list:
+    """The abilities of one kind on a card, in printed order."""
+    return [a for a in text_of(state, name).abilities if isinstance(a, kind)]
+
+
+def keyword(state: NeopetsState, defn: CardDef, name: str) -> A.Keyword | None:
+    for ability in abilities(state, defn.name, A.Keyword):
+        if ability.name == name:
+            return ability
+    return None
+
+
+def who(state: NeopetsState, controller: str, relative: str | None) -> list[str]:
+    """Players meant by ``you``/``opponent``/``each`` from the controller's side."""
+    if relative in (None, "you", "controller", "owner"):
+        return [controller]
+    if relative == "opponent":
+        return [state.other(controller)]
+    if relative == "active":
+        return [state.active]
+    if relative == "nonactive":
+        return [state.nonactive]
+    return [state.active, state.nonactive]
+
+
+def in_play(state: NeopetsState) -> Iterator[tuple[str, CardObj]]:
+    """Every card whose abilities work now: Battledome, active Neopets, Locations (8.18.1, 7.9.5.p2)."""
+    for player in (state.active, state.nonactive) if state.active else state.players:
+        side = state.sides[player]
+        if side.neopet is not None:
+            yield player, side.neopet.card
+        yield from ((player, c) for c in side.faerie)
+        yield from ((player, c) for c in side.equipment)
+        yield from ((player, c) for c in side.play_area if c.defn is not None and c.defn.type == "Location")
+
+
+def passives(state: NeopetsState) -> Iterator[tuple[str, CardObj, A.Passive]]:
+    """Passive abilities in force (8.18), with their controller and source."""
+    for player, card in in_play(state):
+        if card.name is None:
+            continue
+        for ability in abilities(state, card.name, A.Passive):
+            if ability.condition is None or condition_holds(state, player, ability.condition, {}):
+                yield player, card, ability
+
+
+def neopet_owner(state: NeopetsState, controller: str, sel: A.Selector) -> list[str]:
+    """Whose active Neopet a Neopet selector picks."""
+    return who(state, controller, sel.owner or "you")
+
+
+def stat(state: NeopetsState, player: str, name: str) -> int:
+    """The total value of a stat of a player's active Neopet (6.2.2-6.2.4)."""
+    side = state.sides[player]
+    if side.neopet is None or side.neopet.card.defn is None:
+        return 0
+    key = STAT_KEYS[name]
+    total = side.neopet.card.defn.stat(key)
+    for stone in side.neopet.codestones:
+        if stone.defn is not None:
+            total += stone.defn.stat(key)
+    for controller, _card, ability in passives(state):
+        for step in ability.effect:
+            if isinstance(step, A.Modify) and step.stat == name and player in neopet_owner(state, controller, step.target):
+                total += step.delta if isinstance(step.delta, int) else 0
+    for lasting in state.lasting:
+        if lasting.kind == "modify" and lasting.what == name and lasting.affects == player:
+            total += lasting.amount
+    total = max(total, 0)
+    if name in CAPPED:
+        total = min(total, STAT_CAP)
+    return total
+
+
+def level(state: NeopetsState, player: str) -> int:
+    """A player's level: Codestones attached to their Neopet (our reading of 6.4, 7.3.6.p2)."""
+    side = state.sides[player]
+    return 0 if side.neopet is None else len(side.neopet.codestones)
+
+
+def prohibited(state: NeopetsState, player: str, action: str) -> bool:
+    """Whether a can't in force stops ``player`` (or their Neopet) from ``action``."""
+    for lasting in state.lasting:
+        if lasting.kind == "prohibit" and lasting.affects == player and lasting.what == action:
+            return True
+    for controller, _card, ability in passives(state):
+        for step in ability.effect:
+            if isinstance(step, A.Prohibit) and step.action == action and player in who(state, controller, step.subject.owner):
+                return True
+    return False
+
+
+def permitted(state: NeopetsState, player: str, action: str) -> int:
+    """How many grants of ``action`` are in force for ``player``."""
+    count = sum(1 for x in state.lasting if x.kind == "permit" and x.affects == player and x.what == action)
+    for controller, _card, ability in passives(state):
+        for step in ability.effect:
+            if isinstance(step, A.Permit) and step.action == action and player in who(state, controller, step.subject.owner):
+                count += 1
+    return count
+
+
+def immune(state: NeopetsState, player: str, status: str) -> bool:
+    """Whether a player's Neopet is immune to ``status`` (8.20.5a)."""
+    for lasting in state.lasting:
+        if lasting.kind == "immune" and lasting.affects == player and lasting.what == status:
+            return True
+    for controller, _card, ability in passives(state):
+        for step in ability.effect:
+            if isinstance(step, A.Immune) and step.to == status and player in neopet_owner(state, controller, step.target):
+                return True
+    return False
+
+
+def amount(value: A.Amount, variables: dict[str, object]) -> int:
+    """A number of card text, reading variables such as the roll result."""
+    if isinstance(value, int):
+        return value
+    found = variables.get(value.name)
+    if isinstance(found, int):
+        return found
+    raise Unmodelled(f"the spec cannot evaluate {value.name!r} here")
+
+
+def condition_holds(state: NeopetsState, controller: str, cond: A.Condition, variables: dict[str, object]) -> bool:
+    """Whether a condition of card text holds now."""
+    subject = cond.subject
+    if subject == "result":
+        measured = amount(A.Var("result"), variables)
+    elif subject == "damage":
+        owner = neopet_owner(state, controller, cond.of or A.Selector("the", "Neopet"))[0]
+        neopet = state.sides[owner].neopet
+        measured = 0 if neopet is None else neopet.damage
+    elif subject in STAT_KEYS:
+        owner = neopet_owner(state, controller, cond.of or A.Selector("the", "Neopet"))[0]
+        measured = stat(state, owner, subject)
+    elif subject == "cards":
+        owner = who(state, controller, cond.of.owner if cond.of else "you")[0]
+        measured = len(state.sides[owner].inventory)
+    elif subject == "map_pieces":
+        owner = who(state, controller, cond.of.owner if cond.of else "you")[0]
+        measured = sum(1 for c in state.sides[owner].play_area if c.defn is not None and c.defn.type == "Map Piece")
+    elif subject == "controls":
+        owner = who(state, controller, cond.of.owner if cond.of else "you")[0]
+        side = state.sides[owner]
+        kinds = [c.defn.type for c in side.faerie + side.equipment + side.play_area.cards if c.defn is not None]
+        return (cond.value in kinds) != (cond.op == "not")
+    else:
+        raise Unmodelled(f"the spec has no meaning for the condition {subject!r}")
+    target = cond.value if isinstance(cond.value, int) else amount(cond.value, variables) if isinstance(cond.value, A.Var) else None
+    if target is None:
+        raise Unmodelled(f"the spec cannot compare {subject!r} with {cond.value!r}")
+    if cond.op == ">=":
+        return measured >= target
+    if cond.op == "<=":
+        return measured <= target
+    if cond.op == "==":
+        return measured == target
+    raise Unmodelled(f"the spec has no meaning for the comparison {cond.op!r}")
+
+
+def name_matches(card_name: str, words: str) -> bool:
+    """A name reference (9.9.1.p1): the name contains the words, ignoring punctuation and plurals."""
+
+    def norm(text: str) -> list[str]:
+        cleaned = "".join(ch.lower() if ch.isalnum() or ch.isspace() else " " for ch in text)
+        return [w[:-1] if w.endswith("s") and len(w) > 3 else w for w in cleaned.split()]
+
+    name, wanted = norm(card_name), norm(words)
+    n = len(wanted)
+    return any(name[i:i + n] == wanted for i in range(len(name) - n + 1)) if n else False
+
+
+def selector_accepts(defn: CardDef | None, sel: A.Selector) -> bool:
+    """Whether a card of that definition is of the kind a selector names."""
+    if defn is None:
+        return False
+    if sel.type not in ("card", "Neopet") and defn.type != sel.type:
+        return False
+    if sel.type == "card" and defn.type in ("Neopet", "Rainbow Pool Neopet"):
+        return False  # Neopets are not cards for effects (8.13.2.p1)
+    if sel.name_contains is not None and not name_matches(defn.name, sel.name_contains):
+        return False
+    return sel.team is None or defn.team == sel.team

@@ -1,0 +1,193 @@
+"""The Neopets game state: one mutable object while a replay is verified.
+
+Zones follow rule 8 of the book: Main Deck, Neopet Deck and Rainbow Pool (private),
+Inventory (private, its size public), Discard, Void and Play Area (public), the
+Battledome's Faerie and Equipment slots, the Active Neopet slot with its Codestones,
+and Round Results. The queue holds cards and abilities waiting to resolve.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from grammar.ast import Step
+from spec.core.cards import CardDatabase, CardDef
+from spec.core.hidden import DeckKnowledge
+from spec.core.interpreter import Resolution
+from spec.core.queue import PendingQueue, Priority, QueueItem
+from spec.core.state import CardObj, Zone
+
+STATS = ("Attack", "Defence", "Agility", "Hit Points")
+STAT_KEYS = {"Attack": "attack", "Defence": "defence", "Agility": "agility", "Hit Points": "hp"}
+
+
+@dataclass
+class Lasting:
+    """A change that lasts for a while: a stat change, a can't, a may, an immunity."""
+
+    kind: str
+    """``modify``, ``prohibit``, ``permit`` or ``immune``."""
+    controller: str
+    affects: str
+    """The player whose Neopet (or who) is affected."""
+    what: str
+    """The stat, action or status concerned."""
+    amount: int = 0
+    until: str = "permanent"
+    turn: int = 0
+    """The turn it began, for durations counted from it."""
+    order: int = 0
+    """When it began, for the longer-standing rule (8.18.5)."""
+
+
+@dataclass
+class ActiveNeopet:
+    """The Neopet in a player's Active Neopet slot, with what it carries."""
+
+    card: CardObj
+    damage: int = 0
+    frozen_for_turn: int | None = None
+    """The turn number of the owner's next Battle Phase in which it may not attack."""
+    codestones: list[CardObj] = field(default_factory=list)
+    painted_with: str | None = None
+
+    def copy(self) -> ActiveNeopet:
+        return ActiveNeopet(self.card.copy(), self.damage, self.frozen_for_turn,
+                            [c.copy() for c in self.codestones], self.painted_with)
+
+
+@dataclass
+class Side:
+    """Everything one player has."""
+
+    name: str
+    deck: Zone
+    inventory: Zone
+    discard: Zone
+    void: Zone
+    play_area: Zone
+    knowledge: DeckKnowledge
+    neopet_deck: list[str] | None
+    """Names left in the Neopet Deck when registered; ``None`` when unknown."""
+    rainbow_pool: list[str] | None
+    faerie: list[CardObj] = field(default_factory=list)
+    equipment: list[CardObj] = field(default_factory=list)
+    neopet: ActiveNeopet | None = None
+    chosen: str | None = None
+    """The face-down starting choice, before both are revealed (2.p10)."""
+    used_species: list[str] = field(default_factory=list)
+    round_results: list[tuple[str, bool]] = field(default_factory=list)
+    rounds_won: int = 0
+    shuffled: bool = False
+    opening_draws: int = 0
+    mulligans: int = 0
+    mulligan_pending: bool = False
+    dice: list[int] = field(default_factory=list)
+
+    def copy(self) -> Side:
+        return Side(
+            self.name, self.deck.copy(), self.inventory.copy(), self.discard.copy(),
+            self.void.copy(), self.play_area.copy(), self.knowledge.copy(),
+            None if self.neopet_deck is None else list(self.neopet_deck),
+            None if self.rainbow_pool is None else list(self.rainbow_pool),
+            [c.copy() for c in self.faerie], [c.copy() for c in self.equipment],
+            None if self.neopet is None else self.neopet.copy(), self.chosen,
+            list(self.used_species), list(self.round_results), self.rounds_won, self.shuffled,
+            self.opening_draws, self.mulligans, self.mulligan_pending, list(self.dice),
+        )
+
+
+@dataclass
+class TurnFlags:
+    """What has happened this turn (reset as each turn begins)."""
+
+    drew: bool = False
+    codestones_attached: int = 0
+    prep_plays: int = 0
+    activated: set[tuple[int, int]] = field(default_factory=set)
+    rolled: bool = False
+    rerolled: bool = False
+    roll_window: int = -1
+    """The priority-window number in which the last dice result became visible."""
+
+    def copy(self) -> TurnFlags:
+        return TurnFlags(self.drew, self.codestones_attached, self.prep_plays, set(self.activated),
+                         self.rolled, self.rerolled, self.roll_window)
+
+
+@dataclass
+class Delayed:
+    """An effect waiting for a later moment (8.19), e.g. the end of the round."""
+
+    when: str
+    controller: str
+    source: Any
+    effect: tuple[Step, ...]
+
+
+@dataclass
+class NeopetsState:
+    """The whole game at one moment."""
+
+    players: tuple[str, str]
+    sides: dict[str, Side]
+    cards: CardDatabase
+    explicit_passes: bool
+    stage: str = "setup"
+    """``setup``, ``choose`` (starting Neopets), ``turn``, ``new_round``, ``over``."""
+    starting: str | None = None
+    first: str | None = None
+    active: str = ""
+    turn: int = 0
+    turn_in_round: int = 0
+    round: int = 1
+    node: str = "beginning"
+    """Current phase or battle step (see :data:`spec.neopets.turn.TURN`)."""
+    window: str = "open"
+    """Within a node: ``open`` (priority before its action), ``act``, ``close``."""
+    window_number: int = 0
+    queue: PendingQueue = field(default_factory=PendingQueue)
+    priority: Priority = field(default_factory=lambda: Priority(""))
+    resolution: Resolution | None = None
+    pending_item: QueueItem | None = None
+    """A card or ability whose costs are being paid; it joins the queue once they are."""
+    flags: TurnFlags = field(default_factory=TurnFlags)
+    lasting: list[Lasting] = field(default_factory=list)
+    delayed: list[Delayed] = field(default_factory=list)
+    waiting: list[QueueItem] = field(default_factory=list)
+    """Triggered abilities waiting for the current effect to finish (8.16.3)."""
+    round_effects: list[Delayed] = field(default_factory=list)
+    """End of Round delayed effects still to resolve (5.5.11)."""
+    damage_log: list[tuple[str, int]] = field(default_factory=list)
+    last_knockout: str | None = None
+    round_winners: list[str] = field(default_factory=list)
+    winner: str | None = None
+    next_uid: int = 1
+    next_order: int = 1
+
+    def other(self, player: str) -> str:
+        a, b = self.players
+        return b if player == a else a
+
+    @property
+    def nonactive(self) -> str:
+        return self.other(self.active)
+
+    def new_card(self, name: str | None, owner: str, defn: CardDef | None = None) -> CardObj:
+        card = CardObj(self.next_uid, name, owner, defn)
+        self.next_uid += 1
+        return card
+
+    def copy(self) -> NeopetsState:
+        """A cheap independent copy (mutable parts copied, card definitions shared)."""
+        return NeopetsState(
+            self.players, {k: v.copy() for k, v in self.sides.items()}, self.cards,
+            self.explicit_passes, self.stage, self.starting, self.first, self.active, self.turn,
+            self.turn_in_round, self.round, self.node, self.window, self.window_number,
+            self.queue.copy(), Priority(self.priority.holder, self.priority.passes),
+            None if self.resolution is None else self.resolution.copy(), self.pending_item,
+            self.flags.copy(), [Lasting(**vars(x)) for x in self.lasting], list(self.delayed),
+            list(self.waiting), list(self.round_effects), list(self.damage_log), self.last_knockout, list(self.round_winners), self.winner,
+            self.next_uid, self.next_order,
+        )

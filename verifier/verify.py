@@ -1,0 +1,182 @@
+"""Verifying one replay: the :class:`Verifier` visitor and the :class:`Report` it builds.
+
+The verifier reads the header (refusing a ruleset the spec does not know), loads the
+card database, checks deck construction, then hands each event to the game's ``apply``.
+By default it stops judging at the first ``illegal`` finding and says so; with
+``keep_going`` it goes on, marking later findings as made after the divergence.
+Findings come out in contract 3's shape; the same input always gives the same report.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from spec import GAMES, load_game
+from spec.core.cards import CardDatabase, CardFileError, card_from_pool_record, shipped_database
+from spec.core.findings import Finding, Verdict, verdict_of
+from spec.core.game import Game, Ruling, Setup
+from verifier.replay import Header, ReplayError, Visitor, read
+
+
+class Report(msgspec.Struct, omit_defaults=True):
+    """The verdict on one replay, with its findings (contract 3)."""
+
+    replay: str
+    game: str | None
+    verdict: Verdict
+    events: int
+    findings: list[Finding]
+    stopped_at: int | None = None
+    """The seq after which judging stopped (first illegal move), if it did."""
+    final_state: dict[str, Any] | None = None
+
+
+class Verifier(Visitor[Report]):
+    """Checks a replay event by event against its game's spec."""
+
+    def __init__(self, keep_going: bool = False, cards_override: Path | None = None, with_state: bool = True) -> None:
+        self.keep_going = keep_going
+        self.cards_override = cards_override
+        self.with_state = with_state
+        self.path = ""
+        self.game: Game[Any, Any] | None = None
+        self.state: Any = None
+        self.findings: list[Finding] = []
+        self.events = 0
+        self.stopped_at: int | None = None
+        self.diverged = False
+        self.malformed = False
+
+    # ---------------------------------------------------------------- header
+
+    def begin(self, header: Header, path: str) -> bool:
+        self.path = path
+        if header.game not in GAMES:
+            return self._refuse(f"game {header.game!r} is not supported; supported: {', '.join(sorted(GAMES))}")
+        game = load_game(header.game)
+        if header.ruleset not in game.rulesets:
+            return self._refuse(f"ruleset {header.ruleset!r} is not one this spec knows ({', '.join(game.rulesets)}); "
+                                "it is not verified under other rules")
+        try:
+            cards = self._cards(header, game)
+        except CardFileError as error:
+            return self._refuse(str(error))
+        for player in header.decks:
+            if player not in header.players:
+                return self._refuse(f"decks names {player!r}, who is not a player")
+        passes = header.options.get("passes", "implicit")
+        if passes not in ("implicit", "explicit"):
+            return self._refuse(f"options.passes must be 'implicit' or 'explicit', not {passes!r}")
+        unknown_options = set(header.options) - {"passes"}
+        if unknown_options:
+            return self._refuse(f"unknown option(s): {', '.join(sorted(unknown_options))}")
+        self.game = game
+        setup = Setup((header.players[0], header.players[1]), dict(header.decks), dict(header.options), cards)
+        self.state = game.setup(setup)
+        for ruling in setup.rulings:
+            self._record(None, 1, ruling)
+        return not self._should_stop()
+
+    def _cards(self, header: Header, game: Game[Any, Any]) -> CardDatabase:
+        if self.cards_override is not None:
+            return CardDatabase.load(self.cards_override, game.id)
+        source = header.cards if header.cards is not None else game.default_cards
+        if isinstance(source, list):
+            return CardDatabase("inline", game.id, 1, [card_from_pool_record(c, self.path, 1) for c in source])
+        prefix = f"{game.id}/"
+        if source.startswith(prefix) and "/" not in source[len(prefix):]:
+            path = shipped_database(game.id, source[len(prefix):])
+            if not path.exists():
+                raise CardFileError(self.path, f"card database {source!r} is not shipped with the spec", 1)
+            return CardDatabase.load(path, game.id)
+        path = Path(source)
+        if not path.is_absolute():
+            path = Path(self.path).parent / path
+        return CardDatabase.load(path, game.id)
+
+    def _refuse(self, reason: str) -> bool:
+        self.findings.append(Finding(None, 1, "malformed", None, reason))
+        self.malformed = True
+        return False
+
+    # ---------------------------------------------------------------- events
+
+    def visit(self, event: Any, line: int) -> bool:
+        assert self.game is not None
+        self.events += 1
+        for ruling in self.game.apply(self.state, event):
+            self._record(event.seq, line, ruling)
+        return not self._should_stop()
+
+    def _should_stop(self) -> bool:
+        if self.malformed:
+            return True
+        if self.stopped_at is None and any(f.severity == "illegal" for f in self.findings):
+            if not self.keep_going:
+                self.stopped_at = next(f.seq for f in self.findings if f.severity == "illegal")
+                return True
+        return False
+
+    def _record(self, seq: int | None, line: int, ruling: Ruling) -> None:
+        v = ruling.violation
+        state = None
+        if v.severity != "info" and self.with_state and self.game is not None and self.state is not None:
+            state = self.game.view(self.state)
+        self.findings.append(Finding(seq, line, v.severity, ruling.rule, v.message, v.expected, v.actual, state, v.diff,
+                                     self.diverged))
+        if v.severity == "illegal":
+            self.diverged = True
+
+    def error(self, error: ReplayError) -> None:
+        self.findings.append(Finding(None, error.line, "malformed", None, error.reason))
+        self.malformed = True
+
+    def end(self) -> None:
+        if self.game is not None and not self.malformed and self.stopped_at is None:
+            for ruling in self.game.finish(self.state):
+                self._record(None, None, ruling)  # type: ignore[arg-type]
+
+    def result(self) -> Report:
+        findings = list(self.findings)
+        if self.stopped_at is not None:
+            findings.append(Finding(self.stopped_at, None, "info", None,
+                                    "judging stopped at the first illegal move: the rules do not define the game after it "
+                                    "(use --keep-going to go on)"))
+        final = self.game.view(self.state) if self.game is not None and self.state is not None and self.with_state else None
+        return Report(self.path, self.game.id if self.game else None, verdict_of(findings), self.events, findings,
+                      self.stopped_at, final)
+
+
+def _decoder_for(header: Header) -> Any:
+    return load_game(header.game).decoder() if header.game in GAMES else msgspec.json.Decoder(dict[str, Any])
+
+
+def verify_file(path: Path | str, keep_going: bool = False, cards: Path | None = None) -> Report:
+    """Verify one replay file and return its report (never raises for bad input)."""
+    path = Path(path)
+    verifier = Verifier(keep_going=keep_going, cards_override=cards)
+    try:
+        return read(path, verifier, _decoder_for)
+    except ReplayError as error:  # pragma: no cover - read() routes errors to the visitor
+        return Report(str(path), None, "malformed", 0, [Finding(None, error.line, "malformed", None, error.reason)])
+
+
+def expectation_matches(report: Report, expect: Any) -> tuple[bool, str]:
+    """Whether a report meets a header's ``expect``: verdict, and the first finding's seq and rule."""
+    if expect is None:
+        return False, "no expect in the header"
+    if report.verdict != expect.verdict:
+        return False, f"verdict {report.verdict}, expected {expect.verdict}"
+    if expect.verdict == "legal":
+        return True, "ok"
+    first = next((f for f in report.findings if f.severity == expect.verdict), None)
+    if first is None:
+        return False, f"no {expect.verdict} finding"
+    if expect.seq is not None and first.seq != expect.seq:
+        return False, f"first finding at seq {first.seq}, expected {expect.seq}"
+    if expect.rule is not None and first.rule != expect.rule:
+        return False, f"first finding cites {first.rule}, expected {expect.rule}"
+    return True, "ok"
