@@ -877,7 +877,14 @@ class Neopets(Game[NeopetsState, Event]):
     # ================================================================== end of log, views, copies
 
     def finish(self, state: NeopetsState) -> list[Ruling]:
+        """At the end of a log with inferred passes, the players pass until an event is needed."""
         rulings: list[Ruling] = []
+        if not state.explicit_passes:
+            try:
+                while self._can_advance(state) and state.stage == "turn" and state.node != "draw":
+                    self._advance(state)
+            except (B.Unmodelled, UnsupportedStep) as error:
+                rulings.append(Ruling(None, Violation(str(error), severity="unverifiable")))
         if state.resolution is not None and state.resolution.need is not None:
             need = state.resolution.need
             if not need.optional:
