@@ -136,8 +136,8 @@ def card(
     except CardTextError as error:
         typer.echo(str(error), err=True)
         raise typer.Exit(1) from None
-    except KeyError as error:
-        typer.echo(f"arbiter: {error.args[0]}", err=True)
+    except (KeyError, ValueError) as error:
+        typer.echo(f"arbiter: {error.args[0] if error.args else error}", err=True)
         raise typer.Exit(2) from None
     if as_json:
         typer.echo(A.to_json(tree).decode())

@@ -46,8 +46,13 @@ DECK_BUILDERS = {"neopets": neopets_deck}
 
 
 def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "explicit",
-             players: tuple[str, str] = ("alice", "bob"), pass_weight: float = 0.35) -> list[bytes]:
-    """One random legal game as replay lines (header first)."""
+             players: tuple[str, str] = ("alice", "bob"), pass_weight: float = 0.35, claims: bool = False,
+             prefer: tuple[str, ...] = ()) -> list[bytes]:
+    """One random legal game as replay lines (header first).
+
+    ``claims`` adds the derived facts (damage dealt, knock-outs, round and game winners)
+    as claim events; ``prefer`` names cards the simulator plays whenever it may.
+    """
     rng = random.Random(seed)
     game: Game[Any, Any] = load_game(game_id)
     set_name = game.default_cards.split("/", 1)[1]
@@ -64,13 +69,20 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
             break
         passes_only = [m for m in moves if m.__struct_config__.tag == "pass"]
         others = [m for m in moves if m.__struct_config__.tag != "pass"]
-        pick = rng.choice(passes_only) if passes_only and (not others or rng.random() < pass_weight) else rng.choice(others)
+        favoured = [m for m in others if getattr(m, "card", None) in prefer]
+        if favoured:
+            pick = rng.choice(favoured)
+        else:
+            pick = rng.choice(passes_only) if passes_only and (not others or rng.random() < pass_weight) else rng.choice(others)
         move = msgspec.structs.replace(pick, seq=len(events) + 1)
+        before = _facts(state)
         rulings = game.apply(state, move)
         bad = [r for r in rulings if r.violation.severity != "info"]
         if bad:  # legal_moves and apply disagree: a bug in the spec
             raise AssertionError(f"seed {seed}: the spec refused its own legal move {move}: {bad[0].rule} {bad[0].violation}")
         events.append(msgspec.to_builtins(move))
+        if claims:
+            events.extend(_claims(state, before, len(events)))
         if getattr(state, "stage", None) == "over":
             break
     if passes == "implicit":
@@ -78,6 +90,27 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
         for i, e in enumerate(events, 1):
             e["seq"] = i
     return [_encoder.encode(header)] + [_encoder.encode(e) for e in events]
+
+
+def _facts(state: Any) -> tuple[int, int, str | None]:
+    return len(getattr(state, "damage_log", ())), len(getattr(state, "round_winners", ())), getattr(state, "winner", None)
+
+
+def _claims(state: Any, before: tuple[int, int, str | None], seq: int) -> list[dict[str, Any]]:
+    """Claim events for what the last move derived (Neopets' vocabulary)."""
+    out: list[dict[str, Any]] = []
+    damage_seen, rounds_seen, _winner = before
+    for player, amount in state.damage_log[damage_seen:]:
+        if amount:
+            out.append({"do": "damage", "to": player, "amount": amount})
+    for winner in state.round_winners[rounds_seen:]:
+        out.append({"do": "knockout", "player": state.other(winner)})
+        out.append({"do": "round", "winner": winner})
+    if state.winner is not None and _winner is None:
+        out.append({"do": "game", "winner": state.winner})
+    for i, event in enumerate(out, seq + 1):
+        event["seq"] = i
+    return out
 
 
 def write_games(game_id: str, count: int, seed: int, out: Path, passes: str = "explicit") -> list[Path]:

@@ -492,7 +492,14 @@ def timing_holds(state: NeopetsState, player: str, timing: str) -> bool:
 
 @PLAY.precondition("8.20.13a", "every target the card needs is chosen as it is queued, and is legal")
 def targets_chosen(state: NeopetsState, ev: E.Play) -> Check:
-    return targets_violation(state, ev.by or "", B.text_of(state, ev.card).abilities, ev.targets)
+    return targets_violation(state, ev.by or "", played_abilities(B.text_of(state, ev.card), ev.alternative), ev.targets)
+
+
+def played_abilities(text: A.CardText, alternative: bool) -> tuple:
+    """The abilities a play carries out: the card's spell, or its alternative-cost ability."""
+    if alternative:
+        return tuple(a for a in text.abilities if isinstance(a, A.Activated) and a.alternative)
+    return tuple(a for a in text.abilities if isinstance(a, A.Spell))
 
 
 def targets_violation(state: NeopetsState, player: str, abilities: tuple, targets: list[E.TargetRef]) -> Violation | None:
@@ -676,7 +683,7 @@ def _dice_faces(dice: list[int]) -> Violation | None:
 
 @ROLL.precondition("5.5.4c.p1", "battle dice are rolled by the active player in the attack step, the other in the defence step")
 def roll_in_battle(state: NeopetsState, ev: E.Roll) -> Check:
-    if state.stage != "turn" or state.node not in ("attack", "defence") or state.window != "act":
+    if state.stage != "turn" or state.node not in ("attack", "defence") or state.window == "close" or state.flags.rolled:
         return Violation("dice rolled where no rule or effect calls for a roll", expected="no roll", actual="roll")
     roller = state.active if state.node == "attack" else state.nonactive
     if ev.by != roller:
@@ -754,34 +761,43 @@ def phase_claim(state: NeopetsState, ev: E.Phase) -> Check:
     return None
 
 
-@RESOLVE.precondition("8.20.15a", "the card claimed to resolve is the next in the queue")
+@RESOLVE.precondition("8.20.15a", "the card claimed to have resolved is the one the queue resolved last")
 def resolve_claim(state: NeopetsState, ev: E.Resolve) -> Check:
-    if state.resolution is not None and state.resolution.item is not None and state.resolution.item.name == ev.card:
+    if state.last_resolved == ev.card:
         return None
-    return Violation(f"the log claims {ev.card} resolves", expected=state.queue.items[0].name if state.queue else "nothing to resolve", actual=ev.card)
+    return Violation(f"the log claims {ev.card} resolved", expected=state.last_resolved or "nothing resolved yet", actual=ev.card)
 
 
-@DAMAGE.precondition("5.5.7c.p1", "claimed damage equals the damage the rules dealt")
+def unclaimed_damage(state: NeopetsState, player: str) -> int | None:
+    """Index of the first damage to ``player`` since the last move that no claim has matched."""
+    for index in range(max(state.damage_mark, state.damage_claimed), len(state.damage_log)):
+        if state.damage_log[index][0] == player and state.damage_log[index][1] > 0:
+            return index
+    return None
+
+
+@DAMAGE.precondition("5.5.7c.p1", "claimed damage equals the damage the rules dealt since the last move")
 def damage_claim(state: NeopetsState, ev: E.Damage) -> Check:
-    dealt = [amount for who, amount in state.damage_log if who == ev.to]
-    if not dealt or dealt[-1] != ev.amount:
+    index = unclaimed_damage(state, ev.to)
+    dealt = None if index is None else state.damage_log[index][1]
+    if dealt != ev.amount:
         side = state.sides.get(ev.to)
         total = None if side is None or side.neopet is None else side.neopet.damage
-        return Violation(f"the log claims {ev.amount} damage to {ev.to}'s Neopet", expected=str(dealt[-1]) if dealt else "no damage dealt",
-                         actual=str(ev.amount), diff={"damage": {"computed": dealt[-1] if dealt else 0, "claimed": ev.amount}, "total_damage": total})
+        return Violation(f"the log claims {ev.amount} damage to {ev.to}'s Neopet", expected=str(dealt) if dealt is not None else "no damage dealt",
+                         actual=str(ev.amount), diff={"damage": {"computed": dealt or 0, "claimed": ev.amount}, "total_damage": total})
     return None
 
 
 @KNOCKOUT.precondition("5.5.7e", "a claimed knock-out is one the rules produced")
 def knockout_claim(state: NeopetsState, ev: E.Knockout) -> Check:
-    if state.last_knockout != ev.player:
+    if len(state.round_winners) <= state.rounds_mark or state.last_knockout != ev.player:
         return Violation(f"the log claims {ev.player}'s Neopet was knocked out", expected=f"knock-out of {state.last_knockout}" if state.last_knockout else "no knock-out", actual=ev.player)
     return None
 
 
 @ROUND.precondition("5.5.9b", "the claimed round winner knocked out the other Neopet")
 def round_claim(state: NeopetsState, ev: E.Round) -> Check:
-    if not state.round_winners or state.round_winners[-1] != ev.winner:
+    if len(state.round_winners) <= state.rounds_mark or state.round_winners[-1] != ev.winner:
         return Violation(f"the log claims {ev.winner} won the round", expected=state.round_winners[-1] if state.round_winners else "no round over", actual=ev.winner)
     return None
 

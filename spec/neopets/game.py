@@ -168,7 +168,11 @@ class Neopets(Game[NeopetsState, Event]):
             return [missing]
         if state.stage == "over" and E.KINDS[kind] != "claim":
             return [Ruling(cite("3.p4"), Violation("an event after the game was won", "no more events", kind))]
-        if state.resolution is not None and state.resolution.need is not None:
+        if E.KINDS[kind] != "claim":
+            state.damage_mark = len(state.damage_log)
+            state.rounds_mark = len(state.round_winners)
+        claim = E.KINDS[kind] == "claim"
+        if state.resolution is not None and state.resolution.need is not None and not claim:
             return self._feed(state, ev, kind)
         action = BOOK.actions[kind]
         hit = action.first_violation(state, ev)
@@ -179,7 +183,7 @@ class Neopets(Game[NeopetsState, Event]):
                 if snapshot is None:
                     snapshot = state.copy()
                 self._advance(state)
-                if state.resolution is not None and state.resolution.need is not None:
+                if state.resolution is not None and state.resolution.need is not None and not claim:
                     need = state.resolution.need
                     if need.kind == kind or need.optional:
                         return self._feed(state, ev, kind)
@@ -191,8 +195,17 @@ class Neopets(Game[NeopetsState, Event]):
                 state.__dict__.update(snapshot.__dict__)
         if hit is not None:
             check, violation = hit
+            self._apply_anyway(state, ev, kind)
             return [Ruling(check.rule, violation)]
         return getattr(self, f"_do_{kind}")(state, ev) or []
+
+    def _apply_anyway(self, state: NeopetsState, ev: Any, kind: str) -> None:
+        """Carry out an illegal move as far as it physically can be (for ``--keep-going``)."""
+        snapshot = state.copy()
+        try:
+            getattr(self, f"_do_{kind}")(state, ev)
+        except Exception:  # noqa: BLE001 - the move cannot be carried out: leave the state as it was
+            state.__dict__.update(snapshot.__dict__)
 
     def _unknown_card(self, state: NeopetsState, ev: Any, kind: str) -> Ruling | None:
         for field in ("card", "neopet"):
@@ -342,7 +355,8 @@ class Neopets(Game[NeopetsState, Event]):
                 effect, cost = ability.effect, ability.cost
         if defn.type == "Paint Brush" and not effect:
             effect = (A.Transform(None),)  # 8.20.10b: a brush with no text transforms by its name
-        targets = tuple(X.find_target(state, player, sel, ref) for sel, ref in zip(X.target_selectors(text.abilities), ev.targets, strict=False))
+        selectors = X.target_selectors(X.played_abilities(text, ev.alternative))
+        targets = tuple(X.find_target(state, player, sel, ref) for sel, ref in zip(selectors, ev.targets, strict=False))
         item = QueueItem("card", player, card, effect, targets, {"neopet": ev.neopet})
         self._pay_then_queue(state, player, item, cost)
         return []
@@ -413,7 +427,9 @@ class Neopets(Game[NeopetsState, Event]):
         return None
 
     def _do_damage(self, state: NeopetsState, ev: E.Damage) -> None:
-        return None
+        index = X.unclaimed_damage(state, ev.to)
+        if index is not None:
+            state.damage_claimed = index + 1
 
     def _do_knockout(self, state: NeopetsState, ev: E.Knockout) -> None:
         return None
@@ -751,6 +767,8 @@ class Neopets(Game[NeopetsState, Event]):
                   what="a resolving card goes to the Battledome, the Play Area, the Discard or the Void by its type")
     def _resolve_next(self, state: NeopetsState) -> None:
         item = state.queue.next()
+        state.last_resolved = item.name
+        state.priority.reset(state.active)
         if item.targets and all(not self._still_legal(state, t) for t in item.targets):
             if item.kind == "card":
                 self.put_away(state, item.source)
@@ -998,9 +1016,10 @@ class Neopets(Game[NeopetsState, Event]):
             current = [c.name for c in side.play_area if c.defn is not None and c.defn.type == "Location"]
             if current:
                 extra["replace"] = current[0]
-        for targets in self._target_choices(state, player, text.abilities):
+        for targets in self._target_choices(state, player, X.played_abilities(text, False)):
             out.append(E.Play(0, player, name, targets, **extra))
-            if any(isinstance(a, A.Activated) and a.alternative for a in text.abilities):
+        if any(isinstance(a, A.Activated) and a.alternative for a in text.abilities):
+            for targets in self._target_choices(state, player, X.played_abilities(text, True)):
                 out.append(E.Play(0, player, name, targets, alternative=True, **extra))
         return out
 

@@ -160,6 +160,11 @@ class NeopetsState:
     round_effects: list[Delayed] = field(default_factory=list)
     """End of Round delayed effects still to resolve (5.5.11)."""
     damage_log: list[tuple[str, int]] = field(default_factory=list)
+    damage_mark: int = 0
+    """Damage dealt before this index came before the last move or chance event."""
+    damage_claimed: int = 0
+    rounds_mark: int = 0
+    last_resolved: str | None = None
     last_knockout: str | None = None
     round_winners: list[str] = field(default_factory=list)
     winner: str | None = None
@@ -188,6 +193,7 @@ class NeopetsState:
             self.queue.copy(), Priority(self.priority.holder, self.priority.passes),
             None if self.resolution is None else self.resolution.copy(), self.pending_item,
             self.flags.copy(), [Lasting(**vars(x)) for x in self.lasting], list(self.delayed),
-            list(self.waiting), list(self.round_effects), list(self.damage_log), self.last_knockout, list(self.round_winners), self.winner,
+            list(self.waiting), list(self.round_effects), list(self.damage_log), self.damage_mark,
+            self.damage_claimed, self.rounds_mark, self.last_resolved, self.last_knockout, list(self.round_winners), self.winner,
             self.next_uid, self.next_order,
         )
