@@ -193,7 +193,7 @@ def test_rules_coverage_prints_the_three_counts(runner: CliRunner) -> None:
     out = result.stdout
     assert f"neopets: {sum(counts.values())} normative rules" in out
     for key in ("encoded", "not checkable", "missing"):
-        assert re.search(rf"^\s+{key}\s+{counts[key]}$", out, re.M), (key, out)
+        assert re.search(rf"^\s+{key}\s+{counts[key]}$", out, re.MULTILINE), (key, out)
     assert counts["encoded"] > 0
 
 

@@ -163,6 +163,8 @@ def read(path: Path, visitor: Visitor[T], event_decoder: Any = None) -> T:
                 raise ReplayError(name, number, f"bad event: {error}") from None
             except msgspec.DecodeError as error:
                 raise ReplayError(name, number, f"not JSON: {error}") from None
+            except UnicodeDecodeError:
+                raise ReplayError(name, number, "not UTF-8 text") from None
             seq = event.get("seq") if isinstance(event, dict) else getattr(event, "seq", None)
             if seq != expected_seq:
                 raise ReplayError(name, number, f"seq is {seq}, expected {expected_seq}")

@@ -129,6 +129,8 @@ class Verifier(Visitor[Report]):
                                      self.diverged))
         if v.severity == "illegal":
             self.diverged = True
+        if v.severity == "malformed":
+            self.malformed = True
 
     def error(self, error: ReplayError) -> None:
         self.findings.append(Finding(None, error.line, "malformed", None, error.reason))

@@ -24,6 +24,7 @@ so a real card pool can be used as it is.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -120,6 +121,8 @@ class CardDatabase:
             size = path.stat().st_size
         except OSError as error:
             raise CardFileError(str(path), f"cannot read the card file ({error.strerror})") from None
+        if not path.is_file():
+            raise CardFileError(str(path), "not a file")
         if size > MAX_CARD_FILE_BYTES:
             raise CardFileError(str(path), f"card file is {size} bytes, over the {MAX_CARD_FILE_BYTES} limit")
         if path.suffix == ".toml":
@@ -131,7 +134,8 @@ class CardDatabase:
         try:
             raw = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-            line = getattr(error, "lineno", None)
+            found = re.search(r"line (\d+)", str(error))
+            line = getattr(error, "lineno", None) or (int(found.group(1)) if found else None)
             raise CardFileError(str(path), f"not valid TOML: {error}", line) from None
         try:
             data = msgspec.convert(raw, _TomlFile)

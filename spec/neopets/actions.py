@@ -323,8 +323,14 @@ def _prep_rule(state: NeopetsState, ev: E.Play) -> str | None:
     return B.PREPARATION_TYPES.get(_card_type(state, ev.card))
 
 
+@BOOK.encodes("9.1.2", "7.10.7", "8.20.2e", what="an effect letting a player play cards outside their timing waives it (plays and collects)")
+def timing_waived(state: NeopetsState, player: str, kind: str) -> bool:
+    """Whether an effect in force lets ``player`` play ``kind`` cards outside their usual timing."""
+    return B.permitted(state, player, f"play {kind}") > 0 or B.permitted(state, player, "play cards") > 0
+
+
 def _prep_timing(state: NeopetsState, ev: E.Play, rule: str) -> Check:
-    if _prep_rule(state, ev) != rule:
+    if _prep_rule(state, ev) != rule or timing_waived(state, ev.by or "", _card_type(state, ev.card)):
         return None
     if ev.by != state.active or state.node != "preparation" or state.queue:
         return Violation(f"a {_card_type(state, ev.card)} played outside its player's Preparation Phase with an empty queue",
@@ -364,16 +370,21 @@ def location_timing(state: NeopetsState, ev: E.Play) -> Check:
 
 @PLAY.precondition("5.4.1c.p2", "both players pass priority before the Preparation Phase card is played")
 def prep_after_priority(state: NeopetsState, ev: E.Play) -> Check:
-    if _prep_rule(state, ev) is not None and state.window == "open":
+    if _prep_rule(state, ev) is not None and state.window == "open" and state.node == "preparation":
         return Violation("played before both players passed priority", expected="two passes first", actual="play")
     return None
 
 
+@BOOK.encodes("4.2", "9.1.1", what="a card granting an additional play overrides the one-card limit; the extra card does not use it up")
+def _granted_plays(state: NeopetsState, player: str) -> int:
+    return B.permitted(state, player, "play an additional card")
+
+
 @PLAY.precondition("5.4.2a.p1", "one card is played in the Preparation Phase, unless an effect grants more")
 def one_preparation_play(state: NeopetsState, ev: E.Play) -> Check:
-    if _prep_rule(state, ev) is None:
+    if _prep_rule(state, ev) is None or state.node != "preparation" or ev.by != state.active:
         return None
-    allowed = 1 + B.permitted(state, ev.by or "", "play an additional card")
+    allowed = 1 + _granted_plays(state, ev.by or "")
     if state.flags.prep_plays >= allowed:
         return Violation("a second card played this Preparation Phase", expected=f"at most {allowed} card(s)", actual=f"card {state.flags.prep_plays + 1}")
     return None
@@ -477,6 +488,7 @@ def conditions_hold(state: NeopetsState, ev: E.Play) -> Check:
     return None
 
 
+@BOOK.encodes("7.8.4", "7.8.4a", what="an event-restricted card is playable in the priority window right after the event, whoever holds priority")
 def timing_holds(state: NeopetsState, player: str, timing: str) -> bool:
     """Whether a timing restriction of card text holds (7.8.4)."""
     if timing == "opponent_turn":
@@ -575,6 +587,8 @@ def collectable(state: NeopetsState, ev: E.Collect) -> Check:
 
 @COLLECT.precondition("7.10.5", "Map Pieces are collected in their player's Preparation Phase with the queue empty")
 def collect_timing(state: NeopetsState, ev: E.Collect) -> Check:
+    if state.stage == "turn" and timing_waived(state, ev.by or "", "Map Piece") and state.resolution is None:
+        return None
     if state.stage != "turn" or ev.by != state.active or state.node != "preparation" or state.queue or state.resolution is not None:
         return Violation("a Map Piece collected outside its player's Preparation Phase with an empty queue",
                          expected="own Preparation Phase, empty queue", actual=f"{state.node}, {ev.by}")

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
+
+import msgspec
 
 from grammar import ast as A
 from spec.core import interpreter
@@ -39,6 +41,9 @@ from spec.neopets.state import ActiveNeopet, Delayed, NeopetsState, Side
 from spec.neopets.turn import TURN, WINDOWS
 
 cite = BOOK.cite
+
+NO_ACTOR = ("first", "phase", "resolve", "damage", "knockout", "round", "game")
+"""Event kinds that no player performs."""
 
 MAIN_DECK_TYPES = ("Codestone", "Equipment", "Food", "Faerie", "Hero", "Villain", "Legend",
                    "Paint Brush", "Potion", "Location", "Map Piece")
@@ -65,6 +70,14 @@ BOOK.note("6.4.2.p2", "6.4.3.p1", "6.4.3.p2", "6.4.4", "7.3.6.p1", "7.3.6.p2", "
 BOOK.note("8.4.2", "8.5.2", "8.6.3", "7.11.8", "7.9.6", "7.10.4", "8.14.3", "8.20.17a", "8.20.17b", "8.20.17c",
           what="zones: Battledome, Play Area and Neopet slots are kept apart in Side")
 BOOK.note("8.7.2", what="Inventory size is bounded by the Main Deck (50), so it cannot exceed fifty")
+
+
+class Decklist(msgspec.Struct, forbid_unknown_fields=True):
+    """A registered Neopets decklist: Main Deck counts, Neopet Deck, Rainbow Pool."""
+
+    main: dict[str, Annotated[int, msgspec.Meta(ge=0, le=1000)]] = {}
+    neopets: list[str] = []
+    rainbow_pool: list[str] = []
 
 
 class Neopets(Game[NeopetsState, Event]):
@@ -100,7 +113,7 @@ class Neopets(Game[NeopetsState, Event]):
         for player in setup.players:
             deck = setup.decks.get(player)
             main = neopets = pool = None
-            if isinstance(deck, dict):
+            if deck is not None:
                 main, neopets, pool = self._check_deck(setup, player, deck, limit)
             side = Side(player, Zone("Main Deck", ordered=True, public=False), Zone("Inventory", public=False),
                         Zone("Discard"), Zone("Void"), Zone("Play Area"),
@@ -119,9 +132,14 @@ class Neopets(Game[NeopetsState, Event]):
         def find(rule: str, message: str, expected: str, actual: str, severity: str = "illegal") -> None:
             setup.rulings.append(Ruling(cite(rule), Violation(f"{player}'s deck: {message}", expected, actual, severity)))  # type: ignore[arg-type]
 
-        main = Counter({str(k): int(v) for k, v in (deck.get("main") or {}).items()})
-        neopets = [str(n) for n in deck.get("neopets") or []]
-        pool = [str(n) for n in deck.get("rainbow_pool") or []]
+        try:
+            typed = msgspec.convert(deck, Decklist)
+        except msgspec.ValidationError as error:
+            setup.rulings.append(Ruling(None, Violation(f"{player}'s decklist is not valid: {error}", "main, neopets, rainbow_pool",
+                                                        "a different shape", "malformed")))
+            return Counter(), [], []
+        main = Counter(typed.main)
+        neopets, pool = list(typed.neopets), list(typed.rainbow_pool)
         for name in list(main) + neopets + pool:
             if name not in setup.cards:
                 setup.rulings.append(Ruling(None, Violation(f"{player}'s deck lists {name!r}, which is not in the card database",
@@ -161,6 +179,8 @@ class Neopets(Game[NeopetsState, Event]):
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
 
     def _apply(self, state: NeopetsState, ev: Any, kind: str) -> list[Ruling]:
+        if ev.by is None and kind not in NO_ACTOR:
+            return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
         if ev.by is not None and ev.by not in state.players:
             return [Ruling(None, Violation(f"{ev.by!r} is not a player of this game", "one of " + ", ".join(state.players), str(ev.by), "malformed"))]
         missing = self._unknown_card(state, ev, kind)
@@ -327,7 +347,7 @@ class Neopets(Game[NeopetsState, Event]):
         return card
 
     @BOOK.encodes("5.4.2a.p2", "5.4.2b", "7.8.5", "9.1.3", "8.20.11c", "8.20.11d", "8.20.13a", "7.6.6", "7.9.7.p1",
-                  "8.20.12b", "8.20.12c", "7.7.4.p1",
+                  "8.20.12b", "8.20.12c", "7.7.4.p1", "8.20.10b",
                   what="playing a card: costs are paid, then it joins the queue")
     def _do_play(self, state: NeopetsState, ev: E.Play) -> list[Ruling]:
         player = ev.by or ""
@@ -338,7 +358,7 @@ class Neopets(Game[NeopetsState, Event]):
             card = state.new_card(ev.card, player, defn)
         else:
             card = self._take_from_inventory(state, player, ev.card)
-        if ev.card in B.PREPARATION_TYPES or defn.type in B.PREPARATION_TYPES:
+        if defn.type in B.PREPARATION_TYPES and state.node == "preparation" and player == state.active:
             state.flags.prep_plays += 1
         if ev.replace is not None:
             for old in side.equipment + side.play_area.cards:
@@ -907,7 +927,7 @@ class Neopets(Game[NeopetsState, Event]):
             need = state.resolution.need
             if not need.optional:
                 rulings.append(Ruling(need.rule, Violation("the log ends while an effect still needs events",
-                                                           need.describe(), "end of log")))
+                                                           need.describe(), "end of log", "info")))
         return rulings
 
     def view(self, state: NeopetsState) -> dict[str, Any]:
@@ -965,6 +985,7 @@ class Neopets(Game[NeopetsState, Event]):
             out.append(E.Defer(seq, player))
             out.append(E.First(seq, None, player))
             names = {n for n in side.inventory.names()}
+            names |= {n for n in side.rainbow_pool or [] if n in state.cards and state.cards[n].type not in ("Neopet", "Rainbow Pool Neopet")}
             if side.inventory.unknown() is not None:
                 names |= {d.name for d in state.cards if side.knowledge.can_reveal(d.name) and d.type in MAIN_DECK_TYPES}
             neopets = side.neopet_deck if side.neopet_deck is not None else [d.name for d in state.cards if d.type == "Neopet"]

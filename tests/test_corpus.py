@@ -1,0 +1,68 @@
+"""Every shipped replay reaches the verdict its header expects (verdict, seq, rule)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from spec import load_game
+from verifier.replay import HeaderReader, read
+from verifier.verify import expectation_matches, verify_file
+
+ROOT = Path(__file__).resolve().parents[1]
+REPLAYS = sorted((ROOT / "replays").rglob("*.jsonl"))
+
+
+def test_the_corpus_is_there() -> None:
+    games = {p.relative_to(ROOT / "replays").parts[0] for p in REPLAYS}
+    assert "neopets" in games
+    legal = [p for p in REPLAYS if "/neopets/legal/" in str(p)]
+    illegal = [p for p in REPLAYS if "/neopets/illegal/" in str(p)]
+    assert len(legal) >= 10
+    assert len(illegal) >= 30
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=[str(p.relative_to(ROOT / "replays")) for p in REPLAYS])
+def test_replay_meets_its_expectation(path: Path) -> None:
+    header = read(path, HeaderReader())
+    assert header is not None and header.expect is not None, "every shipped replay carries its expected verdict"
+    folder = path.parent.name
+    assert (header.expect.verdict == "legal") == (folder == "legal")
+    report = verify_file(path)
+    ok, why = expectation_matches(report, header.expect)
+    assert ok, f"{path.name}: {why}"
+
+
+def test_illegal_replays_each_break_a_different_rule() -> None:
+    rules = []
+    for path in REPLAYS:
+        if path.parent.name == "illegal":
+            header = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+            rules.append(header["expect"]["rule"])
+    assert len(rules) == len(set(rules))
+
+
+def test_legal_replays_show_the_situations_the_issue_names() -> None:
+    shown: set[str] = set()
+    for path in REPLAYS:
+        if path.parent.name == "legal" and "/neopets/" in str(path):
+            header = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+            shown |= set(header["meta"].get("shows", []))
+    for situation in ("three rounds", "mulligan", "agility reroll", "critical", "exhaustion",
+                      "food in opponent's turn", "paint brush", "location", "map piece"):
+        assert situation in shown, situation
+
+
+def test_every_rule_check_is_broken_by_a_replay_or_a_unit_case() -> None:
+    from tests.test_neopets_checks import CASES
+
+    book = load_game("neopets").book
+    checks = {c.rule for a in book.actions.values() for c in a.checks}
+    broken = set()
+    for path in REPLAYS:
+        if path.parent.name == "illegal" and "/neopets/" in str(path):
+            broken.add(json.loads(path.read_text(encoding="utf-8").splitlines()[0])["expect"]["rule"])
+    broken |= {case.rule for case in CASES}
+    assert sorted(checks - broken) == []
