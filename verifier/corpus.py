@@ -130,7 +130,7 @@ def find_rule_cases(game_id: str, seeds: list[int], passes: str = "explicit", wa
                 trial = state.copy()
                 rulings = game.apply(trial, mutant)
                 bad = [r for r in rulings if r.violation.severity in ("illegal", "inconsistent")]
-                if not bad or bad[0].rule is None or bad[0].rule in found or bad[0].rule not in wanted:
+                if not bad or bad[0].rule is None or bad[0].rule in found or bad[0].rule not in wanted or not wanted - set(found):
                     continue
                 if any(r.violation.severity in ("unverifiable", "malformed") for r in rulings):
                     continue
@@ -142,8 +142,8 @@ def find_rule_cases(game_id: str, seeds: list[int], passes: str = "explicit", wa
     return found
 
 
-def build(game_id: str, out: Path) -> None:
-    """Write the legal and illegal corpus of a game into ``out/legal`` and ``out/illegal``."""
+def build(game_id: str, out: Path, part: str = "both") -> None:
+    """Write the legal and/or illegal corpus of a game into ``out/legal`` and ``out/illegal``."""
     (out / "legal").mkdir(parents=True, exist_ok=True)
     (out / "illegal").mkdir(parents=True, exist_ok=True)
     wanted_features = ["three rounds", "mulligan", "agility reroll", "critical", "exhaustion",
@@ -153,7 +153,7 @@ def build(game_id: str, out: Path) -> None:
     seed = 100
     prefer_sets = [(), ("Sunken Grotto", "Sunken Grotto Map: Reef Corner", "Sunken Grotto Map: Kelp Corner",
                         "Sunken Grotto Map: Anchor Corner"), ("Ember Paint Brush", "Frost Paint Brush")]
-    while (legal < 12 or set(wanted_features) - covered) and seed < 400:
+    while part != "illegal" and (legal < 12 or set(wanted_features) - covered) and seed < 400:
         prefer = prefer_sets[seed % len(prefer_sets)]
         passes = "implicit" if seed % 2 else "explicit"
         lines = simulate(game_id, seed, passes=passes, claims=True, prefer=prefer)
@@ -167,7 +167,9 @@ def build(game_id: str, out: Path) -> None:
             covered |= got
             legal += 1
         seed += 1
-    print(f"legal: {legal} replays; features missing: {sorted(set(wanted_features) - covered)}")
+    print(f"legal: {legal} replays; features missing: {sorted(set(wanted_features) - covered)}", flush=True)
+    if part == "legal":
+        return
     cases = find_rule_cases(game_id, list(range(1, 15)), "explicit")
     cases.update({r: c for r, c in find_rule_cases(game_id, list(range(20, 26)), "implicit").items() if r not in cases})
     for rule, (lines, _severity) in sorted(cases.items()):
@@ -179,4 +181,4 @@ def build(game_id: str, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    build(sys.argv[1], Path(sys.argv[2]))
+    build(sys.argv[1], Path(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else "both")

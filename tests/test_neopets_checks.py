@@ -1,0 +1,249 @@
+"""Rule checks that random games seldom reach, and the ambiguity decisions, pinned.
+
+Each :class:`Case` takes a state from a simulated legal game, arranges the situation
+the rule is about, and applies one event: the first finding must cite the rule. Remove
+the check and the case fails. (Most checks are also broken by a replay of
+``replays/neopets/illegal``; ``tests/test_corpus.py`` makes sure every check has one or
+the other.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import pytest
+
+from spec import load_game
+from spec.core.state import CardObj
+from spec.neopets import events as E
+from spec.neopets.state import Lasting, NeopetsState
+from verifier.corpus import replay_states
+from verifier.simulate import simulate
+
+GAME = load_game("neopets")
+
+
+@cache
+def _states(seed: int) -> list[NeopetsState]:
+    lines = simulate("neopets", seed, passes="explicit")
+    return [state.copy() for state, _event, _raw in replay_states("neopets", lines)]
+
+
+def state_where(pred: Callable[[NeopetsState], bool], seed: int = 1) -> NeopetsState:
+    """A copy of the first state of a simulated game where ``pred`` holds."""
+    for state in _states(seed):
+        if pred(state):
+            return state.copy()
+    raise LookupError("no such state in the simulated game")
+
+
+def preparation(state: NeopetsState) -> bool:
+    return state.stage == "turn" and state.node == "preparation" and state.window == "act" and not state.queue and state.turn > 2
+
+
+def give(state: NeopetsState, player: str, name: str) -> CardObj:
+    card = state.new_card(name, player, state.cards[name])
+    state.sides[player].inventory.add(card)
+    return card
+
+
+def in_play(state: NeopetsState, player: str, name: str) -> CardObj:
+    return state.new_card(name, player, state.cards[name])
+
+
+@dataclass(frozen=True)
+class Case:
+    rule: str
+    where: Callable[[NeopetsState], bool]
+    arrange: Callable[[NeopetsState], Any]
+    event: Callable[[NeopetsState], Any]
+
+
+def _forbid_food(s: NeopetsState) -> None:
+    s.lasting.append(Lasting("prohibit", s.nonactive, s.active, "play Food", until="end_of_turn"))
+    give(s, s.active, "Thornberry Omelette")
+
+
+def _painted(s: NeopetsState) -> None:
+    neopet = s.sides[s.active].neopet
+    assert neopet is not None
+    neopet.painted_with = "Ember Paint Brush"
+    give(s, s.active, "Ember Paint Brush")
+
+
+def _three_equipment(s: NeopetsState) -> None:
+    side = s.sides[s.active]
+    side.equipment = [in_play(s, s.active, "Warding Lantern") for _ in range(3)]
+    give(s, s.active, "Warding Lantern")
+
+
+def _location_in_play(s: NeopetsState) -> None:
+    s.sides[s.active].play_area.add(in_play(s, s.active, "Prism Springs"))
+    give(s, s.active, "Sunken Grotto")
+
+
+def _empty_deck(s: NeopetsState) -> None:
+    s.sides[s.active].deck.hidden = 0
+    s.sides[s.active].deck.cards.clear()
+
+
+def _second_faerie(s: NeopetsState) -> None:
+    s.sides[s.active].faerie = [in_play(s, s.active, "Lumen Faerie")]
+    neopet = s.sides[s.active].neopet
+    assert neopet is not None
+    neopet.codestones = [in_play(s, s.active, "Sparkflint Codestone") for _ in range(2)]
+    give(s, s.active, "Hollow Faerie")
+
+
+def _five_codestones(s: NeopetsState) -> None:
+    neopet = s.sides[s.active].neopet
+    assert neopet is not None
+    neopet.codestones = [in_play(s, s.active, "Sparkflint Codestone") for _ in range(5)]
+    give(s, s.active, "Tidepearl Codestone")
+
+
+def _used_species(s: NeopetsState) -> None:
+    winner = s.round_winners[-1]
+    s.sides[winner].neopet_deck = None  # judge by species alone
+
+
+def train_act(s: NeopetsState) -> bool:
+    return s.stage == "turn" and s.node == "train" and s.window == "act" and not s.queue and s.flags.codestones_attached == 0
+
+
+CASES: list[Case] = [
+    Case("neopets:4.1", preparation, _forbid_food, lambda s: E.Play(0, s.active, "Thornberry Omelette")),
+    Case("neopets:7.4.8", preparation, _painted, lambda s: E.Play(0, s.active, "Ember Paint Brush")),
+    Case("neopets:7.6.5", preparation, _three_equipment, lambda s: E.Play(0, s.active, "Warding Lantern")),
+    Case("neopets:7.9.7.p2", preparation, _location_in_play, lambda s: E.Play(0, s.active, "Sunken Grotto")),
+    Case("neopets:7.3.7", preparation, _second_faerie, lambda s: E.Play(0, s.active, "Hollow Faerie")),
+    Case("neopets:7.11.5", train_act, _five_codestones, lambda s: E.Attach(0, s.active, "Tidepearl Codestone")),
+    Case("neopets:9.3.1.p1", lambda s: s.stage == "turn" and s.node == "draw" and s.window == "act" and not s.queue,
+         _empty_deck, lambda s: E.Draw(0, s.active, None)),
+    Case("neopets:5.5.4a", lambda s: s.stage == "turn" and s.node == "attack" and s.window == "open" and not s.queue,
+         lambda s: None, lambda s: E.Roll(0, s.active, [4] * 3)),
+    Case("neopets:7.1.3.p2", lambda s: s.stage == "new_round", _used_species,
+         lambda s: E.Choose(0, s.round_winners[-1], s.sides[s.round_winners[-1]].round_results[-1][0])),
+    Case("neopets:7.1.1", lambda s: s.stage == "new_round", lambda s: None,
+         lambda s: E.Choose(0, s.round_winners[-1], "Ember Glimmerfox")),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.rule for c in CASES])
+def test_rule_check_fires(case: Case) -> None:
+    state = state_where(case.where)
+    case.arrange(state)
+    event = case.event(state)
+    rulings = [r for r in GAME.apply(state, event) if r.violation.severity in ("illegal", "inconsistent")]
+    assert rulings, f"{event} was accepted"
+    assert rulings[0].rule == case.rule
+
+
+# ----------------------------------------------------------------- decisions (docs/neopets-decisions.rst)
+
+
+def test_the_queue_resolves_first_in_first_out() -> None:
+    state = state_where(preparation)
+    assert state.queue.order == "fifo"
+    give(state, state.active, "Thornberry Omelette")
+    give(state, state.nonactive, "Crunchy Kelp Crisps")
+    assert not GAME.apply(state, E.Play(0, state.active, "Thornberry Omelette"))
+    GAME.apply(state, E.Pass(0, state.active))
+    assert not GAME.apply(state, E.Play(0, state.nonactive, "Crunchy Kelp Crisps"))
+    assert [i.name for i in state.queue.items] == ["Thornberry Omelette", "Crunchy Kelp Crisps"]
+    GAME.apply(state, E.Pass(0, state.nonactive))
+    GAME.apply(state, E.Pass(0, state.active))
+    assert state.last_resolved == "Thornberry Omelette"
+
+
+def test_acting_keeps_priority_and_restarts_the_passes() -> None:
+    state = state_where(preparation)
+    GAME.apply(state, E.Pass(0, state.active))
+    assert state.priority.passes == 1
+    give(state, state.nonactive, "Thornberry Omelette")
+    GAME.apply(state, E.Play(0, state.nonactive, "Thornberry Omelette"))
+    assert state.priority.holder == state.nonactive and state.priority.passes == 0
+
+
+def test_battle_damage_blocks_one_for_one_and_criticals_go_through() -> None:
+    state = state_where(lambda s: s.stage == "turn" and s.node == "damage")
+    state.sides[state.active].dice = [6, 5, 4, 2]
+    state.sides[state.nonactive].dice = [6, 1]
+    target = state.sides[state.nonactive].neopet
+    assert target is not None
+    before = target.damage
+    target.card = state.new_card("Bramblewump", state.nonactive, state.cards["Bramblewump"])  # 8 Hit Points
+    GAME._damage_calculation(state)
+    assert target.damage - before == 2  # one critical + (two hits - one block)
+
+
+def test_a_d3_is_read_from_d6_faces() -> None:
+    from spec.core.interpreter import Need, Resolution
+
+    state = state_where(preparation)
+    res = Resolution(state.active, None, [])
+    res.need = Need("roll", state.active, 3, "neopets:9.4.1", "d3")
+    state.resolution = res
+    GAME._take_fed(state, res.need, E.Roll(0, state.active, [1, 3, 6]))
+    assert res.vars["result"] == 1 + 2 + 3
+
+
+def test_the_first_turn_and_a_frozen_neopet_have_no_attack() -> None:
+    first = state_where(lambda s: s.stage == "turn" and s.turn == 1)
+    assert GAME._skips_battle(first)
+    later = state_where(lambda s: s.stage == "turn" and s.turn == 3 and s.node == "train")
+    assert not GAME._skips_battle(later)
+    neopet = later.sides[later.active].neopet
+    assert neopet is not None
+    neopet.frozen_for_turn = later.turn
+    assert GAME._skips_battle(later)
+
+
+def test_level_requirement_counts_attached_codestones() -> None:
+    state = state_where(preparation)
+    neopet = state.sides[state.active].neopet
+    assert neopet is not None
+    neopet.codestones = [in_play(state, state.active, "Sparkflint Codestone")]
+    give(state, state.active, "Tale of the Shattered Moon")  # level 2
+    rulings = GAME.apply(state.copy(), E.Play(0, state.active, "Tale of the Shattered Moon"))
+    assert rulings and rulings[0].rule == "neopets:6.4.2.p1"
+    neopet.codestones.append(in_play(state, state.active, "Sparkflint Codestone"))
+    assert not GAME.apply(state, E.Play(0, state.active, "Tale of the Shattered Moon"))
+
+
+def test_the_opening_draw_is_the_first_draw_phase_draw() -> None:
+    state = state_where(lambda s: s.stage == "turn" and s.turn == 1 and s.node == "draw" and s.window == "act")
+    assert not GAME.apply(state, E.Draw(0, state.active, None))
+    rulings = GAME.apply(state, E.Draw(0, state.active, None))
+    assert rulings and rulings[0].rule == "neopets:5.2.2b"
+
+
+def test_an_empty_deck_lets_the_draw_phase_pass() -> None:
+    state = state_where(lambda s: s.stage == "turn" and s.node == "draw" and s.window == "act" and not s.queue)
+    assert not GAME._can_advance(state)
+    _empty_deck(state)
+    assert GAME._can_advance(state)
+
+
+def test_lasting_effects_end_with_the_round() -> None:
+    state = state_where(preparation)
+    state.lasting.append(Lasting("modify", state.active, state.active, "Attack", 2, "permanent"))
+    GAME.end_round(state, loser=state.nonactive, face_down=True)
+    assert state.lasting == []
+
+
+def test_a_location_takes_its_map_pieces_to_the_discard() -> None:
+    state = state_where(preparation)
+    side = state.sides[state.active]
+    for piece in ("Sunken Grotto Map: Reef Corner", "Sunken Grotto Map: Kelp Corner", "Sunken Grotto Map: Anchor Corner"):
+        side.play_area.add(in_play(state, state.active, piece))
+    side.play_area.cards = [c for c in side.play_area.cards if c.defn is not None and c.defn.type == "Map Piece"]
+    give(state, state.active, "Sunken Grotto")
+    assert not GAME.apply(state, E.Play(0, state.active, "Sunken Grotto"))
+    GAME.apply(state, E.Pass(0, state.active))
+    GAME.apply(state, E.Pass(0, state.nonactive))
+    assert side.play_area.names() == ["Sunken Grotto"]
+    assert sum(1 for c in side.discard if c.defn is not None and c.defn.type == "Map Piece") == 3
