@@ -28,6 +28,7 @@ from typing import Literal, Union
 
 import msgspec
 
+
 class _Node(msgspec.Struct, frozen=True, tag_field="node", omit_defaults=True):
     """Base of every AST node: frozen, and tagged by a ``node`` field in JSON."""
 

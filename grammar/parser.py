@@ -43,8 +43,9 @@ import logging
 import os
 import re
 import tempfile
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable, Literal, cast
+from typing import Any, Literal, cast
 
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -95,11 +96,11 @@ from grammar.ast import (
 )
 
 __all__ = [
+    "CARD_TYPES",
     "GAMES",
     "MAX_TEXT_LENGTH",
-    "SPELL_TYPES",
     "PERMANENT_TYPES",
-    "CARD_TYPES",
+    "SPELL_TYPES",
     "CardTextError",
     "get_parser",
     "parse",
@@ -188,16 +189,16 @@ def _neopet(owner: str) -> Selector:
     return Selector("the", "Neopet", owner=owner)  # type: ignore[arg-type]
 
 
-def _const(value: Any) -> Callable[["_Builder", list[Any]], Any]:
+def _const(value: Any) -> Callable[[_Builder, list[Any]], Any]:
     """A callback that ignores its children and returns ``value``."""
 
-    def callback(self: "_Builder", children: list[Any]) -> Any:
+    def callback(self: _Builder, children: list[Any]) -> Any:
         return value
 
     return callback
 
 
-def _first(self: "_Builder", children: list[Any]) -> Any:
+def _first(self: _Builder, children: list[Any]) -> Any:
     """A callback that passes its only child through."""
     return children[0]
 

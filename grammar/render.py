@@ -57,7 +57,7 @@ from grammar.ast import (
     Var,
 )
 
-__all__ = ["render", "RenderError"]
+__all__ = ["RenderError", "render"]
 
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
           "ten")

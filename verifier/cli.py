@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -35,7 +35,7 @@ def verify(
     format: Annotated[str, typer.Option("--format", "-f", help="text or json")] = "text",
     keep_going: Annotated[bool, typer.Option("--keep-going", help="Go on after the first illegal move.")] = False,
     check_expect: Annotated[bool, typer.Option("--check-expect", help="Compare each report with the 'expect' of its header.")] = False,
-    cards: Annotated[Optional[Path], typer.Option("--cards", help="Use this card database file instead of the header's.")] = None,
+    cards: Annotated[Path | None, typer.Option("--cards", help="Use this card database file instead of the header's.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary (text format).")] = False,
 ) -> None:
     """Verify replays and report every illegal move, wrong claim and impossible reveal."""
@@ -81,7 +81,7 @@ def verify(
 @app.command()
 def rules(
     game: Annotated[str, typer.Argument(help="Game id, e.g. neopets.")],
-    rule_id: Annotated[Optional[str], typer.Argument(help="One rule id to show in full.")] = None,
+    rule_id: Annotated[str | None, typer.Argument(help="One rule id to show in full.")] = None,
     coverage: Annotated[bool, typer.Option("--coverage", help="Counts of encoded, not checkable and missing normative rules.")] = False,
 ) -> None:
     """List a game's rule ids with how the spec handles each."""
@@ -119,9 +119,9 @@ def rules(
 
 @app.command()
 def card(
-    text: Annotated[Optional[str], typer.Argument(help="Card text to parse.")] = None,
+    text: Annotated[str | None, typer.Argument(help="Card text to parse.")] = None,
     game: Annotated[str, typer.Option("--game", "-g", help="Game id.")] = "neopets",
-    card_type: Annotated[Optional[str], typer.Option("--type", help="Card type (decides Spell vs Activated for 'cost; effect').")] = None,
+    card_type: Annotated[str | None, typer.Option("--type", help="Card type (decides Spell vs Activated for 'cost; effect').")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the tree as JSON.")] = False,
 ) -> None:
     """Parse card text into its effect tree, or show where and why it does not parse."""

@@ -124,4 +124,4 @@ def write_games(game_id: str, count: int, seed: int, out: Path, passes: str = "e
     return written
 
 
-__all__ = ["simulate", "write_games", "Violation", "Event"]
+__all__ = ["Event", "Violation", "simulate", "write_games"]

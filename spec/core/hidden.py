@@ -17,7 +17,7 @@ from collections.abc import Callable
 class DeckKnowledge:
     """What the log has shown of one player's deck."""
 
-    __slots__ = ("registered", "limit", "located")
+    __slots__ = ("limit", "located", "registered")
 
     def __init__(self, registered: Counter[str] | None, limit: Callable[[str], int | None]) -> None:
         self.registered = registered

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 class CardObj:
     """One physical card in a game. ``name`` is ``None`` while its identity is hidden."""
 
-    __slots__ = ("uid", "name", "owner", "defn", "face_up")
+    __slots__ = ("defn", "face_up", "name", "owner", "uid")
 
     def __init__(self, uid: int, name: str | None, owner: str, defn: CardDef | None = None,
                  face_up: bool = True) -> None:
@@ -41,7 +41,7 @@ class Zone:
     ``hidden``; known cards are listed in ``cards``.
     """
 
-    __slots__ = ("name", "ordered", "public", "cards", "hidden")
+    __slots__ = ("cards", "hidden", "name", "ordered", "public")
 
     def __init__(self, name: str, *, ordered: bool = False, public: bool = True) -> None:
         self.name = name

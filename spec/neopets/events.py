@@ -13,8 +13,6 @@ import msgspec
 from spec.core.game import Event
 
 
-
-
 class TargetRef(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """A chosen target: a card by name and whose it is (``card`` = ``Neopet`` for a Neopet)."""
 
