@@ -98,6 +98,10 @@ def _second_faerie(s: NeopetsState) -> None:
     give(s, s.active, "Hollow Faerie")
 
 
+def _faerie_with_target(s: NeopetsState) -> None:
+    s.sides[s.active].faerie = [in_play(s, s.active, "Hollow Faerie")]
+
+
 def _five_codestones(s: NeopetsState) -> None:
     neopet = s.sides[s.active].neopet
     assert neopet is not None
@@ -121,6 +125,10 @@ CASES: list[Case] = [
     Case("neopets:7.9.7.p2", preparation, _location_in_play, lambda s: E.Play(0, s.active, "Sunken Grotto")),
     Case("neopets:7.3.7", preparation, _second_faerie, lambda s: E.Play(0, s.active, "Hollow Faerie")),
     Case("neopets:7.11.5", train_act, _five_codestones, lambda s: E.Attach(0, s.active, "Tidepearl Codestone")),
+    Case("neopets:7.10.3", preparation, lambda s: None, lambda s: E.Collect(0, s.active, "Sunken Grotto Map: Kelp Corner")
+         if s.sides[s.active].inventory.find("Sunken Grotto Map: Kelp Corner") is None
+         else E.Collect(0, s.active, "Sunken Grotto Map: Reef Corner")),
+    Case("neopets:8.20.13a", preparation, _faerie_with_target, lambda s: E.Activate(0, s.active, "Hollow Faerie", 0, [])),
     Case("neopets:9.3.1.p1", lambda s: s.stage == "turn" and s.node == "draw" and s.window == "act" and not s.queue,
          _empty_deck, lambda s: E.Draw(0, s.active, None)),
     Case("neopets:5.5.4a", lambda s: s.stage == "turn" and s.node == "attack" and s.window == "open" and not s.queue,
