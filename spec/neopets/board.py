@@ -9,11 +9,14 @@ Stats follow rule 6.2: the printed value of the Neopet and its attached Codeston
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TypeVar
 
 from grammar import ast as A
 from spec.core.cards import CardDef
 from spec.core.state import CardObj
 from spec.neopets.state import STAT_KEYS, NeopetsState
+
+T = TypeVar("T")
 
 STAT_CAP = 10
 CAPPED = ("Attack", "Defence", "Agility")
@@ -87,6 +90,14 @@ def passives(state: NeopetsState) -> Iterator[tuple[str, CardObj, A.Passive]]:
                 yield player, card, ability
 
 
+def passive_steps(state: NeopetsState, kind: type[T]) -> Iterator[tuple[str, T]]:
+    """Steps of one kind in the passive abilities in force, with their controller."""
+    for controller, _card, ability in passives(state):
+        for step in ability.effect:
+            if isinstance(step, kind):
+                yield controller, step
+
+
 def neopet_owner(state: NeopetsState, controller: str, sel: A.Selector) -> list[str]:
     """Whose active Neopet a Neopet selector picks."""
     return who(state, controller, sel.owner or "you")
@@ -102,10 +113,9 @@ def stat(state: NeopetsState, player: str, name: str) -> int:
     for stone in side.neopet.codestones:
         if stone.defn is not None:
             total += stone.defn.stat(key)
-    for controller, _card, ability in passives(state):
-        for step in ability.effect:
-            if isinstance(step, A.Modify) and step.stat == name and player in neopet_owner(state, controller, step.target):
-                total += step.delta if isinstance(step.delta, int) else 0
+    for controller, step in passive_steps(state, A.Modify):
+        if step.stat == name and player in neopet_owner(state, controller, step.target):
+            total += step.delta if isinstance(step.delta, int) else 0
     for lasting in state.lasting:
         if lasting.kind == "modify" and lasting.what == name and lasting.affects == player:
             total += lasting.amount
@@ -126,21 +136,15 @@ def prohibited(state: NeopetsState, player: str, action: str) -> bool:
     for lasting in state.lasting:
         if lasting.kind == "prohibit" and lasting.affects == player and lasting.what == action:
             return True
-    for controller, _card, ability in passives(state):
-        for step in ability.effect:
-            if isinstance(step, A.Prohibit) and step.action == action and player in who(state, controller, step.subject.owner):
-                return True
-    return False
+    return any(step.action == action and player in who(state, controller, step.subject.owner)
+               for controller, step in passive_steps(state, A.Prohibit))
 
 
 def permitted(state: NeopetsState, player: str, action: str) -> int:
     """How many grants of ``action`` are in force for ``player``."""
     count = sum(1 for x in state.lasting if x.kind == "permit" and x.affects == player and x.what == action)
-    for controller, _card, ability in passives(state):
-        for step in ability.effect:
-            if isinstance(step, A.Permit) and step.action == action and player in who(state, controller, step.subject.owner):
-                count += 1
-    return count
+    return count + sum(1 for controller, step in passive_steps(state, A.Permit)
+                       if step.action == action and player in who(state, controller, step.subject.owner))
 
 
 def immune(state: NeopetsState, player: str, status: str) -> bool:
@@ -148,11 +152,8 @@ def immune(state: NeopetsState, player: str, status: str) -> bool:
     for lasting in state.lasting:
         if lasting.kind == "immune" and lasting.affects == player and lasting.what == status:
             return True
-    for controller, _card, ability in passives(state):
-        for step in ability.effect:
-            if isinstance(step, A.Immune) and step.to == status and player in neopet_owner(state, controller, step.target):
-                return True
-    return False
+    return any(step.to == status and player in neopet_owner(state, controller, step.target)
+               for controller, step in passive_steps(state, A.Immune))
 
 
 def amount(value: A.Amount, variables: dict[str, object]) -> int:
