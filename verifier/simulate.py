@@ -15,8 +15,7 @@ import msgspec
 
 from spec import load_game
 from spec.core.cards import CardDatabase, shipped_database
-from spec.core.findings import Violation
-from spec.core.game import Event, Game, Setup
+from spec.core.game import Game, Setup
 
 _encoder = msgspec.json.Encoder(order="deterministic")
 

@@ -37,7 +37,7 @@ from spec.neopets import board as B
 from spec.neopets import events as E
 from spec.neopets.actions import BOOK
 from spec.neopets.effects import Effects
-from spec.neopets.state import ActiveNeopet, Delayed, NeopetsState, Side
+from spec.neopets.state import ActiveNeopet, NeopetsState, Side
 from spec.neopets.turn import TURN, WINDOWS
 
 cite = BOOK.cite
