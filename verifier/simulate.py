@@ -123,4 +123,4 @@ def write_games(game_id: str, count: int, seed: int, out: Path, passes: str = "e
     return written
 
 
-__all__ = ["Event", "Violation", "simulate", "write_games"]
+__all__ = ["neopets_deck", "simulate", "write_games"]

@@ -1092,4 +1092,4 @@ class Neopets(Game[NeopetsState, Event]):
         return []
 
 
-__all__ = ["Delayed", "Neopets"]
+__all__ = ["Neopets"]
