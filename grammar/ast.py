@@ -78,6 +78,10 @@ class Selector(_Node, tag="selector"):
     other: bool = False
     team: str | None = None
 
+    def describe(self) -> str:
+        """A short description for messages, e.g. ``target Equipment in queue``."""
+        return " ".join([self.quantifier, self.type] + ([f"in {self.zone}"] if self.zone else []))
+
 
 class Duration(_Node, tag="duration"):
     """How long a change lasts.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from grammar.ast import Selector, Step
+from grammar.ast import Step
 
 Order = Literal["fifo", "lifo"]
 
@@ -83,10 +83,3 @@ class Priority:
         self.holder = holder
         self.passes = 0
 
-
-def selector_text(sel: Selector) -> str:
-    """A short description of a selector, for messages."""
-    parts = [sel.quantifier, sel.type]
-    if sel.zone:
-        parts.append(f"in {sel.zone}")
-    return " ".join(parts)

@@ -26,7 +26,6 @@ PREPARATION_TYPES: dict[str, str] = {
     "Faerie": "7.3.3", "Hero": "7.3.3", "Villain": "7.3.3", "Paint Brush": "7.4.3",
     "Legend": "7.5.3", "Equipment": "7.6.3", "Potion": "7.7.3", "Location": "7.9.3",
 }
-ONE_SHOT_TYPES = ("Legend", "Potion", "Food", "Paint Brush")
 FAERIE_TYPES = ("Faerie", "Hero", "Villain")
 
 

@@ -30,7 +30,7 @@ from spec.core.findings import Violation
 from spec.core.game import Event, Game, Ruling, Setup
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Resolution, UnsupportedStep
-from spec.core.queue import Priority, QueueItem, selector_text
+from spec.core.queue import Priority, QueueItem
 from spec.core.state import CardObj, Zone
 from spec.neopets import actions as X
 from spec.neopets import board as B
@@ -498,7 +498,7 @@ class Neopets(Game[NeopetsState, Event]):
         if need.kind in ("discard", "reveal", "attach") and ev.card is not None:
             problem = X.in_inventory(state, need.player, ev.card)
             if problem is None and need.detail is not None and not B.selector_accepts(state.cards.get(ev.card), need.detail):
-                return Violation(f"{ev.card} is not what the effect asks for", selector_text(need.detail), ev.card)
+                return Violation(f"{ev.card} is not what the effect asks for", need.detail.describe(), ev.card)
             if problem is None and need.kind == "attach" and (state.cards.get(ev.card) is None or state.cards[ev.card].type != "Codestone"):
                 return Violation(f"{ev.card} is not a Codestone", "a Codestone", ev.card)
             return problem
