@@ -217,13 +217,16 @@ class Neopets(Game[NeopetsState, Event]):
             check, violation = hit
             self._apply_anyway(state, ev, kind)
             return [Ruling(check.rule, violation)]
-        return getattr(self, f"_do_{kind}")(state, ev) or []
+        perform = getattr(self, f"_do_{kind}", None)
+        return (perform(state, ev) if perform is not None else None) or []
 
     def _apply_anyway(self, state: NeopetsState, ev: Any, kind: str) -> None:
         """Carry out an illegal move as far as it physically can be (for ``--keep-going``)."""
         snapshot = state.copy()
+        perform = getattr(self, f"_do_{kind}", None)
         try:
-            getattr(self, f"_do_{kind}")(state, ev)
+            if perform is not None:
+                perform(state, ev)
         except Exception:  # noqa: BLE001 - the move cannot be carried out: leave the state as it was
             state.__dict__.update(snapshot.__dict__)
 
@@ -438,27 +441,14 @@ class Neopets(Game[NeopetsState, Event]):
             if 0 <= index < len(dice):
                 dice[index] = face
 
-    # ------------------------------------------------------------------ claims (checked by preconditions)
-
-    def _do_phase(self, state: NeopetsState, ev: E.Phase) -> None:
-        return None
-
-    def _do_resolve(self, state: NeopetsState, ev: E.Resolve) -> None:
-        return None
+    # ------------------------------------------------------------------ claims
+    # A claim changes nothing once its precondition holds; only a damage claim records
+    # which damage it matched, so the next claim cannot match it again.
 
     def _do_damage(self, state: NeopetsState, ev: E.Damage) -> None:
         index = X.unclaimed_damage(state, ev.to)
         if index is not None:
             state.damage_claimed = index + 1
-
-    def _do_knockout(self, state: NeopetsState, ev: E.Knockout) -> None:
-        return None
-
-    def _do_round(self, state: NeopetsState, ev: E.Round) -> None:
-        return None
-
-    def _do_game(self, state: NeopetsState, ev: E.Game) -> None:
-        return None
 
     # ================================================================== feeding a paused effect
 

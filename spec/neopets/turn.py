@@ -20,6 +20,7 @@ TURN = TurnStructure(
         ("agility", "neopets:5.5.6a"),
         ("damage", "neopets:5.5.7a.p1"),
         ("end", "neopets:5.5.8a.p1"),
+        ("round_end", "neopets:5.5.9a.p1"),
     ],
     edges=[
         ("beginning", "draw", "start-of-turn triggers resolved (5.1.2.p3)"),
