@@ -33,6 +33,10 @@ class _Node(msgspec.Struct, frozen=True, tag_field="node", omit_defaults=True):
     """Base of every AST node: frozen, and tagged by a ``node`` field in JSON."""
 
 
+Node = _Node
+"""The public name of the node base class (game node modules subclass it)."""
+
+
 Who = Literal["you", "opponent", "each", "active", "nonactive", "owner", "controller", "any"]
 """Whose object or which player: relative to the controller of the ability."""
 
@@ -291,10 +295,22 @@ class Unknown(_Node, tag="unknown"):
     text: str
 
 
-Step = Union[
+# Each game's own nodes live in grammar/<game>_nodes.py (see the module docstring
+# there); they are imported here, after the shared nodes they build on exist, so the
+# unions below hold every game's steps and abilities.
+from grammar import bakugan_nodes as _bakugan  # noqa: E402
+from grammar import battle_monsters_nodes as _battle_monsters  # noqa: E402
+from grammar import epic_battles_nodes as _epic_battles  # noqa: E402
+from grammar import ttcg_nodes as _ttcg  # noqa: E402
+
+GAME_NODE_MODULES = (_bakugan, _ttcg, _battle_monsters, _epic_battles)
+"""The node modules of the games besides Neopets (whose nodes are above)."""
+
+Step = Union[  # type: ignore[valid-type]
     Draw, Discard, Scrap, Send, Deal, Heal, Search, Reveal, Freeze, Negate, Transform,
     Attach, Modify, Roll, Reroll, Abandon, Prohibit, Permit, Immune, Shuffle, StayInPlay,
     Delay, If, May, Unknown,
+    *(node for module in GAME_NODE_MODULES for node in module.STEPS),
 ]
 """One instruction of an effect."""
 
@@ -376,7 +392,10 @@ class Keyword(_Node, tag="keyword"):
     argument: str | None = None
 
 
-Ability = Union[Spell, Activated, Triggered, Passive, Replacement, Conditional, Keyword]
+Ability = Union[  # type: ignore[valid-type]
+    Spell, Activated, Triggered, Passive, Replacement, Conditional, Keyword,
+    *(node for module in GAME_NODE_MODULES for node in module.ABILITIES),
+]
 """One ability of a card."""
 
 
@@ -387,6 +406,13 @@ class CardText(_Node, tag="card_text"):
 
 
 AnyNode = Union[CardText, Ability, Step, Selector, Condition, Duration, Trigger, Var]
+
+for _module in GAME_NODE_MODULES:
+    # Game nodes may nest steps and abilities; their annotations name these unions,
+    # which msgspec resolves in the game module when a tree is first decoded.
+    _module.Step = Step  # type: ignore[attr-defined]
+    _module.Ability = Ability  # type: ignore[attr-defined]
+    _module.CardText = CardText  # type: ignore[attr-defined]
 
 
 def to_json(tree: CardText) -> bytes:

@@ -39,11 +39,13 @@ that is writable.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import logging
 import os
 import re
 import tempfile
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -98,6 +100,9 @@ from grammar.ast import (
 __all__ = [
     "CARD_TYPES",
     "GAMES",
+    "CoreBuilder",
+    "GameGrammar",
+    "grammar_of",
     "MAX_TEXT_LENGTH",
     "PERMANENT_TYPES",
     "SPELL_TYPES",
@@ -107,7 +112,7 @@ __all__ = [
     "parse_lenient",
 ]
 
-GAMES: tuple[str, ...] = ("neopets",)
+GAMES: tuple[str, ...] = ("neopets", "bakugan", "ttcg", "battle_monsters", "epic_battles")
 """Games with a grammar: ``grammar/<game>.lark`` for each name."""
 
 MAX_TEXT_LENGTH = 2000
@@ -189,21 +194,21 @@ def _neopet(owner: str) -> Selector:
     return Selector("the", "Neopet", owner=owner)  # type: ignore[arg-type]
 
 
-def _const(value: Any) -> Callable[[_Builder, list[Any]], Any]:
+def _const(value: Any) -> Callable[[CoreBuilder, list[Any]], Any]:
     """A callback that ignores its children and returns ``value``."""
 
-    def callback(self: _Builder, children: list[Any]) -> Any:
+    def callback(self: CoreBuilder, children: list[Any]) -> Any:
         return value
 
     return callback
 
 
-def _first(self: _Builder, children: list[Any]) -> Any:
+def _first(self: CoreBuilder, children: list[Any]) -> Any:
     """A callback that passes its only child through."""
     return children[0]
 
 
-class _Builder(Transformer):  # type: ignore[type-arg]
+class CoreBuilder(Transformer):  # type: ignore[type-arg]
     """Lark callbacks that build AST nodes while the LALR parser reduces.
 
     Rules imported from ``core.lark`` reach here with a ``core__`` prefix on their
@@ -528,6 +533,44 @@ class _Builder(Transformer):  # type: ignore[type-arg]
     villain = _const("Villain")
 
 
+
+# ------------------------------------------------------------------ games
+
+
+@dataclass(frozen=True)
+class GameGrammar:
+    """How one game's card text is read and written.
+
+    Neopets' is defined in this module; every other game's is the ``GRAMMAR`` of
+    ``grammar/<game>.py``, next to its ``grammar/<game>.lark`` and
+    ``grammar/<game>_nodes.py``.
+    """
+
+    game: str
+    builder: type[CoreBuilder]
+    """The tree builder (a :class:`CoreBuilder` subclass with the game's callbacks)."""
+    card_types: frozenset[str] | None = None
+    """The ``card_type`` values :func:`parse` accepts, or ``None`` for any string."""
+    settle: Callable[[Ability, str | None], Ability] = field(default=lambda ability, card_type: ability)
+    """Give a parsed line the kind of ability its card type calls for."""
+    split: Callable[[str], list[tuple[int, str]]] | None = None
+    """Cut a text into ability lines with 1-based line numbers (default: by newline)."""
+    render: Callable[[CardText], str] | None = None
+    """The canonical renderer of the game (:func:`grammar.render.render` dispatches here)."""
+
+
+def grammar_of(game: str) -> GameGrammar:
+    """The :class:`GameGrammar` of ``game``; raises ValueError for an unknown game."""
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; known games: {', '.join(GAMES)}")
+    if game == "neopets":
+        return NEOPETS
+    module = importlib.import_module(f"grammar.{game}")
+    found = getattr(module, "GRAMMAR")
+    assert isinstance(found, GameGrammar)
+    return found
+
+
 _NUMBER_WORDS: tuple[str, ...] = (
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
 )
@@ -579,7 +622,7 @@ def _build(game: str, cache: str | Literal[False]) -> Lark:
         str(_GRAMMAR_DIR / f"{game}.lark"),
         parser="lalr",
         lexer="contextual",
-        transformer=_Builder(),
+        transformer=grammar_of(game).builder(),
         cache=cache,
         propagate_positions=False,
         maybe_placeholders=False,
@@ -588,8 +631,7 @@ def _build(game: str, cache: str | Literal[False]) -> Lark:
 
 def get_parser(game: str = "neopets") -> Lark:
     """The (shared, built once) Lark parser of ``game``; raises ValueError if unknown."""
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; known games: {', '.join(GAMES)}")
+    grammar_of(game)
     parser = _PARSERS.get(game)
     if parser is None:
         cache = _cache_path(game)
@@ -703,11 +745,12 @@ def _line_error(exc: UnexpectedInput, line_text: str, line_no: int, parser: Lark
 # ------------------------------------------------------------------------ parsing
 
 
-def _check_card_type(card_type: str | None) -> None:
-    """Refuse card types the parser does not know (to catch typos early)."""
-    if card_type is not None and card_type not in CARD_TYPES:
+def _check_card_type(card_type: str | None, game: GameGrammar) -> None:
+    """Refuse card types the game's parser does not know (to catch typos early)."""
+    known = game.card_types
+    if card_type is not None and known is not None and card_type not in known:
         raise ValueError(
-            f"unknown card type {card_type!r}; known types: {', '.join(sorted(CARD_TYPES))}"
+            f"unknown card type {card_type!r}; known types: {', '.join(sorted(known))}"
         )
 
 
@@ -720,6 +763,10 @@ def _settle(ability: Ability, card_type: str | None) -> Ability:
     if isinstance(ability, Spell) and card_type in PERMANENT_TYPES:
         return Passive(effect=ability.effect)
     return ability
+
+
+NEOPETS = GameGrammar("neopets", CoreBuilder, CARD_TYPES, _settle)
+"""The Neopets grammar: its builder is :class:`CoreBuilder` itself."""
 
 
 def _check_length(text: str) -> None:
@@ -749,6 +796,11 @@ def _run(parser: Lark, line: str) -> Ability:
     return cast(Ability, parser.parse(line))
 
 
+def _split(text: str, game: GameGrammar) -> list[tuple[int, str]]:
+    """The ability lines of ``text`` as the game cuts them."""
+    return game.split(text) if game.split is not None else _lines(text)
+
+
 def _parse_line(line: str, line_no: int, parser: Lark) -> Ability:
     """Parse one ability line, raising :class:`CardTextError` on failure."""
     try:
@@ -766,11 +818,13 @@ def parse(text: str, game: str = "neopets", card_type: str | None = None) -> Car
     raises :class:`CardTextError` naming the line, the column and what was expected;
     so does a text longer than :data:`MAX_TEXT_LENGTH` characters.
     """
-    _check_card_type(card_type)
+    spec = grammar_of(game)
+    _check_card_type(card_type, spec)
     _check_length(text)
     parser = get_parser(game)
     abilities = [
-        _settle(_parse_line(line, number, parser), card_type) for number, line in _lines(text)
+        spec.settle(_parse_line(line, number, parser), card_type)
+        for number, line in _split(text, spec)
     ]
     return CardText(tuple(abilities))
 
@@ -778,22 +832,21 @@ def parse(text: str, game: str = "neopets", card_type: str | None = None) -> Car
 _SENTENCE_END = re.compile(r"(?<=\.)\s+")
 
 
-def _unknown_ability(steps: tuple[Step, ...], card_type: str | None) -> Ability:
+def _unknown_ability(steps: tuple[Step, ...], card_type: str | None, spec: GameGrammar) -> Ability:
     """Wrap steps (some of them Unknown) in the plain ability of the card type."""
-    if card_type in PERMANENT_TYPES:
-        return Passive(effect=steps)
-    return Spell(effect=steps)
+    return spec.settle(Spell(effect=steps), card_type)
 
 
-def _lenient_line(line: str, parser: Lark, card_type: str | None) -> list[Ability]:
+def _lenient_line(line: str, parser: Lark, card_type: str | None, spec: GameGrammar) -> list[Ability]:
     """Read one line, keeping every sentence it can and marking the rest Unknown."""
+    _settle = spec.settle
     try:
         return [_settle(_run(parser, line), card_type)]
     except UnexpectedInput:
         pass
     sentences = [s for s in _SENTENCE_END.split(line.strip()) if s]
     if len(sentences) <= 1:
-        return [_unknown_ability((Unknown(line.strip()),), card_type)]
+        return [_unknown_ability((Unknown(line.strip()),), card_type, spec)]
     out: list[Ability] = []
     pending: list[Step] = []
     for sentence in sentences:
@@ -808,11 +861,11 @@ def _lenient_line(line: str, parser: Lark, card_type: str | None) -> list[Abilit
             pending.extend(ability.effect)
         else:
             if pending:
-                out.append(_unknown_ability(tuple(pending), card_type))
+                out.append(_unknown_ability(tuple(pending), card_type, spec))
                 pending = []
             out.append(ability)
     if pending:
-        out.append(_unknown_ability(tuple(pending), card_type))
+        out.append(_unknown_ability(tuple(pending), card_type, spec))
     return out
 
 
@@ -824,10 +877,11 @@ def parse_lenient(text: str, game: str = "neopets", card_type: str | None = None
     Spell (or a Passive on a permanent). Only an over-long text raises
     :class:`CardTextError`; :func:`grammar.ast.unknown_parts` lists what was not read.
     """
-    _check_card_type(card_type)
+    spec = grammar_of(game)
+    _check_card_type(card_type, spec)
     _check_length(text)
     parser = get_parser(game)
     abilities: list[Ability] = []
-    for _number, line in _lines(text):
-        abilities.extend(_lenient_line(line, parser, card_type))
+    for _number, line in _split(text, spec):
+        abilities.extend(_lenient_line(line, parser, card_type, spec))
     return CardText(tuple(abilities))

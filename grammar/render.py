@@ -423,8 +423,9 @@ def render(tree: CardText, game: str = "neopets") -> str:
 
     Raises :class:`RenderError` (a ValueError) for a node no template expresses.
     """
-    from grammar.parser import GAMES
+    from grammar.parser import grammar_of
 
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; known games: {', '.join(GAMES)}")
+    spec = grammar_of(game)
+    if spec.render is not None:
+        return spec.render(tree)
     return "\n".join(_ability(a) for a in tree.abilities)

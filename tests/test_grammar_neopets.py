@@ -143,7 +143,7 @@ def test_grammar_has_no_conflicts_in_debug_log(game: str) -> None:
 
 def test_parser_is_built_once_per_game() -> None:
     assert grammar_parser.get_parser("neopets") is grammar_parser.get_parser("neopets")
-    assert GAMES == ("neopets",)
+    assert GAMES == ("neopets", "bakugan", "ttcg", "battle_monsters", "epic_battles")
     with pytest.raises(ValueError):
         parse("Draw a card.", game="chess")
 
