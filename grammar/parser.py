@@ -468,6 +468,9 @@ class CoreBuilder(Transformer):  # type: ignore[type-arg]
     def negate_step(self, c: list[Any]) -> Step:
         return Negate(Selector("target", c[0], zone="queue"))
 
+    def negate_abilities(self, c: list[Any]) -> Step:
+        return Negate(c[0])
+
     transform_step = _const(Transform())
 
     def attach_step(self, c: list[Any]) -> Step:

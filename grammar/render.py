@@ -304,6 +304,8 @@ def _step(step: Step) -> str:
     if isinstance(step, Negate) and step.target == Selector("target", step.target.type,
                                                             zone="queue"):
         return f"negate target {_kind(step.target.type)} in the queue"
+    if isinstance(step, Negate) and step.target.type == "Neopet":
+        return f"negate the abilities of {_neopet(step.target)}"
     if isinstance(step, Transform) and step.into is None:
         return "transform your Neopet"
     if isinstance(step, Attach) and step.to == Selector("the", "Neopet", owner="you") \

@@ -118,7 +118,52 @@ def train_act(s: NeopetsState) -> bool:
     return s.stage == "turn" and s.node == "train" and s.window == "act" and not s.queue and s.flags.codestones_attached == 0
 
 
+def _quillotter_ready(s: NeopetsState) -> None:
+    neopet = s.sides[s.active].neopet
+    assert neopet is not None
+    neopet.card = s.new_card("Quillotter", s.active, s.cards["Quillotter"])
+    s.enter_play(neopet.card)
+    give(s, s.active, "Sparkflint Codestone")
+
+
+def _muffled_quillotter(s: NeopetsState) -> None:
+    _quillotter_ready(s)
+    collar = in_play(s, s.nonactive, "Muffling Collar")
+    s.sides[s.nonactive].equipment.append(collar)
+    s.enter_play(collar)
+
+
+def _second_prep_play(s: NeopetsState) -> None:
+    s.flags.prep_plays = 1
+    give(s, s.active, "Potion of Bright Vigor")
+
+
+def _nothing_to_reveal(s: NeopetsState) -> None:
+    side = s.sides[s.active]
+    side.inventory.cards = [c for c in side.inventory.cards if c.name is not None and c.defn is not None and c.defn.type != "Faerie"]
+    give(s, s.active, "Whispers of the Deep")
+
+
+def draw_act(s: NeopetsState) -> bool:
+    return s.stage == "turn" and s.node == "draw" and s.window == "act" and not s.queue and not s.flags.drew
+
+
+def attack_act(s: NeopetsState) -> bool:
+    return s.stage == "turn" and s.node == "attack" and s.window == "act" and not s.queue
+
+
 CASES: list[Case] = [
+    Case("neopets:7.11.3.p1", train_act, lambda s: give(s, s.active, "Thornmail Vest"), lambda s: E.Attach(0, s.active, "Thornmail Vest")),
+    Case("neopets:8.20.2d", preparation, lambda s: give(s, s.active, "Thornmail Vest"), lambda s: E.Collect(0, s.active, "Thornmail Vest")),
+    Case("neopets:5.2.2b", draw_act, lambda s: None, lambda s: E.Pass(0, s.priority.holder)),
+    Case("neopets:5.5.4c.p1", attack_act, lambda s: None, lambda s: E.Pass(0, s.priority.holder)),
+    Case("neopets:5.4.2a.p1", preparation, _second_prep_play, lambda s: E.Play(0, s.active, "Potion of Bright Vigor")),
+    Case("neopets:8.20.14b", preparation, _nothing_to_reveal, lambda s: E.Play(0, s.active, "Whispers of the Deep")),
+    Case("neopets:8.20.15a", preparation, lambda s: None, lambda s: E.Resolve(0, None, "Hollow Faerie")),
+    Case("neopets:2.p1", preparation, lambda s: None, lambda s: E.Shuffle(0, s.active)),
+    Case("neopets:8.20.13a", preparation, lambda s: give(s, s.active, "Thornberry Omelette"),
+         lambda s: E.Play(0, s.active, "Thornberry Omelette", [E.TargetRef("Neopet", s.active)])),
+    Case("neopets:8.20.6b", preparation, _muffled_quillotter, lambda s: E.Activate(0, s.active, "Quillotter", 0, [])),
     Case("neopets:4.1", preparation, _forbid_food, lambda s: E.Play(0, s.active, "Thornberry Omelette")),
     Case("neopets:7.4.8", preparation, _painted, lambda s: E.Play(0, s.active, "Ember Paint Brush")),
     Case("neopets:7.6.5", preparation, _three_equipment, lambda s: E.Play(0, s.active, "Warding Lantern")),
@@ -138,6 +183,14 @@ CASES: list[Case] = [
     Case("neopets:7.1.1", lambda s: s.stage == "new_round", lambda s: None,
          lambda s: E.Choose(0, s.round_winners[-1], "Ember Glimmerfox")),
 ]
+
+
+def check_fired_by(case: Case) -> str | None:
+    """The name of the check that judged the case's event first (None if it was accepted)."""
+    state = state_where(case.where)
+    case.arrange(state)
+    rulings = [r for r in GAME.apply(state, case.event(state)) if r.violation.severity in ("illegal", "inconsistent")]
+    return rulings[0].check if rulings else None
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.rule for c in CASES])
@@ -250,8 +303,100 @@ def test_a_location_takes_its_map_pieces_to_the_discard() -> None:
         side.play_area.add(in_play(state, state.active, piece))
     side.play_area.cards = [c for c in side.play_area.cards if c.defn is not None and c.defn.type == "Map Piece"]
     give(state, state.active, "Sunken Grotto")
+    before = sum(1 for c in side.discard if c.defn is not None and c.defn.type == "Map Piece") + len(side.play_area)
     assert not GAME.apply(state, E.Play(0, state.active, "Sunken Grotto"))
     GAME.apply(state, E.Pass(0, state.active))
     GAME.apply(state, E.Pass(0, state.nonactive))
     assert side.play_area.names() == ["Sunken Grotto"]
-    assert sum(1 for c in side.discard if c.defn is not None and c.defn.type == "Map Piece") == 3
+    assert sum(1 for c in side.discard if c.defn is not None and c.defn.type == "Map Piece") == before
+
+
+# ----------------------------------------------------------------- static negation (8.20.6b, 8.18.5)
+
+
+def _neopet_as(state: NeopetsState, player: str, name: str) -> None:
+    neopet = state.sides[player].neopet
+    assert neopet is not None
+    neopet.card = state.new_card(name, player, state.cards[name])
+    state.enter_play(neopet.card)
+
+
+def test_the_negated_ability_is_usable_without_the_negation() -> None:
+    """The 8.20.6b case below fails only because of Muffling Collar."""
+    state = state_where(preparation)
+    _quillotter_ready(state)
+    assert not GAME.apply(state, E.Activate(0, state.active, "Quillotter", 0, []))
+
+
+def test_a_statically_negated_neopet_has_no_passive() -> None:
+    """8.20.6b: Ember Cindermoth's +1 Attack is gone while its abilities are negated."""
+    from spec.neopets import board as B
+
+    state = state_where(preparation)
+    _neopet_as(state, state.active, "Ember Cindermoth")
+    before = B.stat(state, state.active, "Attack")
+    collar = in_play(state, state.nonactive, "Muffling Collar")
+    state.sides[state.nonactive].equipment.append(collar)
+    state.enter_play(collar)
+    assert B.stat(state, state.active, "Attack") == before - 1
+
+
+def test_between_two_negations_the_one_in_play_longer_prevails() -> None:
+    """8.18.5: two Hushwings negate each other; the older one's negation applies."""
+    from spec.neopets import board as B
+
+    state = state_where(preparation)
+    _neopet_as(state, state.nonactive, "Hushwing")
+    _neopet_as(state, state.active, "Hushwing")  # enters later
+    older = state.sides[state.nonactive].neopet
+    newer = state.sides[state.active].neopet
+    assert older is not None and newer is not None
+    assert B.negated_neopets(state) == {newer.card.uid}
+    state.entered[newer.card.uid] = state.entered[older.card.uid]  # together: active player's first (9.7.1)
+    assert B.negated_neopets(state) == {older.card.uid}
+
+
+# ----------------------------------------------------------------- additions mid-effect (8.12.1)
+
+
+def _resolving_song(state: NeopetsState) -> None:
+    """Song of the Lost Hoard resolves and waits for its search (sentence one)."""
+    give(state, state.active, "Song of the Lost Hoard")
+    give(state, state.nonactive, "Thornberry Omelette")
+    give(state, state.nonactive, "Crunchy Kelp Crisps")
+    neopet = state.sides[state.active].neopet
+    assert neopet is not None
+    neopet.codestones = [in_play(state, state.active, "Sparkflint Codestone")]
+    assert not GAME.apply(state, E.Play(0, state.active, "Song of the Lost Hoard"))
+    GAME.apply(state, E.Pass(0, state.active))
+    GAME.apply(state, E.Pass(0, state.nonactive))
+    assert state.resolution is not None and state.resolution.need is not None
+    assert state.resolution.need.kind == "search"
+
+
+def test_a_card_can_be_added_between_two_sentences_of_an_effect() -> None:
+    """8.12.1.p1: after the search sentence, Food joins the queue; 8.12.1.p2: it waits."""
+    state = state_where(preparation)
+    _resolving_song(state)
+    assert not GAME.apply(state, E.Search(0, state.active, "Sparkflint Codestone"))
+    rulings = GAME.apply(state.copy(), E.Play(0, state.nonactive, "Thornberry Omelette"))
+    assert rulings, "the shuffle that ends a search (8.20.9d) is still the first sentence"
+    assert not GAME.apply(state, E.Shuffle(0, state.active))
+    assert state.resolution is not None and state.resolution.need is not None
+    assert state.resolution.need.kind == "shuffle"  # the second sentence: "Shuffle your Main Deck."
+    assert not GAME.apply(state, E.Play(0, state.nonactive, "Thornberry Omelette"))
+    assert [i.name for i in state.queue.items] == ["Thornberry Omelette"]
+    assert state.resolution is not None and state.resolution.need is not None
+    assert state.resolution.need.kind == "shuffle"  # the effect is still where it paused
+    assert not GAME.apply(state, E.Shuffle(0, state.active))
+    assert state.resolution is None and state.last_resolved == "Song of the Lost Hoard"
+    assert [i.name for i in state.queue.items] == ["Thornberry Omelette"]
+
+
+def test_nothing_can_be_added_before_the_first_sentence_is_done() -> None:
+    """8.12.1.p1 speaks of the breaks after a sentence: not in the middle of one."""
+    state = state_where(preparation)
+    _resolving_song(state)
+    rulings = GAME.apply(state, E.Play(0, state.nonactive, "Crunchy Kelp Crisps"))
+    assert rulings and rulings[0].violation.severity == "illegal"
+    assert not state.queue.items

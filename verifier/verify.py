@@ -45,6 +45,8 @@ class Verifier(Visitor[Report]):
         self.game: Game[Any, Any] | None = None
         self.state: Any = None
         self.findings: list[Finding] = []
+        self.checks: list[tuple[int | None, str]] = []
+        """(seq, check name) of every finding a precondition made, for tests and tools."""
         self.events = 0
         self.stopped_at: int | None = None
         self.diverged = False
@@ -122,6 +124,8 @@ class Verifier(Visitor[Report]):
 
     def _record(self, seq: int | None, line: int, ruling: Ruling) -> None:
         v = ruling.violation
+        if ruling.check is not None:
+            self.checks.append((seq, ruling.check))
         state = None
         if v.severity != "info" and self.with_state and self.game is not None and self.state is not None:
             state = self.game.view(self.state)

@@ -40,6 +40,8 @@ class Ruling:
 
     rule: str | None
     violation: Violation
+    check: str | None = None
+    """The name of the precondition that found it (several checks may cite one rule)."""
 
 
 @dataclass

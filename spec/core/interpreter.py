@@ -41,6 +41,8 @@ class Need:
     detail: Any = None
     optional: bool = False
     """Whether the player may decline (a ``decline`` event, or an event of another kind)."""
+    started: bool = False
+    """Whether some event has already been taken toward this need."""
 
     def describe(self) -> str:
         noun = self.kind if self.count == 1 else f"{self.count} x {self.kind}"

@@ -85,6 +85,11 @@ class Check(Generic[S, M]):
     """One line, in our words, of what the rule requires of the move."""
     test: Predicate[S, M]
 
+    @property
+    def name(self) -> str:
+        """The check's own name (its function's), unique within a game."""
+        return getattr(self.test, "__name__", repr(self.test))
+
     def __call__(self, state: S, move: M) -> Violation | None:
         return self.test(state, move)
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from grammar import ast as A
 from spec.core.findings import Violation
+from spec.core.state import CardObj
 from spec.core.rules import RuleBook, RuleIndex
 from spec.neopets import board as B
 from spec.neopets import events as E
@@ -621,6 +622,14 @@ def activate_in_play(state: NeopetsState, ev: E.Activate) -> Check:
     found = [a for a in B.abilities(state, source.name, A.Activated) if not a.alternative]  # type: ignore[attr-defined]
     if ev.ability >= len(found):
         return Violation(f"{ev.card} has no activated ability {ev.ability}", expected=f"{len(found)} ability(ies)", actual=str(ev.ability))
+    return None
+
+
+@ACTIVATE.precondition("8.20.6b", "a Neopet whose abilities a static negation removes has no ability to activate")
+def activate_not_negated(state: NeopetsState, ev: E.Activate) -> Check:
+    source = activated_source(state, ev.by or "", ev.card)
+    if isinstance(source, CardObj) and source.uid in B.negated_neopets(state):
+        return Violation(f"{ev.card}'s abilities are negated by a static ability", expected="no activation", actual="an activation")
     return None
 
 

@@ -79,9 +79,55 @@ def in_play(state: NeopetsState) -> Iterator[tuple[str, CardObj]]:
         yield from ((player, c) for c in side.play_area if c.defn is not None and c.defn.type == "Location")
 
 
+NEOPET_TYPES = ("Neopet", "Rainbow Pool Neopet")
+_NEGATING: set[int] = set()
+"""States whose negations are being worked out (their conditions are read without them)."""
+
+
+def negated_neopets(state: NeopetsState) -> set[int]:
+    """The active Neopets (by uid) whose abilities a static negation removes (8.20.6b).
+
+    Negations are applied in the order their sources entered play, so that between two
+    that contradict each other (each Neopet negating the other) the one in play longer
+    prevails (8.18.5): a Neopet already negated negates nothing. Sources that entered
+    together are taken active player's first (as simultaneous events are, 9.7.1).
+    Conditions on a negating passive are read without negations (no circularity).
+    """
+    sources = [(player, card) for player, card in in_play(state) if card.name is not None and any(
+        isinstance(step, A.Negate) and step.target.type == "Neopet"
+        for ability in abilities(state, card.name, A.Passive) for step in ability.effect)]
+    if not sources or id(state) in _NEGATING:
+        return set()
+    sources.sort(key=lambda pc: (state.entered.get(pc[1].uid, pc[1].uid), pc[0] != state.active))
+    out: set[int] = set()
+    _NEGATING.add(id(state))
+    try:
+        for player, card in sources:
+            if card.uid in out:
+                continue
+            for ability in abilities(state, card.name or "", A.Passive):
+                if ability.condition is not None and not condition_holds(state, player, ability.condition, {}):
+                    continue
+                for step in ability.effect:
+                    if isinstance(step, A.Negate) and step.target.type == "Neopet":
+                        for owner in neopet_owner(state, player, step.target):
+                            neopet = state.sides[owner].neopet
+                            if neopet is not None:
+                                out.add(neopet.card.uid)
+    finally:
+        _NEGATING.discard(id(state))
+    return out
+
+
+def working(state: NeopetsState) -> Iterator[tuple[str, CardObj]]:
+    """The cards in play whose abilities are not negated (8.20.6b)."""
+    negated = negated_neopets(state)
+    return ((player, card) for player, card in in_play(state) if card.uid not in negated)
+
+
 def passives(state: NeopetsState) -> Iterator[tuple[str, CardObj, A.Passive]]:
     """Passive abilities in force (8.18), with their controller and source."""
-    for player, card in in_play(state):
+    for player, card in working(state):
         if card.name is None:
             continue
         for ability in abilities(state, card.name, A.Passive):

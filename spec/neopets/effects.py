@@ -151,6 +151,8 @@ class Effects:
 
     @BOOK.encodes("8.20.6a", "8.20.13b", what="a negated card or ability leaves the queue without resolving")
     def do_negate(self, state: NeopetsState, res: Resolution, step: A.Negate) -> Need | None:
+        if step.target.zone != "queue":
+            raise B.Unmodelled("negating a Neopet's abilities is modelled as a passive ability only (8.20.6b)")
         for target in res.item.targets if res.item is not None else ():
             if target in state.queue.items:
                 state.queue.items.remove(target)
@@ -223,7 +225,7 @@ class Effects:
 
     def _replacement(self, state: NeopetsState, player: str, event: str) -> tuple[str, tuple[A.Step, ...]] | None:
         """A replacement effect in force for an event happening to ``player``'s Neopet (8.20.16)."""
-        for controller, card in B.in_play(state):
+        for controller, card in B.working(state):
             if card.name is None:
                 continue
             for ability in B.abilities(state, card.name, A.Replacement):

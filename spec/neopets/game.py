@@ -70,6 +70,7 @@ BOOK.note("6.4.2.p2", "6.4.3.p1", "6.4.3.p2", "6.4.4", "7.3.6.p1", "7.3.6.p2", "
 BOOK.note("8.4.2", "8.5.2", "8.6.3", "7.11.8", "7.9.6", "7.10.4", "8.14.3", "8.20.17a", "8.20.17b", "8.20.17c",
           what="zones: Battledome, Play Area and Neopet slots are kept apart in Side")
 BOOK.note("8.7.2", what="Inventory size is bounded by the Main Deck (50), so it cannot exceed fifty")
+BOOK.note("8.18.5", what="contradicting static negations apply in the order their sources entered play (board.negated_neopets)")
 
 
 class Decklist(msgspec.Struct, forbid_unknown_fields=True):
@@ -216,7 +217,7 @@ class Neopets(Game[NeopetsState, Event]):
         if hit is not None:
             check, violation = hit
             self._apply_anyway(state, ev, kind)
-            return [Ruling(check.rule, violation)]
+            return [Ruling(check.rule, violation, check.name)]
         perform = getattr(self, f"_do_{kind}", None)
         return (perform(state, ev) if perform is not None else None) or []
 
@@ -306,12 +307,14 @@ class Neopets(Game[NeopetsState, Event]):
                 for s in state.sides.values():
                     card = state.new_card(s.chosen, s.name, state.cards[s.chosen or ""])
                     s.neopet = ActiveNeopet(card)
+                state.enter_play(*(s.neopet.card for s in state.sides.values() if s.neopet is not None))
                 state.stage = "turn"
                 state.active = state.first or state.players[0]
                 self._start_turn(state)
             return
         side.neopet = ActiveNeopet(state.new_card(ev.neopet, side.name, defn))
         if all(s.neopet is not None for s in state.sides.values()):
+            state.enter_play(*(s.neopet.card for s in state.sides.values() if s.neopet is not None))
             state.stage = "turn"
             state.round += 1
             state.active = state.other(state.round_winners[-1])
@@ -461,6 +464,7 @@ class Neopets(Game[NeopetsState, Event]):
             if violation is not None:
                 return [Ruling(need.rule, violation)]
             rulings = self._take_fed(state, need, ev) or []
+            need.started = True
             need.count -= len(ev.which) if kind == "reroll" else 1
             if kind in ("roll", "reroll") or need.count <= 0:
                 res.need = None
@@ -475,7 +479,48 @@ class Neopets(Game[NeopetsState, Event]):
                 return []
             self._continue(state)
             return self._apply(state, ev, kind)
+        if kind in ("play", "activate") and self._at_sentence_break(res):
+            return self._add_mid_effect(state, ev, kind)
         return [Ruling(need.rule, Violation(f"the effect being resolved needs {need.describe()}", need.describe(), f"{kind} by {ev.by}"))]
+
+    @staticmethod
+    def _at_sentence_break(res: Resolution) -> bool:
+        """Whether the paused effect stands between two of its sentences (8.12.1.p1).
+
+        It does when the step waiting for the log is the first of the second or a later
+        sentence of the effect (a top-level step, or the first step of the body of a
+        top-level ``if``/``you may``, whose test needs no event) and nothing of it has
+        been done yet. A cost being paid is not an effect.
+        """
+        need = res.need
+        return (res.item is not None and need is not None and not need.started and bool(res.frames)
+                and res.frames[0].pc >= 2 and all(frame.pc == 1 for frame in res.frames[1:]))
+
+    @BOOK.encodes("8.12.1.p1", what="at a sentence break of a resolving effect, a card or ability may be added to the queue")
+    def _add_mid_effect(self, state: NeopetsState, ev: Any, kind: str) -> list[Ruling]:
+        """Queue a card or ability between two sentences of the effect being resolved.
+
+        The move is judged as in a priority window of the current phase (every other
+        precondition applies), the effect stays paused where it was, and the addition
+        waits in the queue until the effect is done (8.12.1.p2).
+        """
+        res = state.resolution
+        assert res is not None
+        holder = state.priority.holder
+        state.resolution = None
+        state.suspended.append(res)
+        state.priority.holder = ev.by  # either player may add at a break (docs/neopets-decisions.rst)
+        hit = BOOK.actions[kind].first_violation(state, ev)
+        if hit is not None:
+            state.priority.holder = holder
+            state.resolution = state.suspended.pop()
+            check, violation = hit
+            return [Ruling(check.rule, violation, check.name)]
+        perform = getattr(self, f"_do_{kind}")
+        rulings: list[Ruling] = perform(state, ev) or []
+        if state.resolution is None and state.suspended and state.pending_item is None:
+            state.resolution = state.suspended.pop()
+        return rulings
 
     def _feed_violation(self, state: NeopetsState, need: interpreter.Need, ev: Any) -> Violation | None:
         side = state.sides[need.player]
@@ -814,6 +859,8 @@ class Neopets(Game[NeopetsState, Event]):
             item, state.pending_item = state.pending_item, None
             item.context.update(res.vars)  # 7.7.4.p2: results of dice paid as a cost are known to the effect
             self._queue(state, item)
+            if state.suspended and state.resolution is None:
+                state.resolution = state.suspended.pop()  # 8.12.1.p2: back to the effect that was paused
             return
         if res.item is not None and res.item.kind == "card":
             self._settle_card(state, res)
@@ -825,6 +872,7 @@ class Neopets(Game[NeopetsState, Event]):
         card: CardObj = res.source
         side = state.sides[res.controller]
         kind = card.defn.type if card.defn is not None else ""
+        state.enter_play(card)
         if kind in B.FAERIE_TYPES:
             side.faerie.append(card)
         elif kind == "Equipment":
@@ -867,6 +915,7 @@ class Neopets(Game[NeopetsState, Event]):
                 side.rainbow_pool.remove(target)
             side.rainbow_pool.append(old.name or "")
         side.neopet.card = state.new_card(target, player, state.cards[target])
+        state.enter_play(side.neopet.card)
         side.neopet.painted_with = brush
 
     # ------------------------------------------------------------------ triggers
@@ -874,7 +923,7 @@ class Neopets(Game[NeopetsState, Event]):
     @BOOK.encodes("8.16.1", "8.16.2", "8.16.3", "5.2.1b.p1", "5.3.1b.p1", "5.4.1b.p1", "5.5.2.p1",
                   what="triggered abilities wait until the effect that caused them finishes, then join the queue")
     def _fire(self, state: NeopetsState, event: str, actor: str, card: CardObj | None, phase: str | None = None) -> None:
-        for controller, source in B.in_play(state):
+        for controller, source in B.working(state):
             if source.name is None:
                 continue
             for ability in B.abilities(state, source.name, A.Triggered):
@@ -895,7 +944,7 @@ class Neopets(Game[NeopetsState, Event]):
         return True
 
     def _flush(self, state: NeopetsState) -> None:
-        if state.resolution is not None or not state.waiting:
+        if state.resolution is not None or state.suspended or not state.waiting:
             return
         ordered = [i for i in state.waiting if i.controller == state.active] + [i for i in state.waiting if i.controller != state.active]
         state.waiting.clear()

@@ -152,6 +152,8 @@ class NeopetsState:
     resolution: Resolution | None = None
     pending_item: QueueItem | None = None
     """A card or ability whose costs are being paid; it joins the queue once they are."""
+    suspended: list[Resolution] = field(default_factory=list)
+    """Effects paused at a sentence break while a card added there pays its costs (8.12.1.p1)."""
     flags: TurnFlags = field(default_factory=TurnFlags)
     lasting: list[Lasting] = field(default_factory=list)
     delayed: list[Delayed] = field(default_factory=list)
@@ -170,6 +172,8 @@ class NeopetsState:
     winner: str | None = None
     next_uid: int = 1
     next_order: int = 1
+    entered: dict[int, int] = field(default_factory=dict)
+    """When each card in play got there (uid -> stamp); cards entering together share one (8.18.5)."""
 
     def other(self, player: str) -> str:
         a, b = self.players
@@ -184,6 +188,13 @@ class NeopetsState:
         self.next_uid += 1
         return card
 
+    def enter_play(self, *cards: CardObj) -> None:
+        """Stamp cards as entering play now, all at the same moment (8.18.5)."""
+        stamp = self.next_uid
+        self.next_uid += 1
+        for card in cards:
+            self.entered[card.uid] = stamp
+
     def copy(self) -> NeopetsState:
         """A cheap independent copy (mutable parts copied, card definitions shared)."""
         return NeopetsState(
@@ -192,8 +203,9 @@ class NeopetsState:
             self.turn_in_round, self.round, self.node, self.window, self.window_number,
             self.queue.copy(), Priority(self.priority.holder, self.priority.passes),
             None if self.resolution is None else self.resolution.copy(), self.pending_item,
+            [r.copy() for r in self.suspended],
             self.flags.copy(), [Lasting(**vars(x)) for x in self.lasting], list(self.delayed),
             list(self.waiting), list(self.round_effects), list(self.damage_log), self.damage_mark,
             self.damage_claimed, self.rounds_mark, self.last_resolved, self.last_knockout, list(self.round_winners), self.winner,
-            self.next_uid, self.next_order,
+            self.next_uid, self.next_order, dict(self.entered),
         )
