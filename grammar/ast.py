@@ -441,3 +441,53 @@ def unknown_parts(tree: object) -> list[str]:
 
     walk(tree)
     return found
+
+
+def outline(node: object, indent: int = 0) -> str:
+    """A readable, indented outline of a tree, one node a line (``arbiter card`` prints it).
+
+    Each line shows a node's tag and its plain fields; fields that hold nodes or steps
+    follow on indented lines under their field name.
+    """
+    pad = "  " * indent
+    if isinstance(node, tuple):
+        return "\n".join(outline(item, indent) for item in node)
+    if not isinstance(node, msgspec.Struct):
+        return pad + repr(node)
+    tag = node.__struct_config__.tag
+    plain: list[str] = []
+    nested: list[tuple[str, object]] = []
+    fields, defaults = node.__struct_fields__, node.__struct_defaults__
+    offset = len(fields) - len(defaults)
+    for i, field in enumerate(fields):
+        value = getattr(node, field)
+        default = defaults[i - offset] if i >= offset else msgspec.NODEFAULT
+        if value == default:
+            continue
+        if isinstance(value, Selector):
+            plain.append(f"{field}=<{_selector_words(value)}>")
+        elif isinstance(value, (msgspec.Struct, tuple)) and value != ():
+            nested.append((field, value))
+        else:
+            plain.append(f"{field}={value!r}")
+    lines = [pad + str(tag) + (" " + " ".join(plain) if plain else "")]
+    for field, value in nested:
+        lines.append(f"{pad}  {field}:")
+        lines.append(outline(value, indent + 2))
+    return "\n".join(lines)
+
+
+def _selector_words(sel: Selector) -> str:
+    words = [sel.quantifier]
+    if sel.count != 1:
+        words.append(str(sel.count))
+    if sel.owner:
+        words.append(f"{sel.owner}'s")
+    words.append(sel.type)
+    for field in ("zone", "name_contains", "team"):
+        value = getattr(sel, field)
+        if value:
+            words.append(f"{field}={value}")
+    if sel.other:
+        words.append("other")
+    return " ".join(words)

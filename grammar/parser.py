@@ -560,6 +560,12 @@ class GameGrammar:
     """Cut a text into ability lines with 1-based line numbers (default: by newline)."""
     render: Callable[[CardText], str] | None = None
     """The canonical renderer of the game (:func:`grammar.render.render` dispatches here)."""
+    pool_text: Callable[[dict[str, Any]], str] = field(default=lambda record: str(record.get("text") or ""))
+    """The card text of one record of a public card pool (JSON Lines: name, type, stats, text).
+
+    A game whose pools keep part of the wording outside ``text`` (TTCG's effect types)
+    puts it back here.
+    """
 
 
 def grammar_of(game: str) -> GameGrammar:

@@ -12,6 +12,7 @@ import pytest
 
 from grammar import ast as A
 from spec.core import interpreter
+from grammar.parser import grammar_of
 from spec.core.cards import CardDatabase, CardDef, CardFileError, card_from_pool_record, shipped_database
 from spec.core.deck import copies, over_limit, size_violation
 from spec.core.findings import Finding, Violation, verdict_of
@@ -465,6 +466,21 @@ def ttcg_pool() -> Path:
     return path
 
 
+def test_a_later_revision_of_a_card_replaces_the_earlier(tmp_path: Path) -> None:
+    pool = tmp_path / "pool.jsonl"
+    pool.write_text(json.dumps({"name": "Echo", "type": "Food", "text": "Draw a card."}) + "\n"
+                    + json.dumps({"name": "Echo", "type": "Food", "text": "Draw two cards."}) + "\n", encoding="utf-8")
+    assert CardDatabase.load(pool, "neopets")["Echo"].text == "Draw two cards."
+
+
+def test_a_toml_card_file_with_two_cards_of_one_name_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "twice.toml"
+    path.write_text('database = "neopets/x"\ngame = "neopets"\nversion = 1\n'
+                    '[[card]]\nname = "Echo"\ntype = "Food"\n[[card]]\nname = "Echo"\ntype = "Food"\n', encoding="utf-8")
+    with pytest.raises(CardFileError, match="Echo"):
+        CardDatabase.load(path)
+
+
 def test_load_a_json_lines_card_pool(ttcg_pool: Path) -> None:
     records = [json.loads(line) for line in ttcg_pool.read_text(encoding="utf-8").splitlines() if line.strip()]
     db = CardDatabase.load(ttcg_pool, "ttcg")
@@ -474,7 +490,8 @@ def test_load_a_json_lines_card_pool(ttcg_pool: Path) -> None:
     record = records[0]
     card = db[record["name"]]
     assert card.type == record["type"]
-    assert card.text == record["text"]
+    assert card.text == grammar_of("ttcg").pool_text(record)  # effect types put back in front of lines
+    assert record["text"].splitlines()[-1] in card.text
     assert card.cost == record["cost"]
     assert card.stats == record["stats"]
     assert card.source == record["source"]

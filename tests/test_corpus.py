@@ -73,3 +73,29 @@ def test_every_rule_check_is_broken_by_a_replay_or_a_unit_case() -> None:
                 broken.add(first)
     broken |= {check_fired_by(case) for case in CASES}
     assert sorted(checks - broken) == []
+
+
+def test_legal_replays_exercise_every_ability_kind() -> None:
+    """Issue 3 (executable meaning): cards of every ability kind are played in a legal replay."""
+    from grammar import ast as A
+    from spec.core.cards import CardDatabase, shipped_database
+
+    cards = CardDatabase.load(shipped_database("neopets", "base"))
+    kinds: set[str] = set()
+    for path in REPLAYS:
+        if path.parent.name != "legal" or "/neopets/" not in str(path):
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+            event = json.loads(line)
+            if event["do"] not in ("play", "activate", "collect", "choose"):
+                continue
+            name = event.get("card") or event.get("neopet")
+            if name not in cards:
+                continue
+            tree = cards.tree(name)
+            assert isinstance(tree, A.CardText)
+            for ability in tree.abilities:
+                kinds.add(type(ability).__name__)
+                if any(isinstance(step, A.Delay) for step in getattr(ability, "effect", ())):
+                    kinds.add("Delay")
+    assert kinds >= {"Spell", "Activated", "Triggered", "Passive", "Replacement", "Conditional", "Keyword", "Delay"}

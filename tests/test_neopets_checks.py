@@ -118,7 +118,16 @@ def train_act(s: NeopetsState) -> bool:
     return s.stage == "turn" and s.node == "train" and s.window == "act" and not s.queue and s.flags.codestones_attached == 0
 
 
+def _no_negations(s: NeopetsState) -> None:
+    """Take every source of a static negation out of the state (the simulated game may hold some)."""
+    for side in s.sides.values():
+        side.equipment = [c for c in side.equipment if c.name != "Muffling Collar"]
+        if side.neopet is not None and side.neopet.card.name == "Hushwing":
+            side.neopet.card = s.new_card("Pebblequoll", side.name, s.cards["Pebblequoll"])
+
+
 def _quillotter_ready(s: NeopetsState) -> None:
+    _no_negations(s)
     neopet = s.sides[s.active].neopet
     assert neopet is not None
     neopet.card = s.new_card("Quillotter", s.active, s.cards["Quillotter"])
@@ -333,6 +342,7 @@ def test_a_statically_negated_neopet_has_no_passive() -> None:
     from spec.neopets import board as B
 
     state = state_where(preparation)
+    _no_negations(state)
     _neopet_as(state, state.active, "Ember Cindermoth")
     before = B.stat(state, state.active, "Attack")
     collar = in_play(state, state.nonactive, "Muffling Collar")

@@ -558,3 +558,42 @@ def test_the_same_file_gives_the_same_json_in_another_process(explicit_game: tup
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
         out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, env=env, cwd=REPO, check=True)
         assert out.stdout == here
+
+
+def _toml_cards(path: Path, cards: list[dict[str, Any]]) -> Path:
+    """Write a card file in our TOML format (JSON strings are valid TOML basic strings)."""
+    lines = ['database = "neopets/edited"', 'game = "neopets"', "version = 1"]
+    for card in cards:
+        lines.append("[[card]]")
+        for key, value in card.items():
+            if isinstance(value, dict):
+                lines.append(f"{key} = {{ " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in value.items()) + " }")
+            else:
+                lines.append(f"{key} = {json.dumps(value)}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_card_the_interpreter_cannot_run_makes_the_replay_unverifiable_with_its_name(
+        explicit_game: tuple[bytes, ...], replay_writer: Writer, tmp_path: Path) -> None:
+    """A tree that parses but has no meaning in the spec (a spell negating a Neopet's abilities)."""
+    import tomllib
+
+    from spec.core.cards import shipped_database
+
+    base = tomllib.loads(shipped_database("neopets", "base").read_text(encoding="utf-8"))["card"]
+    quiet = ("Draw", "draw", "Search", "Roll", "roll", "Discard", "discard", "Reveal", "Scrap", ";", "Play only")
+    simple = {c["name"] for c in base if c["type"] in ("Food", "Potion", "Legend") and "level" not in c
+              and not any(word in c["text"] for word in quiet)}  # nothing of its effect shows in the log
+    events = events_of(explicit_game)
+    i = first(events, lambda e: e["do"] == "play" and e["card"] in simple, "play of a simple spell")
+    played = events[i]["card"]
+    for card in base:
+        if card["name"] == played:
+            card["text"] = "Negate the abilities of your opponent's Neopet."
+            card.pop("level", None)
+    cards = _toml_cards(tmp_path / "edited.toml", base)
+    report = verify_file(replay_writer("odd-card.jsonl", explicit_game[0], events), cards=cards)
+    assert report.verdict == "unverifiable"
+    finding = next(f for f in report.findings if f.severity == "unverifiable")
+    assert played in finding.message and "8.20.6b" in finding.message

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="tcg-arbiter: rules specification and replay verifier for five trading card games.")
 
 
@@ -119,17 +119,28 @@ def rules(
 
 @app.command()
 def card(
-    text: Annotated[str | None, typer.Argument(help="Card text to parse.")] = None,
+    text: Annotated[str | None, typer.Argument(help="Card text to parse (one ability per line).")] = None,
     game: Annotated[str, typer.Option("--game", "-g", help="Game id.")] = "neopets",
-    card_type: Annotated[str | None, typer.Option("--type", help="Card type (decides Spell vs Activated for 'cost; effect').")] = None,
+    card_type: Annotated[str | None, typer.Option("--type", help="Card type (decides how plain and 'cost; effect' lines are read).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the tree as JSON.")] = False,
+    batch: Annotated[Path | None, typer.Option("--batch", help="A JSON Lines file of objects with a 'text' (and 'name', 'type').")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="With --batch: write the results here instead of standard output.")] = None,
 ) -> None:
-    """Parse card text into its effect tree, or show where and why it does not parse."""
-    from grammar import ast as A
-    from grammar.parser import CardTextError, parse
+    """Parse card text into its effect tree, or show where and why it does not parse.
 
+    With --batch, read a card pool and write one JSON result per line: name, parsed,
+    unknown (how many parts no template covers), error (line, column, caret, expected).
+    """
+    from grammar import ast as A
+    from grammar.parser import GAMES, CardTextError, parse
+
+    if game not in GAMES:
+        typer.echo(f"arbiter: unknown game {game!r}; known games: {', '.join(GAMES)}", err=True)
+        raise typer.Exit(2)
+    if batch is not None:
+        raise typer.Exit(_card_batch(batch, game, output))
     if text is None:
-        typer.echo("arbiter: give the card text", err=True)
+        typer.echo("arbiter: give the card text (or --batch FILE)", err=True)
         raise typer.Exit(2)
     try:
         tree = parse(text, game, card_type=card_type)
@@ -139,12 +150,99 @@ def card(
     except (KeyError, ValueError) as error:
         typer.echo(f"arbiter: {error.args[0] if error.args else error}", err=True)
         raise typer.Exit(2) from None
-    if as_json:
-        typer.echo(A.to_json(tree).decode())
-    else:
-        import msgspec
+    typer.echo(A.to_json(tree).decode() if as_json else A.outline(tree))
 
-        typer.echo(msgspec.json.format(A.to_json(tree), indent=2).decode())
+
+def _card_batch(path: Path, game: str, output: Path | None) -> int:
+    """``arbiter card --batch``: 0 when every text parses, 1 when some do not, 2 for bad input."""
+    import json
+
+    import msgspec
+
+    from grammar.lint import BatchResult, batch_result
+
+    try:
+        handle = path.open(encoding="utf-8")
+    except OSError as error:
+        typer.echo(f"arbiter: {path}: {error.strerror}", err=True)
+        return 2
+    out = output.open("wb") if output is not None else sys.stdout.buffer
+    failed = total = 0
+    try:
+        with handle:
+            for number, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                total += 1
+                try:
+                    result = batch_result(json.loads(line), game, number)
+                except json.JSONDecodeError as error:
+                    result = BatchResult(None, False, 0, f"{path}:{number}: not JSON: {error.msg}", number)
+                failed += not result.parsed
+                out.write(msgspec.json.encode(result) + b"\n")
+    except UnicodeDecodeError:
+        typer.echo(f"arbiter: {path}: not UTF-8 text", err=True)
+        return 2
+    finally:
+        if output is not None:
+            out.close()
+    typer.echo(f"{total - failed} of {total} texts parse", err=True)
+    return 1 if failed else 0
+
+
+@app.command()
+def lint(
+    path: Annotated[Path, typer.Argument(help="A card file: our TOML format or a JSON Lines card pool.")],
+    game: Annotated[str | None, typer.Option("--game", "-g", help="Game id (default: the TOML file's game).")] = None,
+    against: Annotated[list[Path] | None, typer.Option("--against", help="More card files whose names may be referred to.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON finding per line.")] = False,
+) -> None:
+    """Check a card file's wording: parse failures, non-canonical wording (with the fix),
+    names that match no card, terms of another game, and ambiguous 'it'/'that'."""
+    import msgspec
+
+    from grammar.lint import lint_card, name_exists
+    from grammar.parser import GAMES
+    from spec.core.cards import CardDatabase, CardFileError, shipped_database
+
+    try:
+        database = CardDatabase.load(path, game)
+    except CardFileError as error:
+        typer.echo(f"arbiter: {error}", err=True)
+        raise typer.Exit(2) from None
+    game = game or database.game
+    if game not in GAMES:
+        typer.echo(f"arbiter: unknown game {game!r}; give --game ({', '.join(GAMES)})", err=True)
+        raise typer.Exit(2)
+    names = set(database.cards)
+    others = list(against or [])
+    shipped = shipped_database(game, "base")
+    if shipped.exists():
+        others.append(shipped)
+    for other in others:
+        try:
+            names |= set(CardDatabase.load(other, game).cards)
+        except CardFileError as error:
+            typer.echo(f"arbiter: {error}", err=True)
+            raise typer.Exit(2) from None
+    count = 0
+    for card_def in database:
+        findings = lint_card(card_def.name, card_def.text, game, card_def.type or None,
+                             known=lambda ref, partial: name_exists(ref, partial, names))
+        for finding in findings:
+            count += 1
+            if as_json:
+                sys.stdout.buffer.write(msgspec.json.encode(finding) + b"\n")
+                continue
+            where = f"line {finding.line}" + (f", column {finding.column}" if finding.column else "") if finding.line else ""
+            typer.echo(f"{path}: {card_def.name}: {finding.severity} [{finding.kind}] {finding.message}" + (f" ({where})" if where else ""))
+            if finding.expected:
+                typer.echo(f"    expected: {', '.join(finding.expected)}")
+            if finding.fix is not None:
+                typer.echo("    canonical: " + finding.fix.replace("\n", "\n               "))
+    if not as_json:
+        typer.echo(f"{len(database)} cards, {count} finding(s)")
+    raise typer.Exit(1 if count else 0)
 
 
 def main() -> None:

@@ -87,7 +87,7 @@ class Verifier(Visitor[Report]):
             return CardDatabase.load(self.cards_override, game.id)
         source = header.cards if header.cards is not None else game.default_cards
         if isinstance(source, list):
-            return CardDatabase("inline", game.id, 1, [card_from_pool_record(c, self.path, 1) for c in source])
+            return CardDatabase("inline", game.id, 1, [card_from_pool_record(c, self.path, 1, game.id) for c in source])
         prefix = f"{game.id}/"
         if source.startswith(prefix) and "/" not in source[len(prefix):]:
             path = shipped_database(game.id, source[len(prefix):])

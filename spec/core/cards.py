@@ -82,7 +82,7 @@ class CardDatabase:
         self.version = version
         self.cards: dict[str, CardDef] = {}
         for card in cards:
-            self.cards.setdefault(card.name, card)
+            self.cards[card.name] = card  # a later record of a name is a newer revision
         self._trees: dict[str, CardText | Exception] = {}
 
     def __contains__(self, name: object) -> bool:
@@ -141,6 +141,11 @@ class CardDatabase:
             data = msgspec.convert(raw, _TomlFile)
         except msgspec.ValidationError as error:
             raise CardFileError(str(path), f"invalid card file: {error}") from None
+        seen: set[str] = set()
+        for card in data.card:
+            if card.name in seen:
+                raise CardFileError(str(path), f"two cards are named {card.name!r}; names are unique in a card file")
+            seen.add(card.name)
         return cls(data.database, data.game, data.version, data.card)
 
     @classmethod
@@ -155,22 +160,33 @@ class CardDatabase:
                         obj = json.loads(line)
                     except json.JSONDecodeError as error:
                         raise CardFileError(str(path), f"not JSON: {error.msg}", number) from None
-                    cards.append(card_from_pool_record(obj, str(path), number))
+                    cards.append(card_from_pool_record(obj, str(path), number, game))
             except UnicodeDecodeError:
                 raise CardFileError(str(path), "not UTF-8 text") from None
         return cls(path.stem, game, 1, cards)
 
 
-def card_from_pool_record(obj: Any, path: str, line: int) -> CardDef:
-    """A card from one record of a public card pool (name, type, cost, stats, text)."""
+def card_from_pool_record(obj: Any, path: str, line: int, game: str | None = None) -> CardDef:
+    """A card from one record of a public card pool (name, type, cost, stats, text).
+
+    The text is what the game's grammar makes of the record
+    (:attr:`grammar.parser.GameGrammar.pool_text`), so wording kept outside ``text``
+    (TTCG's effect types) is not lost.
+    """
     if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
         raise CardFileError(path, "each line must be an object with a 'name'", line)
     stats = obj.get("stats") if isinstance(obj.get("stats"), dict) else {}
     cost = obj.get("cost")
+    text = str(obj.get("text") or "")
+    if game is not None:
+        from grammar.parser import GAMES, grammar_of
+
+        if game in GAMES:
+            text = grammar_of(game).pool_text(obj)
     return CardDef(
         name=obj["name"],
         type=str(obj.get("type") or ""),
-        text=str(obj.get("text") or ""),
+        text=text,
         stats=stats,
         cost=cost if isinstance(cost, int | str) else None,
         source=obj.get("source") if isinstance(obj.get("source"), str) else None,

@@ -848,9 +848,12 @@ class Neopets(Game[NeopetsState, Event]):
             return
         try:
             done = interpreter.run(self.effects, state, res)
-        except (B.Unmodelled, UnsupportedStep):
+        except (B.Unmodelled, UnsupportedStep) as error:
             state.resolution = None
             state.pending_item = None
+            source = getattr(res.source, "name", None)
+            if source is not None and source not in str(error):
+                raise B.Unmodelled(f"{source}: {error}") from None
             raise
         if not done or state.resolution is not res:
             return
