@@ -413,6 +413,7 @@ for _module in GAME_NODE_MODULES:
     _module.Step = Step  # type: ignore[attr-defined]
     _module.Ability = Ability  # type: ignore[attr-defined]
     _module.CardText = CardText  # type: ignore[attr-defined]
+    _module.Trigger = Trigger  # type: ignore[attr-defined]
 
 
 def to_json(tree: CardText) -> bytes:

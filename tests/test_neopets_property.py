@@ -18,7 +18,6 @@ from spec import load_game
 from spec.core.cards import CardDatabase, shipped_database
 from spec.core.game import Setup
 from spec.neopets import events as E
-from verifier.simulate import neopets_deck
 
 GAME = load_game("neopets")
 CARDS = CardDatabase.load(shipped_database("neopets", "base"), "neopets")
@@ -59,7 +58,7 @@ def accepted(state: Any, move: Any) -> bool:
 def test_legal_moves_and_the_checker_agree(seed: int, steps: int) -> None:
     rng = random.Random(seed)
     players = ("ann", "ben")
-    decks = {p: neopets_deck(CARDS, rng) for p in players}
+    decks = {p: GAME.random_deck(CARDS, rng) for p in players}
     state = GAME.setup(Setup(players, decks, {"passes": "explicit"}, CARDS))
     for _ in range(steps):
         offered = GAME.legal_moves(state, rng)

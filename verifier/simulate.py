@@ -20,30 +20,6 @@ from spec.core.game import Game, Setup
 _encoder = msgspec.json.Encoder(order="deterministic")
 
 
-def neopets_deck(cards: CardDatabase, rng: random.Random) -> dict[str, Any]:
-    """A random registered decklist that keeps the Neopets construction rules."""
-    main: dict[str, int] = {}
-    others = [c for c in cards if c.type not in ("Neopet", "Rainbow Pool Neopet", "Codestone") and "Rainbow Pool." not in c.text]
-    rng.shuffle(others)
-    for card in others[: rng.randint(12, 18)]:
-        limit = 1 if card.type in ("Faerie", "Hero", "Villain", "Map Piece") else 2
-        main[card.name] = rng.randint(1, limit)
-    stones = [c.name for c in cards if c.type == "Codestone"]
-    while sum(main.values()) < 50:
-        name = rng.choice(stones)
-        main[name] = main.get(name, 0) + 1
-    species: dict[str, str] = {}
-    for card in cards:
-        if card.type == "Neopet":
-            species.setdefault(card.species or card.name, card.name)
-    neopets = rng.sample(sorted(species.values()), 3)
-    pool = sorted(c.name for c in cards if c.type == "Rainbow Pool Neopet" or (c.type == "Location" and "Rainbow Pool." in c.text))
-    return {"main": dict(sorted(main.items())), "neopets": neopets, "rainbow_pool": pool}
-
-
-DECK_BUILDERS = {"neopets": neopets_deck}
-
-
 def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "explicit",
              players: tuple[str, str] = ("alice", "bob"), pass_weight: float = 0.35, claims: bool = False,
              prefer: tuple[str, ...] = ()) -> list[bytes]:
@@ -56,7 +32,7 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
     game: Game[Any, Any] = load_game(game_id)
     set_name = game.default_cards.split("/", 1)[1]
     cards = CardDatabase.load(shipped_database(game_id, set_name), game_id)
-    decks = {p: DECK_BUILDERS[game_id](cards, rng) for p in players}
+    decks = {p: game.random_deck(cards, rng) for p in players}
     setup = Setup(players, decks, {"passes": "explicit"}, cards)
     state = game.setup(setup)
     header = {"replay": 1, "game": game_id, "ruleset": game.rulesets[-1], "players": list(players), "decks": decks,
@@ -74,14 +50,15 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
         else:
             pick = rng.choice(passes_only) if passes_only and (not others or rng.random() < pass_weight) else rng.choice(others)
         move = msgspec.structs.replace(pick, seq=len(events) + 1)
-        before = _facts(state)
+        before = game.facts(state)
         rulings = game.apply(state, move)
         bad = [r for r in rulings if r.violation.severity != "info"]
         if bad:  # legal_moves and apply disagree: a bug in the spec
             raise AssertionError(f"seed {seed}: the spec refused its own legal move {move}: {bad[0].rule} {bad[0].violation}")
         events.append(msgspec.to_builtins(move))
         if claims:
-            events.extend(_claims(state, before, len(events)))
+            for i, claim in enumerate(game.claims_since(state, before), len(events) + 1):
+                events.append({**claim, "seq": i})
         if getattr(state, "stage", None) == "over":
             break
     if passes == "implicit":
@@ -89,27 +66,6 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
         for i, e in enumerate(events, 1):
             e["seq"] = i
     return [_encoder.encode(header)] + [_encoder.encode(e) for e in events]
-
-
-def _facts(state: Any) -> tuple[int, int, str | None]:
-    return len(getattr(state, "damage_log", ())), len(getattr(state, "round_winners", ())), getattr(state, "winner", None)
-
-
-def _claims(state: Any, before: tuple[int, int, str | None], seq: int) -> list[dict[str, Any]]:
-    """Claim events for what the last move derived (Neopets' vocabulary)."""
-    out: list[dict[str, Any]] = []
-    damage_seen, rounds_seen, _winner = before
-    for player, amount in state.damage_log[damage_seen:]:
-        if amount:
-            out.append({"do": "damage", "to": player, "amount": amount})
-    for winner in state.round_winners[rounds_seen:]:
-        out.append({"do": "knockout", "player": state.other(winner)})
-        out.append({"do": "round", "winner": winner})
-    if state.winner is not None and _winner is None:
-        out.append({"do": "game", "winner": state.winner})
-    for i, event in enumerate(out, seq + 1):
-        event["seq"] = i
-    return out
 
 
 def write_games(game_id: str, count: int, seed: int, out: Path, passes: str = "explicit") -> list[Path]:
@@ -123,4 +79,4 @@ def write_games(game_id: str, count: int, seed: int, out: Path, passes: str = "e
     return written
 
 
-__all__ = ["neopets_deck", "simulate", "write_games"]
+__all__ = ["simulate", "write_games"]

@@ -111,3 +111,17 @@ class Game(ABC, Generic[S, E]):
     @abstractmethod
     def copy(self, state: S) -> S:
         """A cheap independent copy of the state (for search and simulation)."""
+
+    # ------------------------------------------------------------ simulation hooks
+
+    def random_deck(self, cards: Any, rng: Any) -> dict[str, Any]:
+        """A random registered decklist from ``cards`` that keeps the construction rules."""
+        raise NotImplementedError(f"{self.id}: no random deck builder")
+
+    def facts(self, state: S) -> Any:
+        """A snapshot of the derived facts (damage, winners...) for :meth:`claims_since`."""
+        return None
+
+    def claims_since(self, state: S, before: Any) -> list[dict[str, Any]]:
+        """Claim events (without ``seq``) for what was derived since ``before`` was taken."""
+        return []

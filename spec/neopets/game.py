@@ -954,6 +954,45 @@ class Neopets(Game[NeopetsState, Event]):
         for item in ordered:
             state.queue.add(item)
 
+    # ================================================================== simulation hooks
+
+    def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
+        """A random registered decklist within the construction rules (1.1-1.5, 7.1.3)."""
+        main: dict[str, int] = {}
+        others = [c for c in cards if c.type not in ("Neopet", "Rainbow Pool Neopet", "Codestone") and "Rainbow Pool." not in c.text]
+        rng.shuffle(others)
+        for card in others[: rng.randint(12, 18)]:
+            limit = 1 if card.type in ("Faerie", "Hero", "Villain", "Map Piece") else 2
+            main[card.name] = rng.randint(1, limit)
+        stones = [c.name for c in cards if c.type == "Codestone"]
+        while sum(main.values()) < 50:
+            name = rng.choice(stones)
+            main[name] = main.get(name, 0) + 1
+        species: dict[str, str] = {}
+        for card in cards:
+            if card.type == "Neopet":
+                species.setdefault(card.species or card.name, card.name)
+        neopets = rng.sample(sorted(species.values()), 3)
+        pool = sorted(c.name for c in cards if c.type == "Rainbow Pool Neopet" or (c.type == "Location" and "Rainbow Pool." in c.text))
+        return {"main": dict(sorted(main.items())), "neopets": neopets, "rainbow_pool": pool}
+
+    def facts(self, state: NeopetsState) -> tuple[int, int, str | None]:
+        return len(state.damage_log), len(state.round_winners), state.winner
+
+    def claims_since(self, state: NeopetsState, before: tuple[int, int, str | None]) -> list[dict[str, Any]]:
+        """Damage, knock-out, round and game claims for what was derived since ``before``."""
+        out: list[dict[str, Any]] = []
+        damage_seen, rounds_seen, winner = before
+        for player, amount in state.damage_log[damage_seen:]:
+            if amount:
+                out.append({"do": "damage", "to": player, "amount": amount})
+        for round_winner in state.round_winners[rounds_seen:]:
+            out.append({"do": "knockout", "player": state.other(round_winner)})
+            out.append({"do": "round", "winner": round_winner})
+        if state.winner is not None and winner is None:
+            out.append({"do": "game", "winner": state.winner})
+        return out
+
     # ================================================================== end of log, views, copies
 
     def finish(self, state: NeopetsState) -> list[Ruling]:
