@@ -32,7 +32,8 @@ def _replay_files(paths: list[Path]) -> list[Path]:
 @app.command()
 def verify(
     paths: Annotated[list[Path], typer.Argument(help="Replay files or folders of *.jsonl replays.")],
-    format: Annotated[str, typer.Option("--format", "-f", help="text or json")] = "text",
+    format: Annotated[str, typer.Option("--format", "-f", help="text, json, html (one self-contained page) or junit (XML for CI systems)")] = "text",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report here (html and junit; default: standard output).")] = None,
     keep_going: Annotated[bool, typer.Option("--keep-going", help="Go on after the first illegal move.")] = False,
     check_expect: Annotated[bool, typer.Option("--check-expect", help="Compare each report with the 'expect' of its header.")] = False,
     cards: Annotated[Path | None, typer.Option("--cards", help="Use this card database file instead of the header's.")] = None,
@@ -43,8 +44,8 @@ def verify(
     from verifier.replay import HeaderReader, read
     from verifier.verify import expectation_matches, verify_file
 
-    if format not in ("text", "json"):
-        typer.echo(f"arbiter: unknown format {format!r} (text or json)", err=True)
+    if format not in ("text", "json", "html", "junit"):
+        typer.echo(f"arbiter: unknown format {format!r} (text, json, html or junit)", err=True)
         raise typer.Exit(2)
     files = _replay_files(paths)
     if not files:
@@ -65,8 +66,16 @@ def verify(
             continue
         if format == "json":
             sys.stdout.buffer.write(R.to_json(report) + b"\n")
-        elif not quiet:
+        elif format == "text" and not quiet:
             typer.echo(R.to_text(report))
+    if format in ("html", "junit"):
+        from verifier import report_html, report_junit
+
+        page = report_html.render(reports, files) if format == "html" else report_junit.render(reports)
+        if output is not None:
+            output.write_bytes(page)
+        else:
+            sys.stdout.buffer.write(page)
     if format == "text":
         typer.echo(R.summary(reports))
     if check_expect:
@@ -244,6 +253,9 @@ def lint(
         typer.echo(f"{len(database)} cards, {count} finding(s)")
     raise typer.Exit(1 if count else 0)
 
+
+# Commands kept in their own modules register themselves on ``app`` when imported.
+from verifier import cli_docs  # noqa: E402,F401
 
 def main() -> None:
     """Entry point of the ``arbiter`` console script."""
