@@ -10,7 +10,7 @@ Findings come out in contract 3's shape; the same input always gives the same re
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -19,6 +19,9 @@ from spec.core.cards import CardDatabase, CardFileError, card_from_pool_record, 
 from spec.core.findings import Finding, Verdict, verdict_of
 from spec.core.game import Game, Ruling, Setup
 from verifier.replay import Header, ReplayError, Visitor, read
+
+if TYPE_CHECKING:
+    from verifier.timeline import Timeline
 
 
 class Report(msgspec.Struct, omit_defaults=True):
@@ -37,8 +40,11 @@ class Report(msgspec.Struct, omit_defaults=True):
 class Verifier(Visitor[Report]):
     """Checks a replay event by event against its game's spec."""
 
-    def __init__(self, keep_going: bool = False, cards_override: Path | None = None, with_state: bool = True) -> None:
+    def __init__(self, keep_going: bool = False, cards_override: Path | None = None, with_state: bool = True,
+                 timeline: Timeline | None = None) -> None:
         self.keep_going = keep_going
+        self.timeline = timeline
+        """When given, every event is recorded in it with a state summary (for the HTML report)."""
         self.cards_override = cards_override
         self.with_state = with_state
         self.path = ""
@@ -78,13 +84,15 @@ class Verifier(Visitor[Report]):
         self.game = game
         setup = Setup((header.players[0], header.players[1]), dict(header.decks), dict(header.options), cards)
         self.state = game.setup(setup)
+        if self.timeline is not None:
+            self.timeline.start(game, self.state)
         for ruling in setup.rulings:
             self._record(None, 1, ruling)
         return not self._should_stop()
 
     def _cards(self, header: Header, game: Game[Any, Any]) -> CardDatabase:
         if self.cards_override is not None:
-            return CardDatabase.load(self.cards_override, game.id)
+            return CardDatabase.cached(self.cards_override, game.id)
         source = header.cards if header.cards is not None else game.default_cards
         if isinstance(source, list):
             return CardDatabase("inline", game.id, 1, [card_from_pool_record(c, self.path, 1, game.id) for c in source])
@@ -93,11 +101,11 @@ class Verifier(Visitor[Report]):
             path = shipped_database(game.id, source[len(prefix):])
             if not path.exists():
                 raise CardFileError(self.path, f"card database {source!r} is not shipped with the spec", 1)
-            return CardDatabase.load(path, game.id)
+            return CardDatabase.cached(path, game.id)
         path = Path(source)
         if not path.is_absolute():
             path = Path(self.path).parent / path
-        return CardDatabase.load(path, game.id)
+        return CardDatabase.cached(path, game.id)
 
     def _refuse(self, reason: str) -> bool:
         self.findings.append(Finding(None, 1, "malformed", None, reason))
@@ -111,6 +119,8 @@ class Verifier(Visitor[Report]):
         self.events += 1
         for ruling in self.game.apply(self.state, event):
             self._record(event.seq, line, ruling)
+        if self.timeline is not None:
+            self.timeline.record(self.game, self.state, event, line)
         return not self._should_stop()
 
     def _should_stop(self) -> bool:
@@ -160,10 +170,13 @@ def _decoder_for(header: Header) -> Any:
     return load_game(header.game).decoder() if header.game in GAMES else msgspec.json.Decoder(dict[str, Any])
 
 
-def verify_file(path: Path | str, keep_going: bool = False, cards: Path | None = None) -> Report:
-    """Verify one replay file and return its report (never raises for bad input)."""
+def verify_file(path: Path | str, keep_going: bool = False, cards: Path | None = None, timeline: Timeline | None = None) -> Report:
+    """Verify one replay file and return its report (never raises for bad input).
+
+    With ``timeline``, every event is also recorded there (see :mod:`verifier.timeline`).
+    """
     path = Path(path)
-    verifier = Verifier(keep_going=keep_going, cards_override=cards)
+    verifier = Verifier(keep_going=keep_going, cards_override=cards, timeline=timeline)
     try:
         return read(path, verifier, _decoder_for)
     except ReplayError as error:  # pragma: no cover - read() routes errors to the visitor

@@ -36,6 +36,8 @@ from grammar.ast import CardText
 
 MAX_CARD_FILE_BYTES = 20_000_000
 
+_LOADED: dict[tuple[str, str | None, int, int], CardDatabase] = {}
+
 
 class CardFileError(ValueError):
     """A card file that cannot be read: names the file, the line where known, and why."""
@@ -44,6 +46,14 @@ class CardFileError(ValueError):
         self.path, self.reason, self.line = path, reason, line
         where = f"{path}:{line}" if line else path
         super().__init__(f"{where}: {reason}")
+
+
+class UnknownWording(ValueError):
+    """A card text with parts that no template of the game's grammar covers."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"the text of {name!r} has parts the grammar does not cover")
 
 
 class CardDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -84,6 +94,7 @@ class CardDatabase:
         for card in cards:
             self.cards[card.name] = card  # a later record of a name is a newer revision
         self._trees: dict[str, CardText | Exception] = {}
+        self._abilities: dict[tuple[str, type], tuple[Any, ...]] = {}
 
     def __contains__(self, name: object) -> bool:
         return name in self.cards
@@ -113,6 +124,45 @@ class CardDatabase:
                 cached = error
             self._trees[name] = cached
         return cached
+
+    def abilities(self, name: str, kind: type) -> tuple[Any, ...]:
+        """The abilities of one kind on a card whose text parses completely (cached).
+
+        Raises the parse error, or :class:`UnknownWording` when the lenient parts of the
+        text hold words no template covers: the spec must not guess what they mean.
+        """
+        key = (name, kind)
+        found = self._abilities.get(key)
+        if found is None:
+            tree = self.tree(name)
+            if isinstance(tree, Exception):
+                raise tree
+            from grammar.ast import unknown_parts
+
+            if unknown_parts(tree):
+                raise UnknownWording(name)
+            found = tuple(a for a in tree.abilities if isinstance(a, kind))
+            self._abilities[key] = found
+        return found
+
+    @classmethod
+    def cached(cls, path: Path, game: str | None = None) -> CardDatabase:
+        """:meth:`load`, remembered per process while the file is unchanged (size, mtime).
+
+        A batch of replays over one database reads and parses its cards once.
+        """
+        try:
+            stat = path.stat()
+        except OSError:
+            return cls.load(path, game)
+        key = (str(path.resolve()), game, stat.st_size, stat.st_mtime_ns)
+        found = _LOADED.get(key)
+        if found is None:
+            found = cls.load(path, game)
+            if len(_LOADED) > 32:
+                _LOADED.clear()
+            _LOADED[key] = found
+        return found
 
     @classmethod
     def load(cls, path: Path, game: str | None = None) -> CardDatabase:

@@ -43,9 +43,13 @@ def text_of(state: NeopetsState, name: str) -> A.CardText:
     return tree
 
 
-def abilities(state: NeopetsState, name: str, kind: type) -> list:
-    """The abilities of one kind on a card, in printed order."""
-    return [a for a in text_of(state, name).abilities if isinstance(a, kind)]
+def abilities(state: NeopetsState, name: str, kind: type) -> tuple:
+    """The abilities of one kind on a card, in printed order; :class:`Unmodelled` if unreadable."""
+    try:
+        return state.cards.abilities(name, kind)
+    except Exception as error:  # noqa: BLE001 - any parse failure makes the card unverifiable
+        text_of(state, name)  # raises Unmodelled with the reason
+        raise Unmodelled(str(error)) from None
 
 
 def keyword(state: NeopetsState, defn: CardDef, name: str) -> A.Keyword | None:
@@ -93,9 +97,7 @@ def negated_neopets(state: NeopetsState) -> set[int]:
     together are taken active player's first (as simultaneous events are, 9.7.1).
     Conditions on a negating passive are read without negations (no circularity).
     """
-    sources = [(player, card) for player, card in in_play(state) if card.name is not None and any(
-        isinstance(step, A.Negate) and step.target.type == "Neopet"
-        for ability in abilities(state, card.name, A.Passive) for step in ability.effect)]
+    sources = [(player, card) for player, card in in_play(state) if card.name is not None and _negates(state, card.name)]
     if not sources or id(state) in _NEGATING:
         return set()
     sources.sort(key=lambda pc: (state.entered.get(pc[1].uid, pc[1].uid), pc[0] != state.active))
@@ -117,6 +119,12 @@ def negated_neopets(state: NeopetsState) -> set[int]:
     finally:
         _NEGATING.discard(id(state))
     return out
+
+
+def _negates(state: NeopetsState, name: str) -> bool:
+    """Whether a card has a passive that negates a Neopet's abilities."""
+    return any(isinstance(step, A.Negate) and step.target.type == "Neopet"
+               for ability in abilities(state, name, A.Passive) for step in ability.effect)
 
 
 def working(state: NeopetsState) -> Iterator[tuple[str, CardObj]]:
