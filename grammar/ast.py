@@ -298,10 +298,10 @@ class Unknown(_Node, tag="unknown"):
 # Each game's own nodes live in grammar/<game>_nodes.py (see the module docstring
 # there); they are imported here, after the shared nodes they build on exist, so the
 # unions below hold every game's steps and abilities.
-from grammar import bakugan_nodes as _bakugan  # noqa: E402
-from grammar import battle_monsters_nodes as _battle_monsters  # noqa: E402
-from grammar import epic_battles_nodes as _epic_battles  # noqa: E402
-from grammar import ttcg_nodes as _ttcg  # noqa: E402
+from grammar import bakugan_nodes as _bakugan
+from grammar import battle_monsters_nodes as _battle_monsters
+from grammar import epic_battles_nodes as _epic_battles
+from grammar import ttcg_nodes as _ttcg
 
 GAME_NODE_MODULES = (_bakugan, _ttcg, _battle_monsters, _epic_battles)
 """The node modules of the games besides Neopets (whose nodes are above)."""

@@ -100,14 +100,14 @@ from grammar.ast import (
 __all__ = [
     "CARD_TYPES",
     "GAMES",
-    "CoreBuilder",
-    "GameGrammar",
-    "grammar_of",
     "MAX_TEXT_LENGTH",
     "PERMANENT_TYPES",
     "SPELL_TYPES",
     "CardTextError",
+    "CoreBuilder",
+    "GameGrammar",
     "get_parser",
+    "grammar_of",
     "parse",
     "parse_lenient",
 ]
@@ -575,7 +575,7 @@ def grammar_of(game: str) -> GameGrammar:
     if game == "neopets":
         return NEOPETS
     module = importlib.import_module(f"grammar.{game}")
-    found = getattr(module, "GRAMMAR")
+    found = module.GRAMMAR
     assert isinstance(found, GameGrammar)
     return found
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from grammar import ast as A
-from spec.core import interpreter
 from grammar.parser import grammar_of
+from spec.core import interpreter
 from spec.core.cards import CardDatabase, CardDef, CardFileError, card_from_pool_record, shipped_database
 from spec.core.deck import copies, over_limit, size_violation
 from spec.core.findings import Finding, Violation, verdict_of

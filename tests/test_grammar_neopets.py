@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import logging
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator, cast
+from typing import Any, cast
 
 import msgspec
 import pytest

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from grammar import ast as A
 from spec.core.findings import Violation
-from spec.core.state import CardObj
 from spec.core.rules import RuleBook, RuleIndex
+from spec.core.state import CardObj
 from spec.neopets import board as B
 from spec.neopets import events as E
 from spec.neopets.state import NeopetsState
