@@ -3,21 +3,37 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test setup clean
+.PHONY: demo test setup clean chromium graphviz
 
 $(BIN)/arbiter: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,docs,dev]'
+	$(BIN)/pip install --quiet -e '.[test,docs,dev,cluster]'
 	touch $(BIN)/arbiter
 
-setup: $(BIN)/arbiter
+setup: $(BIN)/arbiter graphviz
 
 demo: setup
 	$(BIN)/arbiter verify --check-expect replays/
 
-test: setup
+test: setup chromium
 	$(BIN)/python -m pytest -q
+
+# Debian's chromium for the browser test (tests/test_html_chromium.py): installed quietly
+# when missing and run as root; otherwise a note (deselect that test with -m 'not browser').
+chromium:
+	@[ -x /usr/bin/chromium ] || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null \
+	  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1; } \
+	  || echo "note: /usr/bin/chromium is missing (install it as root: apt-get install chromium), or run pytest -m 'not browser'"
+
+# Debian's graphviz: its `dot` draws the turn-structure diagrams of the docs (docs/conf.py).
+# Installed quietly when missing and run as root; otherwise a note.
+graphviz:
+	@command -v dot >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null \
+	  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null 2>&1; } \
+	  || echo "note: Graphviz's dot is missing (install it as root: apt-get install graphviz); the docs build needs it"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis docs/_build

@@ -38,11 +38,28 @@ def verify(
     check_expect: Annotated[bool, typer.Option("--check-expect", help="Compare each report with the 'expect' of its header.")] = False,
     cards: Annotated[Path | None, typer.Option("--cards", help="Use this card database file instead of the header's.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary (text format).")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Verify in this many worker processes.")] = 1,
+    results: Annotated[Path | None, typer.Option("--results", help="Append each replay's JSON report to this JSON Lines file as soon as it is done.")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Skip replays whose report is already in the --results file.")] = False,
+    cluster: Annotated[str | None, typer.Option("--cluster", help="Run on a Dask cluster: its scheduler address, or 'local'.")] = None,
+    progress: Annotated[bool | None, typer.Option("--progress/--no-progress", help="A progress bar (default: when the terminal shows it).")] = None,
+    docs_url: Annotated[str, typer.Option("--docs-url", help="html: base URL of the rules reference that rule citations link to "
+                                          "(rules-<game>.html#<game>-<id with dashes>), relative to the report or absolute.")] = "docs/_build/html/",
 ) -> None:
-    """Verify replays and report every illegal move, wrong claim and impossible reveal."""
+    """Verify replays and report every illegal move, wrong claim and impossible reveal.
+
+    A batch runs in parallel with --jobs (or on a Dask cluster with --cluster); each
+    report goes to the --results file as soon as it is done, --resume skips the ones
+    already there, and a summary table (verdicts per game, most broken rules) ends it.
+    """
     from verifier import report as R
+    from verifier.batch import verify_many
     from verifier.replay import HeaderReader, read
-    from verifier.verify import expectation_matches, verify_file
+    from verifier.verify import expectation_matches
+
+    if resume and results is None:
+        typer.echo("arbiter: --resume needs --results FILE", err=True)
+        raise typer.Exit(2)
 
     if format not in ("text", "json", "html", "junit"):
         typer.echo(f"arbiter: unknown format {format!r} (text, json, html or junit)", err=True)
@@ -51,10 +68,22 @@ def verify(
     if not files:
         typer.echo("arbiter: no replay files found", err=True)
         raise typer.Exit(2)
+    if resume and results is not None:
+        from verifier.batch import done_in
+
+        skipped = len({str(f) for f in files} & done_in(results))
+        if skipped:
+            typer.echo(f"arbiter: {skipped} replay(s) already reported in {results}: skipped", err=True)
     reports = []
     mismatches = 0
-    for path in files:
-        report = verify_file(path, keep_going=keep_going, cards=cards)
+    show_bar = progress if progress is not None else (sys.stderr.isatty() and len(files) > 1)
+    bar = _progress_bar(len(files)) if show_bar else None
+    stream = verify_many(files, jobs=jobs, keep_going=keep_going, cards=cards, results=results, resume=resume,
+                         scheduler=cluster, on_done=(lambda _r: bar.advance()) if bar is not None else None)
+    if bar is not None:
+        bar.start()
+    for report in stream:
+        path = Path(report.replay)
         reports.append(report)
         if check_expect:
             header = read(path, HeaderReader()) if report.verdict != "malformed" or report.events else None
@@ -68,16 +97,28 @@ def verify(
             sys.stdout.buffer.write(R.to_json(report) + b"\n")
         elif format == "text" and not quiet:
             typer.echo(R.to_text(report))
+    if bar is not None:
+        bar.stop()
     if format in ("html", "junit"):
         from verifier import report_html, report_junit
 
-        page = report_html.render(reports, files) if format == "html" else report_junit.render(reports)
+        page = (report_html.render(reports, files, docs_url=docs_url, keep_going=keep_going, cards=cards) if format == "html"
+                else report_junit.render(reports))
         if output is not None:
             output.write_bytes(page)
         else:
             sys.stdout.buffer.write(page)
     if format == "text":
-        typer.echo(R.summary(reports))
+        if len(reports) > 1 and not check_expect:
+            from rich.console import Console
+
+            from verifier.batch import summary_table
+
+            console = Console(highlight=False)
+            for table in summary_table(reports):
+                console.print(table)
+        else:
+            typer.echo(R.summary(reports))
     if check_expect:
         if format == "text":
             typer.echo(f"{len(files) - mismatches} of {len(files)} replays match their expected verdict")
@@ -85,6 +126,31 @@ def verify(
     if any(r.verdict == "malformed" for r in reports) and all(r.verdict in ("malformed", "legal") for r in reports):
         raise typer.Exit(2)
     raise typer.Exit(0 if all(r.verdict == "legal" for r in reports) else 1)
+
+
+class _Bar:
+    """A rich progress bar on standard error, advanced once per finished replay."""
+
+    def __init__(self, total: int) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self.progress = Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                                 console=Console(stderr=True), transient=True)
+        self.task = self.progress.add_task("verify", total=total)
+
+    def start(self) -> None:
+        self.progress.start()
+
+    def advance(self) -> None:
+        self.progress.advance(self.task)
+
+    def stop(self) -> None:
+        self.progress.stop()
+
+
+def _progress_bar(total: int) -> _Bar:
+    return _Bar(total)
 
 
 @app.command()
@@ -255,7 +321,7 @@ def lint(
 
 
 # Commands kept in their own modules register themselves on ``app`` when imported.
-from verifier import cli_docs  # noqa: E402,F401
+from verifier import cli_docs, cli_scale  # noqa: E402,F401
 
 def main() -> None:
     """Entry point of the ``arbiter`` console script."""

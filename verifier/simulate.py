@@ -68,13 +68,13 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
     return [_encoder.encode(header)] + [_encoder.encode(e) for e in events]
 
 
-def write_games(game_id: str, count: int, seed: int, out: Path, passes: str = "explicit") -> list[Path]:
+def write_games(game_id: str, count: int, seed: int, out: Path, passes: str = "explicit", claims: bool = False) -> list[Path]:
     """Simulate ``count`` games from ``seed`` and write them to ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for i in range(count):
         path = out / f"{game_id}-{seed + i:06d}.jsonl"
-        path.write_bytes(b"\n".join(simulate(game_id, seed + i, passes=passes)) + b"\n")
+        path.write_bytes(b"\n".join(simulate(game_id, seed + i, passes=passes, claims=claims)) + b"\n")
         written.append(path)
     return written
 

@@ -178,9 +178,12 @@ def verify_file(path: Path | str, keep_going: bool = False, cards: Path | None =
     path = Path(path)
     verifier = Verifier(keep_going=keep_going, cards_override=cards, timeline=timeline)
     try:
-        return read(path, verifier, _decoder_for)
+        report: Report = read(path, verifier, _decoder_for)
     except ReplayError as error:  # pragma: no cover - read() routes errors to the visitor
         return Report(str(path), None, "malformed", 0, [Finding(None, error.line, "malformed", None, error.reason)])
+    if not report.replay:  # the header could not be read: name the file all the same
+        report = msgspec.structs.replace(report, replay=str(path))
+    return report
 
 
 def expectation_matches(report: Report, expect: Any) -> tuple[bool, str]:

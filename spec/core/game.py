@@ -108,11 +108,35 @@ class Game(ABC, Generic[S, E]):
     def view(self, state: S) -> dict[str, Any]:
         """A short, JSON-ready view of the state for reports."""
 
+    def resources(self, state: S) -> dict[str, dict[str, int]]:
+        """Per player, the named numbers a report charts over the game (life, damage, hand size...).
+
+        Called after every event when a report draws its charts, so keep it cheap. The
+        default, ``{}``, means the game has nothing to chart.
+        """
+        return {}
+
     @abstractmethod
     def copy(self, state: S) -> S:
         """A cheap independent copy of the state (for search and simulation)."""
 
     # ------------------------------------------------------------ simulation hooks
+
+    def choice_key(self, event: E) -> Any:
+        """What identifies a move among the moves :meth:`legal_moves` offers.
+
+        Two events with the same key are the same choice. The default is the whole event
+        but its ``seq``; a game whose legal moves sample chance outcomes (dice faces, the
+        identity of a drawn card) leaves those out of the key.
+        """
+        data = msgspec.to_builtins(event)
+        data.pop("seq", None)
+        return msgspec.json.encode(data, order="deterministic")
+
+    def offers(self, state: S, event: E) -> bool:
+        """Whether :meth:`legal_moves` offers this event (as a choice) in ``state``."""
+        key = self.choice_key(event)
+        return any(self.choice_key(move) == key for move in self.legal_moves(state))
 
     def random_deck(self, cards: Any, rng: Any) -> dict[str, Any]:
         """A random registered decklist from ``cards`` that keeps the construction rules."""

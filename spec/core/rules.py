@@ -138,6 +138,8 @@ class RuleBook:
         self.actions: dict[str, Action[Any, Any]] = {}
         self.encoded: dict[str, list[str]] = {}
         """Rule id -> where it is encoded (check names and outcome descriptions)."""
+        self.contradictions: list[tuple[tuple[str, ...], str]] = []
+        """Rules of the book that cannot all hold as written, with why (see :meth:`contradiction`)."""
 
     def cite(self, rule_id: str) -> str:
         """The citation ``<game>:<id>``; raises if the id is not in the index."""
@@ -168,6 +170,16 @@ class RuleBook:
         for rule_id in rule_ids:
             self.cite(rule_id)
             self.encoded.setdefault(rule_id, []).append(what)
+
+    def contradiction(self, *rule_ids: str, why: str) -> None:
+        """Record that the book's ``rule_ids`` contradict each other, and why, in our words.
+
+        The rulebook lint (``arbiter rulebook-lint``) reports each registration; the
+        spec's decision on how to read the rules belongs in the game's decisions page.
+        """
+        for rule_id in rule_ids:
+            self.cite(rule_id)
+        self.contradictions.append((tuple(rule_ids), why))
 
     def encoded_ids(self) -> dict[str, list[str]]:
         """Every rule id the code encodes, with where: checks and outcomes."""

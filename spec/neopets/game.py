@@ -976,6 +976,20 @@ class Neopets(Game[NeopetsState, Event]):
         pool = sorted(c.name for c in cards if c.type == "Rainbow Pool Neopet" or (c.type == "Location" and "Rainbow Pool." in c.text))
         return {"main": dict(sorted(main.items())), "neopets": neopets, "rainbow_pool": pool}
 
+    def choice_key(self, event: Event) -> Any:
+        """Chance outcomes are left out: legal_moves samples dice faces and drawn cards.
+
+        What they may be is the checker's business (faces 1-6, the registered deck);
+        here a roll is identified by its player and number of dice, a reroll, a draw and
+        a scrap by their player.
+        """
+        kind = event.__struct_config__.tag
+        if kind == "roll":
+            return ("roll", event.by, len(event.dice))  # type: ignore[attr-defined]
+        if kind in ("reroll", "draw", "scrap"):
+            return (kind, event.by)
+        return super().choice_key(event)
+
     def facts(self, state: NeopetsState) -> tuple[int, int, str | None]:
         return len(state.damage_log), len(state.round_winners), state.winner
 
@@ -1029,6 +1043,21 @@ class Neopets(Game[NeopetsState, Event]):
         return {"stage": state.stage, "round": state.round, "turn": state.turn, "active": state.active,
                 "phase": state.node, "window": state.window, "queue": [i.name for i in state.queue.items],
                 "players": sides}
+
+    def resources(self, state: NeopetsState) -> dict[str, dict[str, int]]:
+        """Per player: damage on the Active Neopet, Inventory and Main Deck sizes, Codestones, rounds won."""
+        out: dict[str, dict[str, int]] = {}
+        for player in state.players:
+            side = state.sides[player]
+            neopet = side.neopet
+            out[player] = {
+                "damage": 0 if neopet is None else neopet.damage,
+                "inventory": len(side.inventory),
+                "deck": len(side.deck),
+                "codestones": 0 if neopet is None else len(neopet.codestones),
+                "rounds won": side.rounds_won,
+            }
+        return out
 
     def copy(self, state: NeopetsState) -> NeopetsState:
         return state.copy()

@@ -1,0 +1,53 @@
+"""Mutation testing: illegal mutants of a legal game are flagged with a rule, legal ones are recognised."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from verifier.cli import app
+from verifier.mutate import OPERATORS, mutate_once, run
+from verifier.simulate import simulate
+
+
+@pytest.fixture(scope="module")
+def legal_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("mutate") / "game.jsonl"
+    lines = simulate("neopets", 7, passes="explicit", max_events=400)
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+def test_every_operator_changes_what_it_says() -> None:
+    header = {"players": ["alice", "bob"]}
+    events = [{"seq": 1, "do": "shuffle", "by": "alice"}, {"seq": 2, "do": "draw", "by": "alice", "card": "A"},
+              {"seq": 3, "do": "roll", "by": "bob", "dice": [1, 2]},
+              {"seq": 4, "do": "play", "by": "bob", "card": "B", "targets": [{"card": "Neopet", "owner": "alice"}]}]
+    rng = random.Random(3)
+    for operator in ("drop", "duplicate", "swap", "card", "number", "player", "target"):
+        changed = mutate_once(header, events, operator, rng, ["A", "B", "C"])
+        assert changed is not None, operator
+        _index, _description, mutated = changed
+        assert mutated != events, operator
+        assert [e["seq"] for e in mutated] == list(range(1, len(mutated) + 1))
+    assert mutate_once(header, events, "phase", rng, ["A"]) is None  # no event names a phase
+
+
+def test_illegal_mutants_are_flagged_with_a_rule(legal_game: Path) -> None:
+    report = run([legal_game], count=len(OPERATORS) + 2, seed=5)
+    counts = report.counts
+    assert counts["missed"] == 0, [(m.description, m.why) for m in report.mutants if m.outcome == "missed"]
+    assert counts["flagged"] >= 3
+    assert all(m.rule for m in report.mutants if m.outcome == "flagged")
+    assert report.share_flagged == 1.0
+
+
+def test_the_mutate_command(legal_game: Path) -> None:
+    result = CliRunner().invoke(app, ["mutate", str(legal_game), "-n", "3", "--seed", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["share_flagged"] == 1.0 and data["missed"] == []

@@ -1,0 +1,155 @@
+"""Verifying many replays: across processes, onto a results file, resumable, or on a cluster.
+
+A tournament's logs or an archive are verified as a stream of independent jobs, one per
+replay file. :func:`verify_many` runs them in this process (``jobs=1``), in a pool of
+worker processes (``jobs>1``), or on a Dask cluster (``scheduler=ADDRESS``, or
+``"local"`` for a cluster on this machine). Whatever runs them:
+
+* each report is yielded, and appended to the results file (JSON Lines, one report a
+  line, contract 3) the moment it is done, so an interrupted batch loses nothing;
+* ``resume`` skips the replays whose report is already in the results file;
+* one bad, huge or crashing file gives a ``malformed`` report for that file and the
+  batch goes on: a worker never lets an exception out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import msgspec
+
+from verifier.verify import Finding, Report, verify_file
+
+_encoder = msgspec.json.Encoder(order="deterministic")
+_decoder = msgspec.json.Decoder(Report)
+
+
+@dataclass(frozen=True)
+class Job:
+    """What each worker needs to verify one replay."""
+
+    keep_going: bool = False
+    cards: str | None = None
+
+
+def verify_one(path: str, job: Job) -> bytes:
+    """Verify one replay in a worker: its report as contract-3 JSON, never an exception."""
+    try:
+        report = verify_file(Path(path), keep_going=job.keep_going, cards=Path(job.cards) if job.cards else None)
+    except Exception as error:  # noqa: BLE001 - one file must never stop a batch
+        report = Report(path, None, "malformed", 0,
+                        [Finding(None, None, "malformed", None, f"the verifier failed on this file: {type(error).__name__}: {error}")])
+    return _encoder.encode(report)
+
+
+def done_in(results: Path) -> set[str]:
+    """Replays whose report is already in a results file (for ``--resume``).
+
+    A line cut short by an interruption is ignored, so that replay is verified again.
+    """
+    done: set[str] = set()
+    if not results.exists():
+        return done
+    with results.open("rb") as handle:
+        for line in handle:
+            try:
+                done.add(json.loads(line)["replay"])
+            except (ValueError, KeyError, TypeError):
+                continue
+    return done
+
+
+def verify_many(paths: Iterable[Path], *, jobs: int = 1, keep_going: bool = False, cards: Path | None = None,
+                results: Path | None = None, resume: bool = False, scheduler: str | None = None,
+                on_done: Callable[[Report], None] | None = None) -> Iterator[Report]:
+    """Verify replays, yielding each report as soon as it is done (not in input order when parallel)."""
+    todo = [str(p) for p in paths]
+    if resume and results is not None:
+        skip = done_in(results)
+        todo = [p for p in todo if p not in skip]
+    job = Job(keep_going, str(cards) if cards is not None else None)
+    sink: IO[bytes] | None = results.open("ab") if results is not None else None
+    try:
+        for raw in _run(todo, job, jobs, scheduler):
+            if sink is not None:
+                sink.write(raw + b"\n")
+                sink.flush()
+            report = _decoder.decode(raw)
+            if on_done is not None:
+                on_done(report)
+            yield report
+    finally:
+        if sink is not None:
+            sink.close()
+
+
+def _run(todo: list[str], job: Job, jobs: int, scheduler: str | None) -> Iterator[bytes]:
+    if scheduler is not None:
+        yield from _run_dask(todo, job, scheduler)
+    elif jobs <= 1 or len(todo) <= 1:
+        for path in todo:
+            yield verify_one(path, job)
+    else:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
+            futures = [pool.submit(verify_one, path, job) for path in todo]
+            for future in as_completed(futures):
+                yield future.result()
+
+
+def _run_dask(todo: list[str], job: Job, scheduler: str) -> Iterator[bytes]:
+    """Run the jobs on a Dask cluster; ``"local"`` starts one on this machine.
+
+    The workers must see the replay files at the same paths (a shared file system) and
+    have tcg-arbiter installed.
+    """
+    from dask.distributed import Client, LocalCluster
+    from dask.distributed import as_completed as dask_completed
+
+    cluster = None
+    if scheduler == "local":
+        cluster = LocalCluster(n_workers=max(1, (os.cpu_count() or 2)), threads_per_worker=1,
+                               processes=True, dashboard_address=None)
+        client = Client(cluster)
+    else:
+        client = Client(scheduler)
+    try:
+        futures = client.map(verify_one, todo, job=job, pure=False)
+        for future in dask_completed(futures):
+            yield future.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def summary_table(reports: list[Report]) -> Any:
+    """A rich table: verdicts per game, then the rules broken most often."""
+    from collections import Counter
+
+    from rich.table import Table
+
+    verdicts: Counter[tuple[str, str]] = Counter()
+    rules: Counter[str] = Counter()
+    for report in reports:
+        verdicts[(report.game or "?", report.verdict)] += 1
+        for finding in report.findings:
+            if finding.rule and finding.severity in ("illegal", "inconsistent"):
+                rules[finding.rule] += 1
+    table = Table(title=f"{len(reports)} replay(s)")
+    table.add_column("game")
+    table.add_column("verdict")
+    table.add_column("replays", justify="right")
+    for (game, verdict), n in sorted(verdicts.items()):
+        table.add_row(game, verdict, str(n))
+    broken = Table(title="most broken rules")
+    broken.add_column("rule")
+    broken.add_column("findings", justify="right")
+    for rule, n in rules.most_common(10):
+        broken.add_row(rule, str(n))
+    return table, broken

@@ -1,0 +1,202 @@
+"""``arbiter bench``: how fast the verifier and the grammars run, measured, never asserted.
+
+For each game with a spec: a simulated corpus of at least ``min_events`` events is
+written once (kept under ``corpus_dir`` for the next run), then timed
+
+* ``verify``: events per second, one process, end to end from the JSONL files;
+* ``decode``: the same files merely decoded with msgspec (typed events), per second;
+* ``ratio``: verify time over decode time;
+* ``jobs2``: the speed-up of two worker processes over one on the same files.
+
+For each game with a grammar: card texts (shipped cards and the real texts of
+``../shared/cards`` when present) parsed to trees per second, beside the rate of Lark's
+lexer alone on the same texts, and the share of real texts that parse with no unknown
+part.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_CARDS = ROOT.parent / "shared" / "cards"
+
+TARGETS = {"verify_events_per_s": 150_000, "verify_over_decode": 20.0, "texts_per_s": 10_000, "jobs2_speedup": 1.8}
+"""The goals of issue 8, printed beside the measurements."""
+
+
+@dataclass
+class GameBench:
+    game: str
+    corpus_files: int = 0
+    events: int = 0
+    verify_s: float = 0.0
+    verify_events_per_s: float = 0.0
+    decode_events_per_s: float = 0.0
+    verify_over_decode: float = 0.0
+    jobs2_speedup: float | None = None
+    verdicts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class GrammarBench:
+    game: str
+    texts: int = 0
+    texts_per_s: float = 0.0
+    lexer_texts_per_s: float = 0.0
+    real_texts: int = 0
+    real_share_without_unknown: float | None = None
+
+
+def corpus(game: str, folder: Path, min_events: int, seed: int = 1) -> list[Path]:
+    """Simulated replays of ``game`` in ``folder`` holding at least ``min_events`` events."""
+    from verifier.simulate import simulate
+
+    folder.mkdir(parents=True, exist_ok=True)
+    files = sorted(folder.glob(f"{game}-*.jsonl"))
+    total = sum(len(p.read_bytes().splitlines()) - 1 for p in files)
+    index = len(files)
+    while total < min_events:
+        lines = simulate(game, seed + index, passes="explicit")
+        path = folder / f"{game}-{seed + index:06d}.jsonl"
+        path.write_bytes(b"\n".join(lines) + b"\n")
+        files.append(path)
+        total += len(lines) - 1
+        index += 1
+    return files
+
+
+def bench_game(game: str, folder: Path, min_events: int, jobs: bool = True) -> GameBench:
+    """Time verifying and decoding a simulated corpus of ``game``."""
+    import msgspec
+
+    from spec import load_game
+    from verifier.batch import verify_many
+    from verifier.verify import verify_file
+
+    files = corpus(game, folder, min_events)
+    out = GameBench(game, len(files))
+    start = time.perf_counter()
+    for path in files:
+        report = verify_file(path)
+        out.events += report.events
+        out.verdicts[report.verdict] = out.verdicts.get(report.verdict, 0) + 1
+    out.verify_s = time.perf_counter() - start
+    out.verify_events_per_s = out.events / out.verify_s if out.verify_s else 0.0
+    decoder = load_game(game).decoder()
+    header = msgspec.json.Decoder(dict[str, Any])
+    start = time.perf_counter()
+    decoded = 0
+    for path in files:
+        lines = path.read_bytes().splitlines()
+        header.decode(lines[0])
+        for line in lines[1:]:
+            decoder.decode(line)
+            decoded += 1
+    decode_s = time.perf_counter() - start
+    out.decode_events_per_s = decoded / decode_s if decode_s else 0.0
+    out.verify_over_decode = out.verify_s / decode_s if decode_s else 0.0
+    if jobs:
+        start = time.perf_counter()
+        list(verify_many(files, jobs=1))
+        one = time.perf_counter() - start
+        start = time.perf_counter()
+        list(verify_many(files, jobs=2))
+        two = time.perf_counter() - start
+        out.jobs2_speedup = one / two if two else None
+    return out
+
+
+def _texts(game: str) -> tuple[list[tuple[str, str | None]], list[tuple[str, str | None]]]:
+    """(shipped texts, real texts) of a game, each with its card type."""
+    from grammar.parser import grammar_of
+    from spec.core.cards import CardDatabase
+
+    shipped: list[tuple[str, str | None]] = []
+    for path in sorted((ROOT / "spec" / game / "cards").glob("*.toml")):
+        shipped.extend((c.text, c.type) for c in CardDatabase.load(path, game) if c.text)
+    real: list[tuple[str, str | None]] = []
+    pool = SHARED_CARDS / f"{game}.dev.jsonl"
+    if pool.exists():
+        for line in pool.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                record = json.loads(line)
+                real.append((grammar_of(game).pool_text(record), record.get("type")))
+    return shipped, real
+
+
+def bench_grammar(game: str, rounds: int = 3) -> GrammarBench:
+    """Time parsing every shipped and real text of ``game``, and Lark's lexer alone."""
+    from grammar.ast import unknown_parts
+    from grammar.parser import get_parser, grammar_of, parse_lenient
+
+    shipped, real = _texts(game)
+    spec = grammar_of(game)
+    texts = [(t, k if spec.card_types is None or k in spec.card_types else None) for t, k in shipped + real]
+    out = GrammarBench(game, len(texts), real_texts=len(real))
+    if not texts:
+        return out
+    parser = get_parser(game)
+    for text, kind in texts:  # warm the caches once
+        parse_lenient(text, game, card_type=kind)
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for text, kind in texts:
+            parse_lenient(text, game, card_type=kind)
+    out.texts_per_s = rounds * len(texts) / (time.perf_counter() - start)
+    from lark.lexer import LexerThread
+
+    lexer = parser._build_lexer()  # the grammar's terminals as one basic lexer, built once
+    lines = [line for text, _k in texts for line in text.split("\n") if line.strip()]
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for line in lines:
+            try:
+                for _token in LexerThread.from_text(lexer, line).lex(None):
+                    pass
+            except Exception:  # noqa: BLE001 - words outside the vocabulary end that line's lexing
+                pass
+    lexed = time.perf_counter() - start
+    out.lexer_texts_per_s = rounds * len(texts) / lexed if lexed else 0.0
+    if real:
+        clean = sum(1 for text, kind in real
+                    if not unknown_parts(parse_lenient(text, game, card_type=kind if spec.card_types is None or kind in spec.card_types else None)))
+        out.real_share_without_unknown = clean / len(real)
+    return out
+
+
+def run(games: list[str], corpus_dir: Path, min_events: int, jobs: bool = True) -> dict[str, Any]:
+    """Every measurement, as a JSON-ready dict."""
+    from grammar.parser import GAMES as GRAMMARS
+    from spec import GAMES as SPECS
+
+    result: dict[str, Any] = {"targets": TARGETS, "games": [], "grammars": []}
+    for game in games:
+        if game in SPECS:
+            result["games"].append(asdict(bench_game(game, corpus_dir / game, min_events, jobs)))
+        if game in GRAMMARS:
+            result["grammars"].append(asdict(bench_grammar(game)))
+    return result
+
+
+def to_text(result: dict[str, Any]) -> str:
+    """The measurements as a readable table, with the targets."""
+    t = result["targets"]
+    lines = ["verification (one process, end to end from JSONL)"]
+    for g in result["games"]:
+        speed = f"{g['jobs2_speedup']:.2f}x" if g["jobs2_speedup"] else "-"
+        lines.append(f"  {g['game']:16} {g['events']:>8} events in {g['corpus_files']} files: "
+                     f"verify {g['verify_events_per_s']:>10,.0f}/s (target {t['verify_events_per_s']:,}), "
+                     f"decode {g['decode_events_per_s']:>10,.0f}/s, verify/decode {g['verify_over_decode']:.1f} "
+                     f"(target <= {t['verify_over_decode']:.0f}), --jobs 2 speed-up {speed} (target {t['jobs2_speedup']})")
+    lines.append("card texts")
+    for g in result["grammars"]:
+        share = f"{g['real_share_without_unknown']:.1%} of {g['real_texts']} real texts parse with no unknown part" \
+            if g["real_share_without_unknown"] is not None else "no real texts"
+        lines.append(f"  {g['game']:16} {g['texts']:>5} texts: parse {g['texts_per_s']:>9,.0f}/s (target {t['texts_per_s']:,}), "
+                     f"lexer alone {g['lexer_texts_per_s']:>9,.0f}/s; {share}")
+    return "\n".join(lines)

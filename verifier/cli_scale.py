@@ -1,0 +1,91 @@
+"""``arbiter simulate`` and ``arbiter bench``: random legal games, and measured speed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from verifier.cli import app
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="Game id.")],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games to play.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game (game i uses seed + i).")] = 1,
+    out: Annotated[Path, typer.Option("--output", "-o", help="Folder to write the replays to.")] = Path("simulated"),
+    passes: Annotated[str, typer.Option("--passes", help="explicit (every pass logged) or implicit")] = "explicit",
+    claims: Annotated[bool, typer.Option("--claims", help="Add the derived facts (damage, winners) as claims.")] = False,
+) -> None:
+    """Play random legal games through the spec's legal moves, with random legal decks, as replay files.
+
+    The same seed gives the same files, byte for byte.
+    """
+    from spec import GAMES
+    from verifier.simulate import write_games
+
+    if game not in GAMES:
+        typer.echo(f"arbiter: no spec for {game!r}; games with one: {', '.join(sorted(GAMES))}", err=True)
+        raise typer.Exit(2)
+    if passes not in ("explicit", "implicit"):
+        typer.echo("arbiter: --passes is explicit or implicit", err=True)
+        raise typer.Exit(2)
+    written = write_games(game, games, seed, out, passes=passes, claims=claims)
+    typer.echo(f"{len(written)} game(s) written to {out}")
+
+
+@app.command()
+def bench(
+    games: Annotated[list[str] | None, typer.Argument(help="Games to measure (default: all).")] = None,
+    min_events: Annotated[int, typer.Option("--events", help="Size of each simulated corpus, in events.")] = 100_000,
+    corpus_dir: Annotated[Path, typer.Option("--corpus", help="Where the simulated corpora are kept between runs.")] = Path(".bench"),
+    jobs: Annotated[bool, typer.Option("--jobs/--no-jobs", help="Also measure two worker processes against one.")] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the measurements as JSON.")] = False,
+) -> None:
+    """Measure verifying (events/s, against decoding alone, one vs two processes) and parsing card texts."""
+    from grammar.parser import GAMES as GRAMMARS
+    from spec import GAMES as SPECS
+    from verifier import bench as B
+
+    chosen = games or sorted(set(GRAMMARS) | set(SPECS), key=lambda g: (g not in SPECS, g))
+    unknown = [g for g in chosen if g not in GRAMMARS and g not in SPECS]
+    if unknown:
+        typer.echo(f"arbiter: unknown game(s): {', '.join(unknown)}", err=True)
+        raise typer.Exit(2)
+    result = B.run(chosen, corpus_dir, min_events, jobs)
+    typer.echo(json.dumps(result, indent=2) if as_json else B.to_text(result))
+
+
+@app.command()
+def mutate(
+    paths: Annotated[list[Path], typer.Argument(help="Legal replays (files or folders) to mutate.")],
+    count: Annotated[int, typer.Option("--count", "-n", min=1, help="Mutants per replay.")] = 20,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the mutations.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
+) -> None:
+    """Mutate legal replays (drop, duplicate, swap an event; change a card, number, player, target, phase)
+    and report the share of illegal mutants the verifier flags with a rule.
+
+    Exit code 1 when a mutant was missed (the verifier called it legal, legal_moves did not).
+    """
+    from verifier.cli import _replay_files
+    from verifier.mutate import run
+
+    files = _replay_files(paths)
+    if not files:
+        typer.echo("arbiter: no replay files found", err=True)
+        raise typer.Exit(2)
+    report = run(files, count, seed)
+    result = report.to_json()
+    counts = result["counts"]
+    if as_json:
+        typer.echo(json.dumps(result, indent=2))
+    else:
+        typer.echo(f"{len(report.mutants)} mutants of {len(files)} replay(s): " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+        typer.echo(f"share of illegal mutants flagged with a rule: {report.share_flagged:.1%}")
+        for miss in result["missed"]:
+            typer.echo(f"  MISSED {miss['source']} [{miss['operator']}] {miss['change']}: {miss['why']}")
+    raise typer.Exit(1 if counts.get("missed") else 0)

@@ -1,0 +1,262 @@
+"""Mutation testing of the verifier: small changes to legal replays must be caught.
+
+Each mutant is a legal replay with one change: an event dropped, duplicated or swapped
+with the next; a card, a number, a player or a target changed; a phase or step changed
+where the event names one. The mutant is verified:
+
+``flagged``
+    the verifier finds a problem citing a rule (the goal for every illegal mutant);
+``flagged_without_rule``
+    the verdict is not legal but no finding cites a rule (malformed input, say);
+``still_legal``
+    the verifier finds nothing and the spec's own :meth:`legal_moves` agrees: replaying
+    the mutant from the changed event on, every event is one it offers (so the change
+    made another legal game, e.g. a die showing another face); not a miss;
+``missed``
+    the verifier finds nothing but ``legal_moves`` does not offer some event of the
+    mutant: the checker let an illegal game through;
+``unconfirmed``
+    the verifier finds nothing and the replay's passes are implicit, so ``legal_moves``
+    (which speaks in explicit passes) cannot replay it.
+
+The share the verifier flags is ``flagged / (flagged + flagged_without_rule + missed)``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from spec import load_game
+from spec.core.cards import CardDatabase, shipped_database
+from spec.core.game import Setup
+from verifier.verify import verify_file
+
+PLAYER_FIELDS = ("by", "player", "to", "winner", "owner")
+CARD_FIELDS = ("card", "neopet", "replace")
+PHASE_FIELDS = ("phase", "step")
+OPERATORS = ("drop", "duplicate", "swap", "card", "number", "player", "target", "phase")
+
+
+@dataclass
+class Mutant:
+    """One changed replay and what became of it."""
+
+    source: str
+    operator: str
+    index: int
+    """Position (0-based, among the events) of the changed event."""
+    description: str
+    lines: list[str]
+    outcome: str = ""
+    rule: str | None = None
+    why: str = ""
+
+
+@dataclass
+class MutationReport:
+    """Outcomes over a set of mutants."""
+
+    mutants: list[Mutant] = field(default_factory=list)
+
+    @property
+    def counts(self) -> Counter[str]:
+        return Counter(m.outcome for m in self.mutants)
+
+    @property
+    def share_flagged(self) -> float:
+        c = self.counts
+        illegal = c["flagged"] + c["flagged_without_rule"] + c["missed"]
+        return c["flagged"] / illegal if illegal else 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"counts": dict(self.counts), "share_flagged": self.share_flagged,
+                "missed": [{"source": m.source, "operator": m.operator, "index": m.index, "change": m.description, "why": m.why}
+                           for m in self.mutants if m.outcome == "missed"],
+                "by_operator": {op: dict(Counter(m.outcome for m in self.mutants if m.operator == op)) for op in OPERATORS}}
+
+
+# ------------------------------------------------------------------ making mutants
+
+
+def _other(value: Any, choices: list[Any], rng: random.Random) -> Any:
+    options = [c for c in choices if c != value]
+    return rng.choice(options) if options else value
+
+
+def _renumber(events: list[dict[str, Any]]) -> None:
+    for i, event in enumerate(events, 1):
+        event["seq"] = i
+
+
+def mutate_once(header: dict[str, Any], events: list[dict[str, Any]], operator: str, rng: random.Random,
+                card_names: list[str]) -> tuple[int, str, list[dict[str, Any]]] | None:
+    """Apply one operator at a random place; None when the operator finds nothing to change."""
+    events = [json.loads(json.dumps(e)) for e in events]
+    players = list(header.get("players", []))
+    if not events:
+        return None
+    i = rng.randrange(len(events))
+    if operator == "drop":
+        gone = events.pop(i)
+        _renumber(events)
+        return i, f"dropped {gone.get('do')} (seq {gone.get('seq')})", events
+    if operator == "duplicate":
+        events.insert(i, json.loads(json.dumps(events[i])))
+        _renumber(events)
+        return i, f"duplicated {events[i].get('do')} (seq {events[i].get('seq')})", events
+    if operator == "swap":
+        if i + 1 >= len(events) or events[i] == {**events[i + 1], "seq": events[i]["seq"]}:
+            return None
+        events[i], events[i + 1] = events[i + 1], events[i]
+        _renumber(events)
+        return i, f"swapped seq {i + 1} and {i + 2}", events
+    candidates = list(range(i, len(events))) + list(range(i))
+    for j in candidates:
+        event = events[j]
+        change = _change_field(event, operator, rng, players, card_names)
+        if change is not None:
+            return j, change, events
+    return None
+
+
+def _change_field(event: dict[str, Any], operator: str, rng: random.Random, players: list[str],
+                  card_names: list[str]) -> str | None:
+    kind = event.get("do")
+    if operator == "card":
+        for key in CARD_FIELDS:
+            if isinstance(event.get(key), str):
+                old, event[key] = event[key], _other(event[key], card_names, rng)
+                return f"{kind}.{key}: {old} -> {event[key]}"
+    elif operator == "player":
+        for key in PLAYER_FIELDS:
+            if event.get(key) in players:
+                old, event[key] = event[key], _other(event[key], players, rng)
+                return f"{kind}.{key}: {old} -> {event[key]}"
+    elif operator == "number":
+        for key, value in event.items():
+            if key == "seq":
+                continue
+            if isinstance(value, bool):
+                continue
+            if isinstance(value, int):
+                event[key] = max(0, value + rng.choice((-1, 1, 2)))
+                return f"{kind}.{key}: {value} -> {event[key]}"
+            if isinstance(value, list) and value and all(isinstance(v, int) for v in value):
+                k = rng.randrange(len(value))
+                new = list(value)
+                new[k] = _other(value[k], list(range(1, 7)), rng)
+                event[key] = new
+                return f"{kind}.{key}[{k}]: {value[k]} -> {new[k]}"
+    elif operator == "target":
+        targets = event.get("targets")
+        if isinstance(targets, list) and targets:
+            k = rng.randrange(len(targets))
+            target = targets[k]
+            if isinstance(target, dict):
+                if target.get("owner") in players and rng.random() < 0.5:
+                    old = target["owner"]
+                    target["owner"] = _other(old, players, rng)
+                    return f"{kind}.targets[{k}].owner: {old} -> {target['owner']}"
+                old = target.get("card")
+                target["card"] = _other(old, card_names + ["Neopet"], rng)
+                return f"{kind}.targets[{k}].card: {old} -> {target['card']}"
+        if isinstance(targets, list) and not targets and kind in ("play", "activate"):
+            event["targets"] = [{"card": "Neopet", "owner": rng.choice(players)}] if players else []
+            return f"{kind}.targets: [] -> one target"
+    elif operator == "phase":
+        for key in PHASE_FIELDS:
+            if isinstance(event.get(key), str):
+                old = event[key]
+                event[key] = old + "-elsewhere"
+                return f"{kind}.{key}: {old} -> {event[key]}"
+    return None
+
+
+# ------------------------------------------------------------------ judging mutants
+
+
+WINDOW = 60
+"""How many events from the change on are checked against ``legal_moves`` (the rest is replayed)."""
+
+
+def _offered_from(game_id: str, header: dict[str, Any], events: list[dict[str, Any]], start: int,
+                  window: int = WINDOW) -> tuple[bool, str]:
+    """Whether ``legal_moves`` offers every event from ``start`` for ``window`` events.
+
+    The prefix before the change is the original legal game and is applied as it is;
+    after the window the events are only applied (the verifier accepted them already).
+    """
+    game = load_game(game_id)
+    cards_name = header.get("cards") or game.default_cards
+    cards = CardDatabase.cached(shipped_database(game_id, cards_name.split("/", 1)[1]), game_id)
+    setup = Setup(tuple(header["players"]), dict(header.get("decks", {})), dict(header.get("options", {})), cards)
+    state = game.setup(setup)
+    decoder = game.decoder()
+    for i, raw in enumerate(events):
+        event = decoder.decode(msgspec.json.encode(raw))
+        if start <= i < start + window and game.event_kinds.get(raw.get("do"), "move") != "claim" \
+                and not game.offers(state, event):
+            return False, f"legal_moves does not offer seq {raw.get('seq')} ({raw.get('do')})"
+        rulings = game.apply(state, event)
+        if any(r.violation.severity in ("illegal", "inconsistent", "malformed") for r in rulings):
+            return False, f"seq {raw.get('seq')} is refused when replayed"
+    return True, ""
+
+
+def judge(mutant: Mutant, game_id: str, header: dict[str, Any], folder: Path) -> None:
+    """Verify a mutant and classify it (see the module docstring)."""
+    path = folder / "mutant.jsonl"
+    path.write_text("\n".join(mutant.lines) + "\n", encoding="utf-8")
+    report = verify_file(path)
+    first = next((f for f in report.findings if f.severity in ("illegal", "inconsistent", "malformed", "unverifiable")), None)
+    if report.verdict != "legal":
+        mutant.outcome = "flagged" if first is not None and first.rule else "flagged_without_rule"
+        mutant.rule = first.rule if first is not None else None
+        mutant.why = first.message if first is not None else report.verdict
+        return
+    if header.get("options", {}).get("passes") != "explicit":
+        mutant.outcome = "unconfirmed"
+        return
+    events = [json.loads(line) for line in mutant.lines[1:]]
+    offered, why = _offered_from(game_id, header, events, mutant.index)
+    mutant.outcome = "still_legal" if offered else "missed"
+    mutant.why = why
+
+
+def run(paths: list[Path], count: int, seed: int = 0, operators: tuple[str, ...] = OPERATORS) -> MutationReport:
+    """``count`` mutants per replay of ``paths`` (legal replays), each verified and classified."""
+    rng = random.Random(seed)
+    report = MutationReport()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for path in paths:
+            lines = path.read_text(encoding="utf-8").splitlines()
+            header = json.loads(lines[0])
+            events = [json.loads(line) for line in lines[1:] if line.strip()]
+            game_id = header.get("game", "")
+            game = load_game(game_id)
+            cards_name = header.get("cards") or game.default_cards
+            card_names = sorted(c.name for c in CardDatabase.cached(shipped_database(game_id, cards_name.split("/", 1)[1]), game_id))
+            made = 0
+            attempts = 0
+            while made < count and attempts < count * 10:
+                attempts += 1
+                operator = operators[attempts % len(operators)]
+                changed = mutate_once(header, events, operator, rng, card_names)
+                if changed is None:
+                    continue
+                index, description, mutated = changed
+                mutant = Mutant(str(path), operator, index, description,
+                                [lines[0]] + [json.dumps(e, separators=(",", ":")) for e in mutated])
+                judge(mutant, game_id, header, folder)
+                report.mutants.append(mutant)
+                made += 1
+    return report
