@@ -13,6 +13,9 @@ from pathlib import Path
 # root, whether or not the distribution is installed.
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# The project's own Sphinx extension (the generated rules reference, CLI reference, event
+# reference, grammar reference and rulebook lint): docs/_ext/arbiter_docs.
+sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
 
 project = "tcg-arbiter"
 author = "the tcg-arbiter authors"
@@ -24,11 +27,18 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
+    "sphinx.ext.graphviz",
+    "arbiter_docs",
 ]
+
+# Turn-structure diagrams: Graphviz ``dot`` (Debian's graphviz, installed by ``make setup``)
+# writes SVG, whose boxes link to the rules.
+graphviz_output_format = "svg"
+graphviz_dot_args = ["-Gfontname=Helvetica", "-Nfontname=Helvetica", "-Efontname=Helvetica"]
 
 root_doc = "index"
 source_suffix = {".rst": "restructuredtext"}
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_ext", "Thumbs.db", ".DS_Store"]
 language = "en"
 
 nitpicky = False
