@@ -74,3 +74,71 @@ def test_a_local_dask_cluster_gives_the_same_verdicts(folder: Path) -> None:
 @pytest.fixture(scope="module")
 def runner() -> CliRunner:
     return CliRunner()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def dask_cluster(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A real `dask scheduler` and two `dask worker` processes on loopback."""
+    import subprocess
+    import sys
+    import time
+
+    from dask.distributed import Client
+
+    dask_cli = Path(sys.executable).parent / "dask"
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    logs = tmp_path / "dask-logs"
+    logs.mkdir()
+    procs = [subprocess.Popen([str(dask_cli), "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                               "--no-dashboard"], stdout=(logs / "scheduler.log").open("w"), stderr=subprocess.STDOUT)]
+    try:
+        for i in range(2):
+            procs.append(subprocess.Popen([str(dask_cli), "worker", address, "--nthreads", "1", "--no-dashboard",
+                                           "--local-directory", str(tmp_path / f"w{i}")],
+                                          stdout=(logs / f"worker{i}.log").open("w"), stderr=subprocess.STDOUT))
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with Client(address, timeout=5) as client:
+                    if len(client.scheduler_info()["workers"]) >= 2:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError("the Dask cluster did not come up: " + " | ".join(
+                    p.read_text(errors="replace")[-500:] for p in logs.iterdir()))
+            time.sleep(0.5)
+        yield address
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def test_a_real_dask_cluster_gives_the_same_reports_as_the_local_run(folder: Path, dask_cluster: str) -> None:
+    import msgspec
+
+    files = sorted(folder.glob("*.jsonl"))
+    local = {r.replay: msgspec.json.encode(r) for r in verify_many(files)}
+    remote = {r.replay: msgspec.json.encode(r) for r in verify_many(files, scheduler=dask_cluster)}
+    assert remote == local
+
+
+def test_the_cli_runs_a_batch_on_the_cluster(runner: CliRunner, folder: Path, dask_cluster: str, tmp_path: Path) -> None:
+    results = tmp_path / "cluster.jsonl"
+    result = runner.invoke(app, ["verify", str(folder), "--dask", dask_cluster, "--results", str(results), "--no-progress"])
+    assert result.exit_code == 1 and "most broken rules" in result.output
+    assert len(results.read_text(encoding="utf-8").splitlines()) == len(SAMPLE) + 1

@@ -41,14 +41,14 @@ def verify(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Verify in this many worker processes.")] = 1,
     results: Annotated[Path | None, typer.Option("--results", help="Append each replay's JSON report to this JSON Lines file as soon as it is done.")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Skip replays whose report is already in the --results file.")] = False,
-    cluster: Annotated[str | None, typer.Option("--cluster", help="Run on a Dask cluster: its scheduler address, or 'local'.")] = None,
+    dask: Annotated[str | None, typer.Option("--dask", help="Run on a Dask distributed cluster: its scheduler address (tcp://HOST:PORT), or 'local' for one started on this machine.")] = None,
     progress: Annotated[bool | None, typer.Option("--progress/--no-progress", help="A progress bar (default: when the terminal shows it).")] = None,
     docs_url: Annotated[str, typer.Option("--docs-url", help="html: base URL of the rules reference that rule citations link to "
                                           "(rules-<game>.html#<game>-<id with dashes>), relative to the report or absolute.")] = "docs/_build/html/",
 ) -> None:
     """Verify replays and report every illegal move, wrong claim and impossible reveal.
 
-    A batch runs in parallel with --jobs (or on a Dask cluster with --cluster); each
+    A batch runs in parallel with --jobs (or on a Dask cluster with --dask); each
     report goes to the --results file as soon as it is done, --resume skips the ones
     already there, and a summary table (verdicts per game, most broken rules) ends it.
     """
@@ -79,7 +79,7 @@ def verify(
     show_bar = progress if progress is not None else (sys.stderr.isatty() and len(files) > 1)
     bar = _progress_bar(len(files)) if show_bar else None
     stream = verify_many(files, jobs=jobs, keep_going=keep_going, cards=cards, results=results, resume=resume,
-                         scheduler=cluster, on_done=(lambda _r: bar.advance()) if bar is not None else None)
+                         scheduler=dask, on_done=(lambda _r: bar.advance()) if bar is not None else None)
     if bar is not None:
         bar.start()
     for report in stream:

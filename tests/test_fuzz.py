@@ -1,0 +1,126 @@
+"""Fuzzing: random and mutated inputs never crash the loader, the parsers or the CLI.
+
+Every error names the file, the line (where there is one) and the reason; every limit
+(line length, events per replay, file size, text length) gives a clear error.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from grammar.parser import GAMES, MAX_TEXT_LENGTH, CardTextError, parse, parse_lenient
+from verifier import replay as replay_module
+from verifier.cli import app
+from verifier.verify import verify_file
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = (ROOT / "replays" / "neopets" / "legal" / "game-111.jsonl").read_bytes().splitlines()
+SEVERITIES = {"illegal", "inconsistent", "unverifiable", "malformed", "info"}
+FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                         HealthCheck.too_slow])
+
+
+def _check_report(path: Path) -> None:
+    report = verify_file(path)  # never raises
+    assert report.replay == str(path)
+    assert report.verdict in SEVERITIES | {"legal"}
+    for finding in report.findings:
+        assert finding.severity in SEVERITIES and finding.message
+    if report.verdict == "malformed":
+        bad = next(f for f in report.findings if f.severity == "malformed")
+        assert bad.line is None or 1 <= bad.line <= max(1, len(path.read_bytes().splitlines()))
+
+
+@FUZZ
+@given(st.lists(st.binary(max_size=200), max_size=8))
+def test_random_bytes_are_judged_not_crashed_on(tmp_path: Path, lines: list[bytes]) -> None:
+    path = tmp_path / "random.jsonl"
+    path.write_bytes(b"\n".join(lines))
+    _check_report(path)
+
+
+mutations = st.sampled_from(["flip", "cut", "dup", "garbage", "retype", "drop_key"])
+
+
+@FUZZ
+@given(st.lists(st.tuples(st.integers(0, len(BASE) - 1), mutations, st.integers(0, 10_000)), min_size=1, max_size=4))
+def test_mutated_replays_are_judged_not_crashed_on(tmp_path: Path, edits: list[tuple[int, str, int]]) -> None:
+    lines = list(BASE)
+    for index, kind, n in edits:
+        line = lines[index]
+        if kind == "flip" and line:
+            pos = n % len(line)
+            line = line[:pos] + bytes([line[pos] ^ (1 + n % 127)]) + line[pos + 1:]
+        elif kind == "cut":
+            line = line[: n % (len(line) + 1)]
+        elif kind == "dup":
+            lines.insert(index, line)
+        elif kind == "garbage":
+            line = line + b"\x00{]"
+        elif kind in ("retype", "drop_key"):
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(obj, dict) and obj:
+                key = sorted(obj)[n % len(obj)]
+                if kind == "retype":
+                    obj[key] = [obj[key]] if n % 2 else {"x": n}
+                else:
+                    del obj[key]
+                line = json.dumps(obj).encode()
+        lines[index] = line
+    path = tmp_path / "mutated.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    _check_report(path)
+
+
+@FUZZ
+@given(st.sampled_from(GAMES), st.text(max_size=300), st.sampled_from([None, "Food", "Equipment", "Action", "Unit (Fire)"]))
+def test_the_card_parsers_only_raise_card_text_errors(game: str, text: str, card_type: str | None) -> None:
+    try:
+        parse(text, game, card_type=card_type)
+    except CardTextError as error:
+        assert error.line >= 1 and error.column >= 1 and error.reason
+    except ValueError as error:  # an unknown card type for this game
+        assert "card type" in str(error)
+        return
+    tree = parse_lenient(text, game, card_type=card_type)
+    assert tree is not None
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(GAMES), st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=120))
+def test_the_card_command_never_shows_a_traceback(game: str, text: str) -> None:
+    result = CliRunner().invoke(app, ["card", text, "--game", game])
+    assert result.exit_code in (0, 1, 2)
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_a_text_over_the_length_limit_is_refused_clearly() -> None:
+    with pytest.raises(CardTextError, match="exceeds the limit"):
+        parse("Draw a card. " * (MAX_TEXT_LENGTH // 10), "neopets")
+
+
+@pytest.mark.parametrize(("limit", "value", "words"), [
+    ("MAX_LINE_BYTES", 200, "byte limit"),
+    ("MAX_EVENTS", 3, "more than 3 events"),
+    ("MAX_FILE_BYTES", 500, "byte limit"),
+])
+def test_replay_limits_give_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, limit: str, value: int,
+                                          words: str) -> None:
+    monkeypatch.setattr(replay_module, limit, value)
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(b"\n".join(BASE[:40]) + b"\n")
+    report = verify_file(path)
+    assert report.verdict == "malformed"
+    finding = next(f for f in report.findings if f.severity == "malformed")
+    assert words in finding.message
+    assert report.replay == str(path)
