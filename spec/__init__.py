@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 GAMES: dict[str, str] = {
     "neopets": "spec.neopets.game:Neopets",
+    "bakugan": "spec.bakugan.game:Bakugan",
 }
 """Game id -> ``module:class`` of its rules."""
 

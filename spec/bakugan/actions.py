@@ -1,0 +1,796 @@
+"""The preconditions of every Bakugan event, each citing the rule it implements.
+
+Each check reads: the rule ID, one line of what it requires, the condition, the finding.
+``Bakugan.apply`` runs them on a recorded event; ``Bakugan.legal_moves`` keeps the
+candidate events that pass them. They only read the state; the flow lives in
+:mod:`spec.bakugan.game` and the meaning of card text in :mod:`spec.bakugan.effects`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from grammar import ast as A
+from grammar import bakugan_nodes as K
+from spec.bakugan import board as B
+from spec.bakugan import events as E
+from spec.bakugan import targets as T
+from spec.bakugan.state import CORES_PER_PLAYER, TEAM_SIZE, BakuganState, holders
+from spec.bakugan.turn import PHASE_OF, WINDOWS
+from spec.core.findings import Violation
+from spec.core.rules import RuleBook, RuleIndex
+
+BOOK = RuleBook(RuleIndex.load("bakugan", Path(__file__).with_name("rules.tsv")))
+
+FIRST = BOOK.action("first")
+PLACE = BOOK.action("place")
+SHUFFLE = BOOK.action("shuffle")
+DRAW = BOOK.action("draw")
+ENERGIZE = BOOK.action("energize")
+SELECT = BOOK.action("select")
+ROLL = BOOK.action("roll")
+REROLL = BOOK.action("reroll")
+PLAY = BOOK.action("play")
+ACTIVATE = BOOK.action("activate")
+PASS = BOOK.action("pass")
+DISCARD = BOOK.action("discard")
+FLIP = BOOK.action("flip")
+FORFEIT = BOOK.action("forfeit")
+UNASKED = {kind: BOOK.action(kind) for kind in ("decline", "search", "coin")}
+PHASE = BOOK.action("phase")
+VICTOR = BOOK.action("victor")
+DAMAGE = BOOK.action("damage")
+RESOLVE = BOOK.action("resolve")
+GAME = BOOK.action("game")
+
+Check = Violation | None
+
+
+def _setup(state: BakuganState) -> bool:
+    return state.stage == "setup"
+
+
+def _turn(state: BakuganState) -> bool:
+    return state.stage == "turn"
+
+
+def _busy(state: BakuganState) -> bool:
+    """An effect is completing or being paid for: nobody has priority (1.14.5.p1)."""
+    return state.resolution is not None or state.pending_item is not None
+
+
+# ====================================================================== set-up (1.4)
+
+@FIRST.precondition("1.4/4.2", "the player who begins the set-up is picked once, at random, before any BakuCore is placed")
+def first_once(state: BakuganState, ev: E.First) -> Check:
+    if not _setup(state) or state.first is not None or state.field_cores:
+        return Violation("the first placer was already decided", expected="one random pick in set-up", actual="another pick")
+    if ev.player not in state.players:
+        return Violation(f"{ev.player!r} is not a player of this game", expected="one of the players", actual=ev.player)
+    return None
+
+
+def placer(state: BakuganState) -> str | None:
+    """Whose turn it is to place a BakuCore: the first placer, then alternating (1.4/4.3.p1)."""
+    if state.first is None:
+        return None
+    placed = len(state.field_cores)
+    if placed >= 2 * CORES_PER_PLAYER:
+        return None
+    return state.first if placed % 2 == 0 else state.other(state.first)
+
+
+@PLACE.precondition("1.4/4.3.p1", "BakuCores are placed one at a time in set-up, players taking turns, the randomly picked player first")
+def place_in_turn(state: BakuganState, ev: E.Place) -> Check:
+    if not _setup(state):
+        return Violation("a BakuCore placed after set-up", expected="placements in set-up only", actual="place")
+    due = placer(state)
+    if ev.by != due:
+        return Violation(f"{ev.by} placed a BakuCore out of turn", expected=f"a placement by {due}" if due else "no placement",
+                         actual=f"placement by {ev.by}")
+    return None
+
+
+@PLACE.precondition("1.2/2.3", "the BakuCore placed is one of the player's registered BakuCores not placed yet")
+def place_registered_core(state: BakuganState, ev: E.Place) -> Check:
+    left = state.sides[ev.by or ""].cores_left
+    if ev.core not in K.BAKUCORES:
+        return Violation(f"{ev.core!r} is not a BakuCore icon", expected=", ".join(K.BAKUCORES), actual=ev.core)
+    if left is not None and ev.core not in left:
+        return Violation(f"{ev.by} has no {ev.core} BakuCore left to place", expected=", ".join(left) or "none",
+                         actual=ev.core, severity="inconsistent")
+    return None
+
+
+@PLACE.precondition("1.4/4.3.1", "from the second BakuCore on, a placed BakuCore lies edge to edge with one already placed")
+def place_touching(state: BakuganState, ev: E.Place) -> Check:
+    placed = set(state.field_cores)
+    if placed and not ev.touches:
+        return Violation("a BakuCore placed touching none of the Field", expected="a placed BakuCore it touches", actual="touches nothing")
+    stray = [t for t in ev.touches if t not in placed]
+    if stray:
+        return Violation("a BakuCore placed touching slots not on the Field", expected=f"slots among {sorted(placed)}", actual=str(stray))
+    return None
+
+
+@SHUFFLE.precondition("4.2.2.p2", "a deck is shuffled once in set-up before its owner draws, or when an effect calls for it")
+def shuffle_called_for(state: BakuganState, ev: E.Shuffle) -> Check:
+    if _setup(state) and not state.sides[ev.by or ""].shuffled:
+        return None
+    return Violation("a deck shuffled where no rule or effect calls for it", expected="the deck's order kept", actual="shuffle")
+
+
+@DRAW.precondition("1.4/4.4.p1", "no opening card is drawn before its player has shuffled their deck")
+def draw_after_shuffle(state: BakuganState, ev: E.Draw) -> Check:
+    if _setup(state) and not state.sides[ev.by or ""].shuffled:
+        return Violation("a card drawn from an unshuffled deck", expected="shuffle first", actual="draw")
+    return None
+
+
+@DRAW.precondition("1.4/4.4.p3", "opening hands are drawn once the Field is laid, five cards each")
+def opening_hand(state: BakuganState, ev: E.Draw) -> Check:
+    if not _setup(state):
+        return None
+    if len(state.field_cores) < 2 * CORES_PER_PLAYER:
+        return Violation("an opening card drawn before every BakuCore was placed", expected="the BakuCore Field first",
+                         actual=f"draw after {len(state.field_cores)} placements")
+    if state.sides[ev.by or ""].opening_draws >= 5:
+        return Violation("a sixth card drawn for the opening hand", expected="five cards", actual="a sixth draw")
+    return None
+
+
+@DRAW.precondition("1.17.1.p2", "in a turn a player draws only their one Draw-step card, unless an effect calls for more")
+def draw_in_draw_step(state: BakuganState, ev: E.Draw) -> Check:
+    if _setup(state):
+        return None
+    if not _turn(state) or state.node != "draw" or (ev.by or "") in state.flags.drew:
+        return Violation("a draw no rule or effect calls for", expected="no draw here", actual=f"draw by {ev.by}")
+    return None
+
+
+@DRAW.precondition("1.17.2", "nothing is drawn from an empty deck")
+def draw_from_cards(state: BakuganState, ev: E.Draw) -> Check:
+    if len(state.sides[ev.by or ""].deck) == 0:
+        return Violation("a card drawn from an empty deck", expected="the draw is skipped", actual="draw")
+    return None
+
+
+def in_hand(state: BakuganState, player: str, name: str) -> Violation | None:
+    """The card is in the player's hand: known there, or one of its unknown cards."""
+    hand = state.sides[player].hand
+    if hand.find(name) is not None:
+        return None
+    if hand.unknown() is None:
+        return Violation(f"{name} is not in {player}'s hand", expected="a card from the hand", actual=name)
+    if not state.sides[player].knowledge.can_reveal(name):
+        return Violation(f"{name}: more copies revealed than {player}'s registered deck holds", expected="a card the deck can hold",
+                         actual=name, severity="inconsistent")
+    return None
+
+
+# ====================================================================== Start Phase (5.2-5.4, 3.7)
+
+@ENERGIZE.precondition("3.7.1", "a card is energized only in the Energize step")
+def energize_in_step(state: BakuganState, ev: E.Energize) -> Check:
+    if not _turn(state) or state.node != "energize" or _busy(state):
+        return Violation("a card energized outside the Energize step", expected="energize in the Energize step", actual=f"energize in {state.node}")
+    return None
+
+
+@ENERGIZE.precondition("5.4.2", "each player makes one energize decision in the step")
+def one_energize(state: BakuganState, ev: E.Energize) -> Check:
+    if (ev.by or "") in state.flags.energize_done:
+        return Violation(f"{ev.by} energized twice this step", expected="one decision each", actual="a second energize")
+    return None
+
+
+@ENERGIZE.precondition("5.4.1", "the starting player makes the energize decision first, then the other player")
+def energize_order(state: BakuganState, ev: E.Energize) -> Check:
+    due = energize_decider(state)
+    if ev.by != due:
+        return Violation(f"{ev.by} energized before {due} decided", expected=f"a decision by {due}", actual=f"energize by {ev.by}")
+    return None
+
+
+@ENERGIZE.precondition("3.7.1", "the card energized comes from the player's hand")
+def energize_from_hand(state: BakuganState, ev: E.Energize) -> Check:
+    if ev.card is None:
+        return None if len(state.sides[ev.by or ""].hand) else Violation("an energize from an empty hand", expected="a card in hand", actual="none")
+    return in_hand(state, ev.by or "", ev.card)
+
+
+def energize_decider(state: BakuganState) -> str | None:
+    for player in (state.starting, state.nonstarting):
+        if player not in state.flags.energize_done:
+            return player
+    return None
+
+
+# ====================================================================== Roll Phase (5.5-5.7, 1.18)
+
+def selector_due(state: BakuganState) -> str | None:
+    """Who picks a Bakugan next: the starting player first (5.6.1)."""
+    if not _turn(state) or state.node != "selection" or state.mode != "pick":
+        return None
+    for player in (state.starting, state.nonstarting):
+        if player not in state.flags.selected:
+            return player
+    return None
+
+
+@SELECT.precondition("5.6.1", "in the Selection Step the starting player picks first, then the other, one Bakugan each")
+def select_in_order(state: BakuganState, ev: E.Select) -> Check:
+    due = selector_due(state)
+    if due is None:
+        return Violation("a Bakugan picked outside the Selection Step", expected="no pick here", actual="select")
+    if ev.by != due:
+        return Violation(f"{ev.by} picked before {due}", expected=f"a pick by {due}", actual=f"select by {ev.by}")
+    return None
+
+
+@SELECT.precondition("1.1/2.1.p1", "the Bakugan picked is one of the player's three")
+def select_own_team(state: BakuganState, ev: E.Select) -> Check:
+    side = state.sides[ev.by or ""]
+    defn = state.cards.get(ev.bakugan)
+    if defn is None or defn.type != "Character":
+        return Violation(f"{ev.bakugan} is not a Bakugan's Character", expected="a Character card", actual=ev.bakugan)
+    if ev.bakugan not in side.team and len(side.team) >= TEAM_SIZE:
+        return Violation(f"{ev.bakugan} is not on {ev.by}'s team", expected=", ".join(side.team), actual=ev.bakugan,
+                         severity="inconsistent")
+    return None
+
+
+@SELECT.precondition("5.6.1", "the Bakugan picked is closed")
+def select_closed(state: BakuganState, ev: E.Select) -> Check:
+    bak = state.bakugan(ev.by or "", ev.bakugan)
+    if bak is not None and bak.open:
+        return Violation(f"{ev.bakugan} is open", expected="a closed Bakugan", actual=ev.bakugan)
+    return None
+
+
+@ROLL.precondition("5.5.1", "a Bakugan is rolled only once selection is over: in the Roll Step, or when a reroll or double miss calls for it")
+def roll_when_called(state: BakuganState, ev: E.Roll) -> Check:
+    if not _turn(state) or (ev.by or "") not in state.to_roll or _busy(state):
+        return Violation("a roll the rules do not call for here", expected="no roll", actual=f"roll by {ev.by}")
+    return None
+
+
+def core_violation(state: BakuganState, ev: E.Roll) -> Violation | None:
+    """What is wrong with the BakuCore a roll names, if anything (5.7.2.2)."""
+    if ev.core is None or ev.foul or not ev.opened:
+        return None
+    if ev.core not in state.field_cores:
+        return Violation(f"no BakuCore lies in slot {ev.core}", expected=f"a slot among {sorted(state.field_cores)}", actual=str(ev.core))
+    brawl = set(state.flags.selected.items())
+    if any(h not in brawl for h in holders(state, ev.core)):
+        return Violation(f"the BakuCore in slot {ev.core} is held by a Bakugan outside this brawl",
+                         expected="a BakuCore on the Field", actual=str(ev.core))
+    return None
+
+
+def attach_violation(ev: E.Roll) -> Violation | None:
+    """A roll recorded as staying on a BakuCore it did not open on (5.7.2.3)."""
+    if ev.attached and not (ev.opened and ev.core is not None):
+        return Violation("a Bakugan recorded as staying on a BakuCore it did not open on",
+                         expected="attached only with an open on a BakuCore", actual="attached without an open")
+    return None
+
+
+@ROLL.precondition("5.7.2.2", "a roll touches a BakuCore on the Field, or one held by the other Bakugan of this brawl")
+def roll_on_field(state: BakuganState, ev: E.Roll) -> Check:
+    return core_violation(state, ev)
+
+
+@ROLL.precondition("5.7.2.3", "only a Bakugan that opened on a BakuCore can stay on it")
+def roll_attached_open(state: BakuganState, ev: E.Roll) -> Check:
+    return attach_violation(ev)
+
+
+@REROLL.precondition("1.14.2.p1", "a reroll keyword is used by a player holding priority")
+def reroll_with_priority(state: BakuganState, ev: E.Reroll) -> Check:
+    return has_priority(state, ev.by)
+
+
+@REROLL.precondition("1.18.1.2", "the Bakugan rerolled is the one its player picked in this turn's Selection Step")
+def reroll_selected(state: BakuganState, ev: E.Reroll) -> Check:
+    if state.flags.selected.get(ev.by or "") != ev.bakugan:
+        return Violation(f"{ev.bakugan} was not picked this turn", expected=state.flags.selected.get(ev.by or "") or "no pick",
+                         actual=ev.bakugan)
+    return None
+
+
+@REROLL.precondition("1.18.1.1", "a reroll comes after the turn's first roll")
+def reroll_after_first_roll(state: BakuganState, ev: E.Reroll) -> Check:
+    if not state.flags.first_roll_done:
+        return Violation("a reroll before the turn's first roll", expected="the first roll", actual="reroll")
+    return None
+
+
+@REROLL.precondition("1.18.1.6", "no reroll once the Victor Step has begun")
+def reroll_before_victor(state: BakuganState, ev: E.Reroll) -> Check:
+    if state.flags.victor_begun:
+        return Violation("a reroll after the Victor Step began", expected="no reroll", actual="reroll")
+    return None
+
+
+@REROLL.precondition("1.3/3.1", "the Bakugan's own text grants the reroll: it missed its last roll, and the keyword is used once a turn")
+def reroll_granted(state: BakuganState, ev: E.Reroll) -> Check:
+    bak = state.bakugan(ev.by or "", ev.bakugan)
+    word = None if bak is None else B.keyword(state, bak.top.name, "reroll_on_miss")
+    if word is None:
+        return Violation(f"{ev.bakugan} has no reroll ability", expected="a card text granting the reroll", actual="reroll")
+    if not state.flags.missed.get(ev.by or "", False):
+        return Violation(f"{ev.bakugan} did not miss its last roll", expected="a missed roll", actual="reroll")
+    if word.argument == "once each turn" and (ev.by or "", ev.bakugan) in state.flags.rerolls_used:
+        return Violation(f"{ev.bakugan}'s reroll used twice this turn", expected="once each turn", actual="a second reroll")
+    return None
+
+
+# ====================================================================== priority (1.14, 6.2.1)
+
+def has_priority(state: BakuganState, player: str | None) -> Violation | None:
+    """A player may add to the batch only in a priority window (and, with logged passes, holding priority)."""
+    if not _turn(state) or _busy(state) or state.to_roll:
+        return Violation("no player has priority here", expected="a priority window", actual="an action")
+    if state.node not in WINDOWS or (state.node == "selection" and state.mode != "window") or state.mode in ("tie", "deal", "offer"):
+        return Violation(f"no priority window in the {state.node} step", expected="a priority window", actual="an action")
+    if state.explicit_passes and player != state.priority.holder:
+        return Violation(f"{player} acted while {state.priority.holder} held priority", expected=f"a move by {state.priority.holder}",
+                         actual=f"a move by {player}")
+    return None
+
+
+def offered(state: BakuganState, player: str | None, name: str) -> bool:
+    """Whether ``name`` is the Flip card damage just turned over from ``player``'s deck (3.6.1)."""
+    return state.offer is not None and state.mode == "offer" and state.offer.owner == player and state.offer.name == name
+
+
+def fed_play(state: BakuganState, player: str | None) -> bool:
+    """Whether a resolving effect asks ``player`` to play a card now (a "play ... for free" step)."""
+    res = state.resolution
+    return res is not None and res.need is not None and res.need.kind == "play" and res.need.player == player
+
+
+@PLAY.precondition("5.2.1.p2", "no card is played in the Start Phase")
+def no_play_in_start_phase(state: BakuganState, ev: E.Play) -> Check:
+    if _turn(state) and PHASE_OF.get(state.node) == "start":
+        return Violation("a card played in the Start Phase", expected="no plays until the Roll Phase", actual=ev.card)
+    return None
+
+
+@PLAY.precondition("5.15.1.p2", "no card is played after the play step")
+def no_play_after_play_step(state: BakuganState, ev: E.Play) -> Check:
+    if _turn(state) and state.node in ("charge", "reset"):
+        return Violation(f"a card played in the {state.node} step", expected="plays end with the play step", actual=ev.card)
+    return None
+
+
+@PLAY.precondition("1.3/3.2", "a Flip card that FrostStrike damage turned over can't be played")
+def frost_flips_cannot_be_played(state: BakuganState, ev: E.Play) -> Check:
+    attack = state.attack
+    if _turn(state) and state.node == "damage" and attack is not None and attack.frost and attack.dealt <= attack.frost \
+            and state.mode == "deal" and B.type_of(state, ev.card) == "Flip":
+        flipped = state.sides[attack.to].discard.cards
+        if flipped and flipped[-1].name == ev.card and ev.by == attack.to:
+            return Violation(f"{ev.card} was turned over by FrostStrike damage, which can't be answered",
+                             expected="no Flip card played", actual=ev.card)
+    return None
+
+
+@PLAY.precondition("3.6.1.p2", "after a Flip card is turned over by damage, only its owner acts first, deciding on that card")
+def flip_owner_decides_first(state: BakuganState, ev: E.Play) -> Check:
+    if _turn(state) and state.mode == "offer" and state.offer is not None and not offered(state, ev.by, ev.card):
+        return Violation(f"{ev.card} played while {state.offer.owner} decided on {state.offer.name}",
+                         expected=f"{state.offer.owner} plays or declines {state.offer.name}", actual=f"{ev.by} plays {ev.card}")
+    return None
+
+
+@PLAY.precondition("5.11.2", "no card is played while damage is being dealt, save a Flip card just turned over")
+def no_play_during_damage(state: BakuganState, ev: E.Play) -> Check:
+    if _turn(state) and state.node == "damage" and state.mode == "deal" and not fed_play(state, ev.by):
+        return Violation("a card played while damage was being dealt", expected="the damage goes on", actual=ev.card)
+    return None
+
+
+@PLAY.precondition("3.6.1.p1", "a Flip card is played only as damage turns it over from its owner's deck")
+def flip_only_when_flipped(state: BakuganState, ev: E.Play) -> Check:
+    if B.type_of(state, ev.card) == "Flip" and not offered(state, ev.by, ev.card):
+        return Violation(f"{ev.card} is a Flip card not turned over by damage", expected="Flip cards are played from damage",
+                         actual=ev.card)
+    return None
+
+
+@PLAY.precondition("6.2.1.p2", "a card is played by the player holding priority, in a priority window")
+def play_with_priority(state: BakuganState, ev: E.Play) -> Check:
+    if offered(state, ev.by, ev.card) or fed_play(state, ev.by):
+        return None
+    return has_priority(state, ev.by)
+
+
+@PLAY.precondition("1.10.1.p2", "Character cards are never played: they are not in a deck or a hand")
+def no_character_played(state: BakuganState, ev: E.Play) -> Check:
+    if B.type_of(state, ev.card) == "Character":
+        return Violation(f"{ev.card} is a Character card", expected="a card from the hand", actual="Character")
+    return None
+
+
+@PLAY.precondition("6.2.1.1.p1", "the card played comes from the player's hand")
+def play_from_hand(state: BakuganState, ev: E.Play) -> Check:
+    if offered(state, ev.by, ev.card):
+        return None
+    return in_hand(state, ev.by or "", ev.card)
+
+
+@PLAY.precondition("3.3.2.p1", "an Evo goes on a Bakugan of the player's own team")
+def evo_on_own_bakugan(state: BakuganState, ev: E.Play) -> Check:
+    if B.type_of(state, ev.card) != "Evo":
+        return None
+    if ev.on is None or state.bakugan(ev.by or "", ev.on) is None:
+        return Violation(f"{ev.card} played on no Bakugan of {ev.by}'s", expected="one of the player's Bakugan",
+                         actual=ev.on or "no Bakugan named")
+    return None
+
+
+@PLAY.precondition("3.3.1.1", "an Evo's Evo ID names the Character at the bottom of the pile it goes on")
+def evo_matches_character(state: BakuganState, ev: E.Play) -> Check:
+    defn = state.cards.get(ev.card)
+    if defn is None or defn.type != "Evo":
+        return None
+    wanted = defn.stats.get("evolves_from")
+    if ev.on != wanted:
+        return Violation(f"{ev.card} evolves {wanted}, not {ev.on}", expected=str(wanted), actual=str(ev.on))
+    return None
+
+
+@PLAY.precondition("1.8.1.2.2", "a card with X in its cost is given a value for X (zero or more), and only such a card")
+def x_value(state: BakuganState, ev: E.Play) -> Check:
+    defn = state.cards.get(ev.card)
+    has_x = defn is not None and defn.cost == "X"
+    if (ev.x is not None and (not has_x or ev.x < 0)) or (has_x and ev.x is None):
+        return Violation(f"X = {ev.x} given for {ev.card}", expected="a value for X exactly on a card with X in its cost, never negative",
+                         actual=str(ev.x))
+    return None
+
+
+def energy_violation(state: BakuganState, player: str, cost: int, uncharge: int | None) -> Violation | None:
+    """Whether a cost can be paid from the pool and charged Energy cards as the event says (1.7.1.1.1, 2.3.1.1)."""
+    side = state.sides[player]
+    need = max(0, cost - side.pool)
+    if uncharge is not None and uncharge > need:
+        return Violation(f"{uncharge} Energy card(s) uncharged for a cost that needed {need}", expected=f"uncharge {need}",
+                         actual=f"uncharge {uncharge}")
+    return None
+
+
+def affordable(state: BakuganState, player: str, cost: int, uncharge: int | None) -> Violation | None:
+    side = state.sides[player]
+    need = max(0, cost - side.pool)
+    turned = need if uncharge is None else uncharge
+    if turned > side.charged() or side.pool + turned < cost:
+        return Violation(f"a cost of {cost} Energy not covered", expected=f"{cost} Energy",
+                         actual=f"{side.pool} in the pool and {side.charged()} charged Energy card(s)")
+    return None
+
+
+def play_cost(state: BakuganState, ev: E.Play) -> int:
+    defn = state.cards.get(ev.card)
+    if defn is None:
+        return 0
+    return B.cost_to_pay(state, ev.by or "", defn, ev.x, free=fed_play(state, ev.by))
+
+
+@PLAY.precondition("1.7.1.1.1", "Energy cards are uncharged only as far as the play needs them")
+def uncharge_only_as_needed(state: BakuganState, ev: E.Play) -> Check:
+    return energy_violation(state, ev.by or "", play_cost(state, ev), ev.uncharge)
+
+
+@PLAY.precondition("2.3.1.1", "the player has the Energy the card costs to play")
+def play_affordable(state: BakuganState, ev: E.Play) -> Check:
+    return affordable(state, ev.by or "", play_cost(state, ev), ev.uncharge)
+
+
+def played_steps(state: BakuganState, name: str) -> tuple[A.Step, ...]:
+    """The steps whose selections are made as the card is played (its effect and riders)."""
+    steps: tuple[A.Step, ...] = ()
+    for ability in B.text_of(state, name).abilities:
+        if isinstance(ability, A.Spell) or isinstance(ability, K.Rider) and B.type_of(state, name) in ("Action", "Flip"):
+            steps += ability.effect
+    return steps
+
+
+def targets_violation(state: BakuganState, player: str, steps: tuple[A.Step, ...], refs: list[E.TargetRef]) -> tuple[str, Violation] | None:
+    """(rule, finding) when the selections do not fit the card (1.13.1.p2, 1.13.1.p1, 1.13.1.2, 6.2.1.2)."""
+    slots = T.slots_of(steps)
+    for slot in slots:
+        if not T.candidates(state, player, slot):
+            return "1.13.1.p2", Violation("the card needs a selection and nothing can be selected",
+                                          expected=f"a legal {slot.selector.type}", actual="no choice available")
+    if len(refs) != len(slots):
+        return "1.13.1.p1", Violation(f"{len(refs)} selection(s) made for {len(slots)} needed", expected=f"{len(slots)} selection(s)",
+                                      actual=str(len(refs)))
+    for slot, ref in zip(slots, refs, strict=True):
+        if T.resolve(state, player, slot, ref) is None:
+            if slot.kind == "bakugan" and slot.key == "implied":
+                owner = ref.owner
+                bak = None
+                for p in state.players:
+                    if owner in (None, p) and state.bakugan(p, ref.card) is not None:
+                        bak = state.bakugan(p, ref.card)
+                if bak is not None and not bak.face_up:
+                    return "1.13.1.2", Violation(f"{ref.card} is face down", expected="a face-up Bakugan", actual=ref.card)
+            return "6.2.1.2", Violation(f"{ref.card or ref.core} is not a legal selection", expected=f"a {slot.selector.type}",
+                                        actual=str(ref.card or ref.core))
+    return None
+
+
+def _targets_for(rule: str) -> Any:
+    def check(state: BakuganState, ev: Any) -> Check:
+        if isinstance(ev, E.Play):
+            if B.type_of(state, ev.card) not in ("Action", "Flip"):
+                return None
+            steps = played_steps(state, ev.card)
+        else:
+            ability = activated_ability(state, ev)
+            if ability is None:
+                return None
+            steps = ability.effect
+        found = targets_violation(state, ev.by or "", steps, ev.targets)
+        return found[1] if found is not None and found[0] == rule else None
+    return check
+
+
+@PLAY.precondition("1.13.1.p2", "a card that needs a selection is played only when something can be selected")
+def play_has_selection(state: BakuganState, ev: E.Play) -> Check:
+    return _targets_for("1.13.1.p2")(state, ev)
+
+
+@PLAY.precondition("1.13.1.p1", "every selection the card needs is made as it is played")
+def play_selections_made(state: BakuganState, ev: E.Play) -> Check:
+    return _targets_for("1.13.1.p1")(state, ev)
+
+
+@PLAY.precondition("1.13.1.2", "a card aimed at a Bakugan without a selection rule is aimed at a face-up one")
+def play_face_up_target(state: BakuganState, ev: E.Play) -> Check:
+    return _targets_for("1.13.1.2")(state, ev)
+
+
+@PLAY.precondition("6.2.1.2", "every selection is legal when the card is played")
+def play_targets_legal(state: BakuganState, ev: E.Play) -> Check:
+    return _targets_for("6.2.1.2")(state, ev)
+
+
+# ====================================================================== activated abilities (6.4)
+
+def activated_ability(state: BakuganState, ev: E.Activate) -> A.Activated | None:
+    hero = B.hero_in_play(state, ev.by or "", ev.card)
+    if hero is None:
+        return None
+    found = B.abilities(state, hero.name, A.Activated)
+    return found[ev.ability] if 0 <= ev.ability < len(found) else None
+
+
+def activation_cost(state: BakuganState, ev: E.Activate) -> int:
+    ability = activated_ability(state, ev)
+    if ability is None:
+        return 0
+    total = 0
+    for step in ability.cost:
+        if isinstance(step, K.Spend):
+            total += ev.x or 0 if isinstance(step.amount, A.Var) else B.amount(step.amount, {})
+    return total
+
+
+@ACTIVATE.precondition("1.14.2.p1", "an ability is used by the player holding priority, in a priority window")
+def activate_with_priority(state: BakuganState, ev: E.Activate) -> Check:
+    return has_priority(state, ev.by)
+
+
+@ACTIVATE.precondition("4.6.2", "the ability belongs to a Hero the player has in play")
+def activate_in_play(state: BakuganState, ev: E.Activate) -> Check:
+    hero = B.hero_in_play(state, ev.by or "", ev.card)
+    if hero is None:
+        return Violation(f"{ev.card} is not in play on {ev.by}'s side", expected="a Hero in the play area", actual=ev.card)
+    if activated_ability(state, ev) is None:
+        return Violation(f"{ev.card} has no activated ability {ev.ability}", expected="an ability printed on the card", actual=str(ev.ability))
+    return None
+
+
+@ACTIVATE.precondition("1.8.1.2.2", "an ability with X in its cost is given an X of at least 1, and only such an ability")
+def activate_x_value(state: BakuganState, ev: E.Activate) -> Check:
+    ability = activated_ability(state, ev)
+    has_x = ability is not None and any(isinstance(s, K.Spend) and isinstance(s.amount, A.Var) for s in ability.cost)
+    if (ev.x is not None and (not has_x or ev.x < 1)) or (has_x and ev.x is None):
+        return Violation(f"X = {ev.x} for {ev.card}", expected="a value of at least 1 for X exactly when the cost has X", actual=str(ev.x))
+    return None
+
+
+@ACTIVATE.precondition("1.7.1.1.1", "Energy cards are uncharged only as far as the ability needs them")
+def activate_uncharge_as_needed(state: BakuganState, ev: E.Activate) -> Check:
+    return energy_violation(state, ev.by or "", activation_cost(state, ev), ev.uncharge)
+
+
+@ACTIVATE.precondition("6.4.2.p1", "every cost of the ability is paid as it is announced: the Energy first")
+def activate_affordable(state: BakuganState, ev: E.Activate) -> Check:
+    return affordable(state, ev.by or "", activation_cost(state, ev), ev.uncharge)
+
+
+@ACTIVATE.precondition("6.4.3", "an extra cost is paid only if the player can pay it (a card to discard)")
+def activate_extra_cost(state: BakuganState, ev: E.Activate) -> Check:
+    ability = activated_ability(state, ev)
+    if ability is None:
+        return None
+    for step in ability.cost:
+        if isinstance(step, A.Discard) and len(state.sides[ev.by or ""].hand) < B.amount(step.amount, {}):
+            return Violation("no card to discard for the cost", expected=f"{step.amount} card(s) in hand", actual=str(len(state.sides[ev.by or ""].hand)))
+    return None
+
+
+@ACTIVATE.precondition("6.2.1.2", "every selection of the ability is legal when it is announced")
+def activate_targets(state: BakuganState, ev: E.Activate) -> Check:
+    ability = activated_ability(state, ev)
+    if ability is None:
+        return None
+    found = targets_violation(state, ev.by or "", ability.effect, ev.targets)
+    return None if found is None else found[1]
+
+
+# ====================================================================== passes
+
+@PASS.precondition("1.14.3.p1", "a pass comes from the player whose turn it is to act")
+def pass_in_turn(state: BakuganState, ev: E.Pass) -> Check:
+    if not _turn(state) or _busy(state):
+        return Violation("a pass where no player has a decision", expected="no pass here", actual="pass")
+    due = pass_due(state)
+    if due is None:
+        return None
+    if ev.by != due:
+        return Violation(f"{ev.by} passed while {due} was to act", expected=f"a move by {due}", actual=f"pass by {ev.by}")
+    return None
+
+
+def pass_due(state: BakuganState) -> str | None:
+    """Who may pass now (``None`` when no pass is possible at all)."""
+    if state.node == "energize":
+        return energize_decider(state)
+    if state.mode == "offer" and state.offer is not None:
+        return state.offer.owner
+    return state.priority.holder
+
+
+@PASS.precondition("5.3.1", "the Draw step cannot be passed through before both players have drawn")
+def no_pass_before_draws(state: BakuganState, ev: E.Pass) -> Check:
+    if state.node == "draw" and any(p not in state.flags.drew and len(state.sides[p].deck) for p in state.players):
+        return Violation("priority passed before the Draw step's draws", expected="the draws", actual="pass")
+    return None
+
+
+@PASS.precondition("5.6.1", "the Selection Step cannot be passed through before both players have picked")
+def no_pass_before_selection(state: BakuganState, ev: E.Pass) -> Check:
+    if state.node == "selection" and state.mode == "pick":
+        return Violation("a pass before the Bakugan were picked", expected="a pick", actual="pass")
+    return None
+
+
+@PASS.precondition("5.5.1", "no pass while a Bakugan must be rolled")
+def no_pass_before_roll(state: BakuganState, ev: E.Pass) -> Check:
+    if state.to_roll:
+        return Violation("a pass while a roll was due", expected=f"a roll by {state.to_roll[0]}", actual="pass")
+    return None
+
+
+@PASS.precondition("5.9.2.1.p1", "no pass while a BPower tie break needs cards turned over")
+def no_pass_in_tie(state: BakuganState, ev: E.Pass) -> Check:
+    if state.mode == "tie":
+        return Violation("a pass during the tie break", expected="cards turned over", actual="pass")
+    return None
+
+
+@PASS.precondition("5.11.1.p1", "no pass while damage is being dealt")
+def no_pass_in_damage(state: BakuganState, ev: E.Pass) -> Check:
+    if state.node == "damage" and state.mode == "deal":
+        return Violation("a pass while damage was being dealt", expected="the next card turned over", actual="pass")
+    return None
+
+
+@PASS.precondition("4.3.2.p2", "no pass while a player must discard down to seven")
+def no_pass_while_discarding(state: BakuganState, ev: E.Pass) -> Check:
+    if state.discarding:
+        return Violation("a pass while a hand was over seven", expected="the discards", actual="pass")
+    return None
+
+
+# ====================================================================== discards, flips, forfeits
+
+@DISCARD.precondition("4.3.2.p1", "outside an effect or cost, a card is discarded only to bring a hand down to seven as the turn ends")
+def discard_for_hand_limit(state: BakuganState, ev: E.Discard) -> Check:
+    if state.discarding.get(ev.by or "", 0) <= 0:
+        return Violation("a discard no effect or hand limit asks for", expected="no discard here", actual="discard")
+    return None
+
+
+@DISCARD.precondition("4.3.2.p2", "the card discarded comes from the player's hand")
+def discard_from_hand(state: BakuganState, ev: E.Discard) -> Check:
+    if ev.card is None:
+        return None if state.sides[ev.by or ""].hand.unknown() is not None else Violation(
+            "an unnamed discard from a hand of known cards", expected="the card's name", actual="null")
+    return in_hand(state, ev.by or "", ev.card)
+
+
+@FLIP.precondition("5.9.2.1.p1", "in a tie break each player turns over one card a round")
+def flip_in_tie(state: BakuganState, ev: E.Flip) -> Check:
+    if _turn(state) and state.mode == "tie" and ev.by in state.tie:
+        return Violation(f"{ev.by} turned over a second card this round", expected="one card each a round", actual="flip")
+    return None
+
+
+@FLIP.precondition("5.11.1.p1", "cards are turned over from the damaged player's deck while damage is dealt, or in a tie break")
+def flip_when_dealt(state: BakuganState, ev: E.Flip) -> Check:
+    if _turn(state) and state.mode == "tie" and not _busy(state):
+        return None
+    attack = state.attack
+    if not _turn(state) or state.node != "damage" or state.mode != "deal" or attack is None or _busy(state):
+        return Violation("a card turned over where no damage or tie break calls for it", expected="no flip", actual=f"flip by {ev.by}")
+    if ev.by != attack.to:
+        return Violation(f"{ev.by}'s card turned over for damage dealt to {attack.to}", expected=f"a flip by {attack.to}",
+                         actual=f"flip by {ev.by}")
+    return None
+
+
+for _kind, _action in UNASKED.items():
+    @_action.precondition("6.7.1.4", "choices and chance results of an effect come only while an effect asks for them")
+    def _unasked(state: BakuganState, ev: object, _kind: str = _kind) -> Check:
+        return Violation(f"a {_kind} no effect asked for", expected="no such event here", actual=_kind)
+
+
+# ====================================================================== claims
+
+@PHASE.precondition("5.1.1", "a claimed step (or phase) is the one the turn has reached")
+def phase_claim(state: BakuganState, ev: E.Phase) -> Check:
+    now = state.node if _turn(state) else state.stage
+    if ev.step not in (now, PHASE_OF.get(now)):
+        return Violation(f"the log claims the {ev.step} step", expected=now, actual=ev.step)
+    return None
+
+
+@VICTOR.precondition("5.10.1", "the claimed Victor is the player whose Bakugan won the brawl")
+def victor_claim(state: BakuganState, ev: E.Victor) -> Check:
+    if state.victor != ev.player:
+        return Violation(f"the log claims {ev.player} won the brawl", expected=state.victor or "no Victor yet", actual=ev.player)
+    return None
+
+
+def unclaimed_damage(state: BakuganState, player: str) -> int | None:
+    """Index of the first damage to ``player`` that no claim has matched yet."""
+    for index in range(state.damage_claimed, len(state.damage_log)):
+        if state.damage_log[index][0] == player:
+            return index
+    return None
+
+
+@DAMAGE.precondition("1.16.2", "claimed damage equals the cards the last attack turned over from that player's deck")
+def damage_claim(state: BakuganState, ev: E.Damage) -> Check:
+    index = unclaimed_damage(state, ev.to)
+    dealt = None if index is None else state.damage_log[index][1]
+    if dealt != ev.amount:
+        side = state.sides.get(ev.to)
+        return Violation(f"the log claims {ev.amount} damage to {ev.to}", expected=str(dealt) if dealt is not None else "no damage dealt",
+                         actual=str(ev.amount), diff={"damage": {"computed": dealt or 0, "claimed": ev.amount},
+                                                      "deck": None if side is None else len(side.deck)})
+    return None
+
+
+@RESOLVE.precondition("4.4.3.p1", "the card claimed to have completed is the entry the batch completed last")
+def resolve_claim(state: BakuganState, ev: E.Resolve) -> Check:
+    if state.last_resolved != ev.card:
+        return Violation(f"the log claims {ev.card} completed", expected=state.last_resolved or "nothing completed yet", actual=ev.card)
+    return None
+
+
+@GAME.precondition("1.5.1", "the claimed result is the one the rules reached: a winner, or a draw")
+def game_claim(state: BakuganState, ev: E.Game) -> Check:
+    over = state.stage == "over"
+    if not over or state.winner != ev.winner:
+        expected = "the game is not over" if not over else (state.winner or "a draw")
+        return Violation(f"the log claims the game ended with {ev.winner or 'a draw'}", expected=expected, actual=str(ev.winner))
+    return None

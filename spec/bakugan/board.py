@@ -1,0 +1,313 @@
+"""Read-only questions about a Bakugan state, shared by the rule checks and the effects.
+
+A Bakugan's numbers follow the rules on stats: the top card of its pile counts (3.3.3),
+then the BakuCores it holds (6.5.2, 6.5.2.1), static abilities in play (6.5.3.p2) and the
+turn's changes (3.5.3.p1); BPower and Damage Rating below zero count as zero (2.9.2,
+2.10.2, 1.8.1.1.1). Card text comes from the grammar; a card whose text does not parse
+raises :class:`Unmodelled`, which the verifier reports as unverifiable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from grammar import ast as A
+from grammar import bakugan_nodes as K
+from spec.bakugan.state import Bakugan, BakuganState
+from spec.core.cards import CardDef
+from spec.core.state import CardObj
+
+FACTIONS = K.FACTIONS
+
+CORE_BONUS: dict[str, tuple[int, int]] = {
+    "FT": (200, 0),
+    "FF": (100, 1),
+    "SD": (100, 0),
+    "MS": (0, 1),
+    "HE": (300, 0),
+}
+"""What the underside of each BakuCore gives the Bakugan holding it: (BPower, Damage Rating).
+
+The book leaves the printed bonuses to the physical BakuCores (1.12.1); the spec fixes
+one value per icon (``docs/bakugan-decisions.rst``)."""
+
+STATS = ("BPower", "Damage Rating", "FrostStrike", "DoubleStrike", "ShadowStrike")
+BASE_KEY = {"BPower": "bpower", "Damage Rating": "damage"}
+
+
+class Unmodelled(Exception):
+    """The spec cannot give meaning to something the log uses (a card, a step)."""
+
+
+def text_of(state: BakuganState, name: str) -> A.CardText:
+    """The parsed text of a card; raises :class:`Unmodelled` if it does not parse."""
+    cache: dict[str, A.CardText | str] = state.cards.__dict__.setdefault("_bakugan_texts", {})
+    found = cache.get(name)
+    if found is None:
+        if name not in state.cards:
+            found = f"{name!r} is not in the card database {state.cards.name}"
+        else:
+            tree = state.cards.tree(name)
+            if isinstance(tree, Exception):
+                found = f"the text of {name!r} does not parse: {tree}"
+            elif A.unknown_parts(tree):
+                found = f"the text of {name!r} has parts the grammar does not cover"
+            else:
+                found = tree
+        cache[name] = found
+    if isinstance(found, str):
+        raise Unmodelled(found)
+    return found
+
+
+def abilities(state: BakuganState, name: str | None, kind: type | tuple[type, ...]) -> list[Any]:
+    """The abilities of one kind on a card, in printed order."""
+    if name is None:
+        return []
+    return [a for a in text_of(state, name).abilities if isinstance(a, kind)]
+
+
+def keyword(state: BakuganState, name: str | None, word: str) -> A.Keyword | None:
+    for ability in abilities(state, name, A.Keyword):
+        if ability.name == word:
+            return ability
+    return None
+
+
+def type_of(state: BakuganState, name: str) -> str:
+    defn = state.cards.get(name)
+    return "" if defn is None else defn.type
+
+
+# ====================================================================== factions (2.5)
+
+def card_factions(state: BakuganState, defn: CardDef | None) -> frozenset[str]:
+    """A card's Factions: its icons (2.5.1, 2.5.1.2), all six with "counts as all Factions" (2.5.1.3)."""
+    if defn is None:
+        return frozenset()
+    try:
+        if keyword(state, defn.name, "all_factions") is not None:
+            return frozenset(FACTIONS)
+    except Unmodelled:
+        pass  # an unreadable text gives no extra Factions; the card is reported where it is used
+    return frozenset(defn.traits)
+
+
+def factions(state: BakuganState, bak: Bakugan) -> frozenset[str]:
+    """A Bakugan's Factions: those of the top card of its pile (3.3.3)."""
+    return card_factions(state, bak.top.defn)
+
+
+# ====================================================================== who and which
+
+def owner_of(state: BakuganState, controller: str, relative: str | None) -> list[str]:
+    """Players meant by ``you``/``opponent`` from the controller's side (all when unsaid)."""
+    if relative in ("you", "controller", "owner"):
+        return [controller]
+    if relative == "opponent":
+        return [state.other(controller)]
+    return list(state.players)
+
+
+def team_matches(facs: frozenset[str], team: str | None) -> bool:
+    """Whether Factions ``facs`` meet a selector's ``team`` (``Aquos``, ``non-Aquos``)."""
+    if team is None:
+        return True
+    if team.startswith("non-"):
+        return team[4:] not in facs
+    return team in facs
+
+
+def bakugan_matches(state: BakuganState, controller: str, sel: A.Selector, player: str, bak: Bakugan) -> bool:
+    """Whether ``player``'s ``bak`` is one of the Bakugan ``sel`` describes, seen by ``controller``."""
+    if sel.type not in ("Bakugan", "card", "Character"):
+        return False
+    if sel.owner is not None and player not in owner_of(state, controller, sel.owner):
+        return False
+    if sel.zone == "open" and not bak.open:
+        return False
+    return team_matches(factions(state, bak), sel.team)
+
+
+def all_bakugan(state: BakuganState) -> Iterator[tuple[str, Bakugan]]:
+    """Every Bakugan the log has named, starting player's first."""
+    order = (state.starting, state.other(state.starting)) if state.starting else state.players
+    for player in order:
+        for bak in state.sides[player].team.values():
+            yield player, bak
+
+
+def face_up(state: BakuganState) -> list[tuple[str, Bakugan]]:
+    """The face-up Bakugan: those a card may affect without a selection (1.13.1.2)."""
+    return [(p, b) for p, b in all_bakugan(state) if b.face_up]
+
+
+# ====================================================================== stats
+
+def _statics_of(state: BakuganState, player: str, bak: Bakugan) -> Iterator[tuple[A.Step, A.Condition | None, str, bool]]:
+    """(step, condition, controller, printed on the Bakugan itself) of every static that can touch ``bak``."""
+    held = {state.field_cores[s][0] for s in bak.holding if s in state.field_cores}
+    for ability in abilities(state, bak.top.name, (A.Passive, K.CoreStatic, K.Rider)):
+        if isinstance(ability, K.CoreStatic):
+            if held & set(ability.cores):  # 6.5.2.1: while it holds such a BakuCore
+                for step in ability.effect:
+                    yield step, None, player, True
+        elif isinstance(ability, A.Passive):
+            for step in ability.effect:
+                yield step, ability.condition, player, True
+        elif ability.keyword != "Victor" and ability.when is None:
+            for step in ability.effect:  # a rider on a Character or Evo is a conditional static
+                yield step, ability.condition, player, True
+    for controller in state.players:
+        for hero in state.sides[controller].heroes:
+            for ability in abilities(state, hero.name, A.Passive):
+                for step in ability.effect:
+                    yield step, ability.condition, controller, False
+
+
+def _own(sel: A.Selector) -> bool:
+    """A selector meaning the Bakugan the card itself belongs to."""
+    return sel.quantifier in ("the", "this") and sel.owner is None and sel.team is None
+
+
+def raw_stat(state: BakuganState, player: str, bak: Bakugan, stat: str) -> int:
+    """A Bakugan's stat before values under zero are read as zero."""
+    defn = bak.top.defn
+    value = defn.stat(BASE_KEY[stat]) if defn is not None and stat in BASE_KEY else 0
+    for change in state.lasting:
+        if change.base and change.player == player and change.bakugan == bak.name and change.stat == stat and change.uid == bak.character.uid:
+            value = change.amount  # 2.9.3, 2.10.3: a set value replaces the base
+    if stat in BASE_KEY:
+        index = 0 if stat == "BPower" else 1
+        for slot in bak.holding:
+            icon = state.field_cores.get(slot, ("", ""))[0]
+            value += CORE_BONUS.get(icon, (0, 0))[index]  # 6.5.2: the held BakuCore's bonus
+    for step, condition, controller, own in _statics_of(state, player, bak):
+        if not isinstance(step, A.Modify) or step.stat != stat:
+            continue
+        if own:
+            applies = _own(step.target)
+        else:
+            applies = step.target.quantifier == "all" and bakugan_matches(state, controller, step.target, player, bak)
+        if applies and (condition is None or condition_holds(state, controller, condition, {"self": (player, bak.name)})):
+            value += amount(step.delta, {})
+    for change in state.lasting:
+        if not change.base and change.player == player and change.bakugan == bak.name and change.stat == stat and change.uid == bak.character.uid:
+            value += change.amount
+    return value
+
+
+def stat(state: BakuganState, player: str, bak: Bakugan, stat_name: str) -> int:
+    """A Bakugan's stat as the rules read it: never under zero (2.9.2, 2.10.2, 1.8.1.1.1)."""
+    return max(0, raw_stat(state, player, bak, stat_name))
+
+
+def bpower(state: BakuganState, player: str, bak: Bakugan) -> int:
+    return stat(state, player, bak, "BPower")
+
+
+# ====================================================================== costs (1.15, 2.3)
+
+def printed_cost(defn: CardDef | None, x: int | None = None) -> int:
+    """A card's Energy cost as printed; X is zero outside the batch, the paid X inside (1.8.1.2)."""
+    if defn is None or defn.cost is None:
+        return 0
+    if defn.cost == "X":
+        return x or 0
+    return int(defn.cost) if isinstance(defn.cost, int) else 0
+
+
+def cost_changes(state: BakuganState, player: str, defn: CardDef) -> tuple[int, bool]:
+    """Cost changes in force for ``player`` playing ``defn``: (sum of deltas, made free)."""
+    delta, free = 0, False
+    for ability in abilities(state, defn.name, K.Rider):  # 6.5.3.p1: "this costs..." works from the hand
+        for step in ability.effect:
+            if isinstance(step, K.CostChange) and step.what.quantifier == "this" and (
+                    ability.condition is None or condition_holds(state, player, ability.condition, {})):
+                delta += amount(step.delta, {})
+                free = free or step.free
+    for hero in state.sides[player].heroes:
+        for ability in abilities(state, hero.name, A.Passive):
+            for step in ability.effect:
+                if isinstance(step, K.CostChange) and step.what.type in (defn.type, "card") and (
+                        ability.condition is None or condition_holds(state, player, ability.condition, {})):
+                    delta += amount(step.delta, {})
+                    free = free or step.free
+    return delta, free
+
+
+def cost_to_pay(state: BakuganState, player: str, defn: CardDef, x: int | None, free: bool = False) -> int:
+    """The Energy a play costs: printed (or zero when free, 2.3.3) plus changes, never under zero (1.15.2)."""
+    delta, made_free = cost_changes(state, player, defn)
+    base = 0 if free or made_free else printed_cost(defn, x)
+    return max(0, base + delta)
+
+
+# ====================================================================== conditions and amounts
+
+def amount(value: A.Amount | Any, vars: dict[str, Any]) -> int:
+    """A number of the effect tree: a literal, or a variable the resolution knows."""
+    if isinstance(value, int):
+        return value
+    if isinstance(value, A.Var):
+        found = vars.get("x" if value.name == "X" else value.name)  # 1.8.1.2.2: X is the Energy paid
+        if isinstance(found, int):
+            return found
+        raise Unmodelled(f"the amount {value.name!r} is not modelled")
+    raise Unmodelled(f"the amount {value!r} is not modelled")
+
+
+def cores_held(state: BakuganState, player: str) -> int:
+    return sum(len(b.holding) for b in state.sides[player].team.values())
+
+
+def condition_holds(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
+    """Whether a condition of card text holds now (6.3.5, 6.4.4, 6.7.1.1: tested when it matters)."""
+    other = state.other(controller)
+    side = state.sides[controller]
+    if cond.subject == "count" and cond.of is not None and cond.of.zone == "hand" and cond.op == "==":
+        return len(side.hand) == cond.value
+    if cond.subject == "most" and cond.op == "has" and cond.value == "BakuCore":
+        return cores_held(state, controller) > cores_held(state, other)
+    if cond.subject == "most" and cond.op == "has" and cond.value == "Energy":
+        return len(side.energy) > len(state.sides[other].energy)
+    if cond.subject == "cores" and cond.op == ">=" and isinstance(cond.value, int):
+        me = ctx.get("self")
+        bak = state.bakugan(*me) if me else None
+        return bak is not None and len(bak.holding) >= cond.value
+    if cond.subject == "played" and cond.op == ">=" and isinstance(cond.value, int):
+        plays = state.flags.plays.get(controller, 0)
+        if cond.of is not None and cond.of.other and ctx.get("played_self"):
+            plays -= 1
+        return plays >= cond.value
+    if cond.subject == "faction" and cond.op == "is":
+        target = ctx.get("implied")
+        bak = state.bakugan(*target) if target else None
+        return bak is not None and str(cond.value) in factions(state, bak)
+    if cond.subject == "coin" and cond.op == "is":
+        return ctx.get("coin") == cond.value
+    raise Unmodelled(f"the condition {cond.subject} {cond.op} {cond.value} is not modelled")
+
+
+# ====================================================================== play area
+
+def hero_in_play(state: BakuganState, player: str, name: str) -> CardObj | None:
+    for hero in state.sides[player].heroes:
+        if hero.name == name:
+            return hero
+    return None
+
+
+def working_sources(state: BakuganState) -> Iterator[tuple[str, CardObj, Bakugan | None]]:
+    """Cards whose triggered abilities work now: top cards of the teams, then Heroes (6.5.3.p2).
+
+    Starting player's first, so simultaneous triggers enter the batch in that order (6.3.3).
+    """
+    order = (state.starting, state.other(state.starting)) if state.starting else state.players
+    for player in order:
+        side = state.sides[player]
+        for bak in side.team.values():
+            yield player, bak.top, bak
+        for hero in side.heroes:
+            yield player, hero, None

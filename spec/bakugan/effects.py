@@ -1,0 +1,349 @@
+"""What each effect step of Bakugan card text does (the semantics of the AST).
+
+:class:`Effects` supplies the ``do_<step>`` handlers the core interpreter calls. A step
+either changes the state at once or returns a :class:`~spec.core.interpreter.Need` for
+the events the log must show next (a card drawn, a card turned over by an attack, a
+roll). A step the spec gives no meaning has no handler: the interpreter raises
+:class:`~spec.core.interpreter.UnsupportedStep` and the verifier reports the card as
+unverifiable.
+
+Resolution variables (``res.vars``): ``targets`` (slot key -> chosen object) and
+``slots`` (slot key -> :class:`~spec.bakugan.targets.Slot`) from the announcement;
+``implied`` (the Bakugan a played card is applied to, 1.13.1.2); ``self`` (for an
+ability printed on a Character or Evo, its own Bakugan); ``it`` (what an earlier step
+or the trigger picked); ``x`` (the Energy paid for X, 1.8.1.2.2); ``coin``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from grammar import ast as A
+from grammar import bakugan_nodes as K
+from spec.bakugan import board as B
+from spec.bakugan import targets as T
+from spec.bakugan.actions import BOOK
+from spec.bakugan.state import BakuganState, EnergyCard, Lasting
+from spec.core.interpreter import Need, Resolution, UnsupportedStep
+from spec.core.queue import QueueItem
+from spec.core.state import CardObj
+
+if TYPE_CHECKING:
+    from spec.bakugan.game import Bakugan
+
+cite = BOOK.cite
+
+
+class OrElse(msgspec.Struct, frozen=True, tag="bakugan_or_else"):
+    """A "you may ... instead" rider: ``steps`` if the player takes it, else ``otherwise`` (the text it replaces)."""
+
+    player: str
+    steps: tuple[Any, ...]
+    otherwise: tuple[Any, ...]
+
+
+class AttackDone(msgspec.Struct, frozen=True, tag="bakugan_attack_done"):
+    """Bookkeeping after a card's attack has turned over its cards: the damage is recorded."""
+
+    to: str
+
+
+class Effects:
+    """Step handlers for the interpreter, bound to the game for moves of cards and damage."""
+
+    def __init__(self, game: Bakugan) -> None:
+        self.game = game
+
+    # -------------------------------------------------------------- whom a step touches
+
+    def _player(self, state: BakuganState, res: Resolution, who: str | None) -> list[str]:
+        return B.owner_of(state, res.controller, who or "you")
+
+    def _chosen(self, state: BakuganState, res: Resolution, key: Any) -> Any:
+        """The object selected for slot ``key`` at announcement, if it is still legal (6.7.1.2, 1.13.1.1)."""
+        obj = res.vars.get("targets", {}).get(key)
+        slot = res.vars.get("slots", {}).get(key)
+        if obj is None or slot is None:
+            return None
+        return obj if T.still_legal(state, res.controller, slot, obj) else None
+
+    def _bakugan(self, state: BakuganState, res: Resolution, sel: A.Selector, key: Any) -> list[tuple[str, str]]:
+        """The (player, Bakugan) pairs a selector means in this resolution (6.8.2: Characters by default)."""
+        if sel.quantifier == "it":
+            it = res.vars.get("it")
+            return [it] if isinstance(it, tuple) else []
+        if sel.quantifier in ("the", "this") and sel.owner is None and sel.team is None and "self" in res.vars and not res.vars.get("announced"):
+            return [res.vars["self"]] if state.bakugan(*res.vars["self"]) else []
+        if sel.quantifier == "the":
+            chosen = self._chosen(state, res, "implied")
+            return [chosen] if chosen else []
+        if sel.quantifier == "a":
+            chosen = self._chosen(state, res, res.vars.get("_key", key))
+            return [chosen] if chosen else []
+        if sel.quantifier in ("all", "each"):
+            return [(p, b.name) for p, b in B.all_bakugan(state) if B.bakugan_matches(state, res.controller, sel, p, b)]
+        raise B.Unmodelled(f"the Bakugan selector {sel.describe()} is not modelled")
+
+    # -------------------------------------------------------------- stats (1.8.1, 2.9, 2.10)
+
+    @BOOK.encodes("3.5.3.p1", "1.8.1.1.1", "6.8.2", what="a stat change made by an effect lasts the turn, on the Bakugan's top card")
+    def do_modify(self, state: BakuganState, res: Resolution, step: A.Modify) -> Need | None:
+        delta = B.amount(step.delta, res.vars)
+        if step.target.type == "player":
+            if step.stat != "Energy":
+                raise B.Unmodelled(f"a player's {step.stat} is not modelled")
+            for player in self._player(state, res, step.target.owner):
+                state.sides[player].pool += delta  # 1.7.1.2.p1: usable for the rest of the turn
+            return None
+        if step.stat not in B.STATS:
+            raise B.Unmodelled(f"the stat {step.stat!r} is not modelled")
+        for player, name in self._bakugan(state, res, step.target, id(step)):
+            bak = state.bakugan(player, name)
+            if bak is not None:
+                state.lasting.append(Lasting(player, name, step.stat, delta, uid=bak.character.uid))
+        return None
+
+    @BOOK.encodes("2.9.3", "2.10.3", what="an effect that sets BPower or Damage Rating sets the base value for the turn")
+    def do_bakugan_set(self, state: BakuganState, res: Resolution, step: K.SetStat) -> Need | None:
+        value = B.amount(step.value, res.vars)
+        for player, name in self._bakugan(state, res, step.target, id(step)):
+            bak = state.bakugan(player, name)
+            if bak is not None:
+                state.lasting.append(Lasting(player, name, step.stat, value, base=True, uid=bak.character.uid))
+        return None
+
+    def do_bakugan_spend(self, state: BakuganState, res: Resolution, step: K.Spend) -> Need | None:
+        return None  # Energy is paid as the ability is announced (6.4.2.p1)
+
+    def do_bakugan_cost(self, state: BakuganState, res: Resolution, step: K.CostChange) -> Need | None:
+        return None  # a cost change is read where costs are computed (board.cost_to_pay)
+
+    # -------------------------------------------------------------- cards moving
+
+    @BOOK.encodes("1.17.2", "6.8.3", "1.3/3.4", what="an effect draws or discards as many as the deck or hand allows")
+    def do_draw(self, state: BakuganState, res: Resolution, step: A.Draw) -> Need | None:
+        n = B.amount(step.amount, res.vars)
+        players = self._player(state, res, step.player)
+        needs = [(p, min(n, len(state.sides[p].deck))) for p in players]
+        needs = [(p, k) for p, k in needs if k > 0]
+        if not needs:
+            return None
+        for p, k in reversed(needs[1:]):
+            res.push((A.Draw("you" if p == res.controller else "opponent", k),))
+        p, k = needs[0]
+        return Need("draw", p, k, cite("1.17.1.p2"))
+
+    def do_discard(self, state: BakuganState, res: Resolution, step: A.Discard) -> Need | None:
+        player = self._player(state, res, step.player)[0]
+        n = min(B.amount(step.amount, res.vars), len(state.sides[player].hand))
+        return Need("discard", player, n, cite("6.7.1.4"), step.what) if n else None
+
+    def do_search(self, state: BakuganState, res: Resolution, step: A.Search) -> Need | None:
+        if step.zone != "deck":
+            raise B.Unmodelled(f"searching the {step.zone} is not modelled")
+        player = self._player(state, res, step.player)[0]
+        return Need("search", player, 1, cite("6.7.1.4"), step.what)
+
+    def do_reveal(self, state: BakuganState, res: Resolution, step: A.Reveal) -> Need | None:
+        return None  # the searched card is shown by the search event itself
+
+    def do_shuffle(self, state: BakuganState, res: Resolution, step: A.Shuffle) -> Need | None:
+        player = self._player(state, res, step.player)[0]
+        return Need("shuffle", player, 1, cite("4.2.2.p2"))
+
+    def do_send(self, state: BakuganState, res: Resolution, step: A.Send) -> Need | None:
+        sel = step.what
+        if sel.quantifier == "this" and step.to == "bottom of deck":
+            res.vars["stay"] = "bottom"
+            return None
+        if sel.quantifier == "it" and step.to == "hand":
+            it = res.vars.pop("it", None)
+            if isinstance(it, CardObj):
+                self.game.to_hand(state, it, res.controller)
+            return None
+        raise B.Unmodelled(f"moving {sel.describe()} to {step.to} is not modelled")
+
+    def do_bakugan_energize(self, state: BakuganState, res: Resolution, step: K.Energize) -> Need | None:
+        sel = step.what
+        if sel.zone != "top of deck":
+            raise B.Unmodelled(f"energizing {sel.describe()} is not modelled")
+        for player in self._player(state, res, sel.owner):
+            side = state.sides[player]
+            if len(side.deck) == 0:
+                continue  # 6.8.3
+            side.deck.hidden = max(0, side.deck.hidden - 1)
+            side.energy.append(EnergyCard(state.new_card(None, player), charged=not step.uncharged))
+        return None
+
+    @BOOK.encodes("7.2.1.1.p2", what="recharging turns a player's uncharged Energy cards upright")
+    def do_bakugan_recharge(self, state: BakuganState, res: Resolution, step: K.Recharge) -> Need | None:
+        for player in self._player(state, res, step.what.owner):
+            for energy in state.sides[player].energy:
+                energy.charged = True
+        return None
+
+    # -------------------------------------------------------------- the batch and play area
+
+    @BOOK.encodes("6.2.1.1.p3", "6.10.2", "6.10.2.1", "6.10.2.2", "6.10.2.4", "6.10.3",
+                  what="negation takes an entry out of the batch; an Action goes to the discard pile, a card in play stays")
+    def do_negate(self, state: BakuganState, res: Resolution, step: A.Negate) -> Need | None:
+        target = self._chosen(state, res, res.vars.get("_key", id(step)))
+        if isinstance(target, QueueItem) and target in state.batch.items:
+            state.batch.items.remove(target)
+            if target.kind == "card":
+                self.game.put_away(state, target.source)
+        return None
+
+    @BOOK.encodes("3.4.2.p2", what="a Hero leaves play only when an effect destroys or moves it")
+    def do_bakugan_destroy(self, state: BakuganState, res: Resolution, step: K.Destroy) -> Need | None:
+        if step.what.quantifier == "this":
+            target = res.source if isinstance(res.source, CardObj) else None
+        else:
+            target = self._chosen(state, res, res.vars.get("_key", id(step)))
+        if isinstance(target, CardObj):
+            self.game.leave_play(state, target)
+        return None
+
+    def do_bakugan_take_control(self, state: BakuganState, res: Resolution, step: K.TakeControl) -> Need | None:
+        target = self._chosen(state, res, res.vars.get("_key", id(step)))
+        if isinstance(target, CardObj):
+            for side in state.sides.values():
+                if target in side.heroes:
+                    side.heroes.remove(target)
+            state.sides[res.controller].heroes.append(target)
+        return None
+
+    def do_bakugan_select(self, state: BakuganState, res: Resolution, step: K.Select) -> Need | None:
+        target = self._chosen(state, res, res.vars.get("_key", id(step)))
+        if target is not None:
+            res.vars["it"] = target
+        return None
+
+    def do_bakugan_look(self, state: BakuganState, res: Resolution, step: K.Look) -> Need | None:
+        return None  # looking changes nothing the log can show
+
+    def do_bakugan_play(self, state: BakuganState, res: Resolution, step: K.Play) -> Need | None:
+        if step.what.zone != "hand":
+            raise B.Unmodelled(f"playing {step.what.describe()} is not modelled")
+        if len(state.sides[res.controller].hand) == 0:
+            return None
+        return Need("play", res.controller, 1, cite("2.3.3"), step.what, optional=True)
+
+    # -------------------------------------------------------------- Bakugan and BakuCores
+
+    def do_bakugan_retract(self, state: BakuganState, res: Resolution, step: K.Retract) -> Need | None:
+        for player, name in self._bakugan(state, res, step.what, id(step)):
+            bak = state.bakugan(player, name)
+            if bak is not None:
+                self.game.retract(state, player, bak)
+        return None
+
+    def do_attach(self, state: BakuganState, res: Resolution, step: A.Attach) -> Need | None:
+        if step.what.type != "BakuCore":
+            raise B.Unmodelled(f"attaching {step.what.describe()} is not modelled")
+        slot = self._chosen(state, res, (id(step), "core"))
+        to = self._chosen(state, res, (id(step), "to"))
+        bak = state.bakugan(*to) if to else None
+        if isinstance(slot, int) and bak is not None and bak.open:
+            bak.holding.append(slot)
+        return None
+
+    def do_reroll(self, state: BakuganState, res: Resolution, step: A.Reroll) -> Need | None:
+        player = self._player(state, res, step.player)[0]
+        if self.game.start_reroll(state, player):
+            return Need("roll", player, 1, cite("1.18.1.7"))
+        return None
+
+    # -------------------------------------------------------------- attacks (1.16) and [Stop]
+
+    @BOOK.encodes("1.16.1.2", what="a card's own attack deals its printed amount; Damage Rating changes do not touch it")
+    def do_bakugan_attack(self, state: BakuganState, res: Resolution, step: K.Attack) -> Need | None:
+        to = state.other(res.controller)
+        n = B.amount(step.amount, res.vars)
+        if n <= 0:
+            return None
+        if len(state.sides[to].deck) == 0:
+            self.game.lose(state, to)  # 1.5.1
+            res.frames.clear()
+            return None
+        res.vars["attack_dealt"] = 0
+        res.push((AttackDone(to),))
+        return Need("flip", to, n, cite("1.16.2"))
+
+    def do_bakugan_attack_done(self, state: BakuganState, res: Resolution, step: AttackDone) -> Need | None:
+        self.game.record_damage(state, step.to, res.vars.pop("attack_dealt", 0))
+        return None
+
+    def do_bakugan_stop(self, state: BakuganState, res: Resolution, step: K.Stop) -> Need | None:
+        attack = state.attack
+        if attack is None or state.node != "damage" or attack.shadow:
+            return None  # ShadowStrike: the attack cannot be stopped (docs/bakugan-decisions.rst)
+        facs = set(attack.factions)
+        if step.factions:
+            hit = bool(facs & set(step.factions))
+            if hit == step.excluded:
+                return None
+        if step.holding and not set(attack.holding) & set(step.holding):
+            return None
+        attack.stopped = True
+        return None
+
+    def do_bakugan_flip_coin(self, state: BakuganState, res: Resolution, step: K.FlipCoin) -> Need | None:
+        return Need("coin", res.controller, 1, cite("6.7.1.4"))
+
+    # -------------------------------------------------------------- structure (1.3/3.3, 6.7.1.3)
+
+    @BOOK.encodes("6.3.5", "6.4.4", "6.7.1.1", "6.7.1.5", what="a condition in an effect is tested once, as the effect completes")
+    def do_if(self, state: BakuganState, res: Resolution, step: A.If) -> Need | None:
+        ctx = {"implied": res.vars.get("targets", {}).get("implied") or res.vars.get("self"), "self": res.vars.get("self"),
+               "coin": res.vars.get("coin"), "played_self": res.vars.get("played_self")}
+        holds = B.condition_holds(state, res.controller, step.condition, ctx)
+        res.push(step.then if holds else step.otherwise)
+        return None
+
+    @BOOK.encodes("6.3.4", what="an optional part of an effect happens only if its player takes it (a decline event refuses)")
+    def do_may(self, state: BakuganState, res: Resolution, step: A.May) -> Need | None:
+        player = self._player(state, res, step.player)[0]
+        return Need("may", player, 1, cite("6.7.1.4"), (step.steps, ()), optional=True)
+
+    def do_bakugan_or_else(self, state: BakuganState, res: Resolution, step: OrElse) -> Need | None:
+        player = self._player(state, res, step.player)[0]
+        return Need("may", player, 1, cite("6.7.1.4"), (step.steps, step.otherwise), optional=True)
+
+    def do_bakugan_instead(self, state: BakuganState, res: Resolution, step: K.Instead) -> Need | None:
+        res.push(step.steps)
+        return None
+
+    def do_bakugan_pay(self, state: BakuganState, res: Resolution, step: K.Pay) -> Need | None:
+        for cost in step.cost:
+            if isinstance(cost, A.Discard):
+                player = self._player(state, res, cost.player)[0]
+                if len(state.sides[player].hand) < B.amount(cost.amount, res.vars):
+                    return None  # 1.15.1.p2: the cost cannot be paid, so nothing is bought
+        res.push(step.cost + step.effect)
+        return None
+
+    def do_bakugan_for_each(self, state: BakuganState, res: Resolution, step: K.ForEach) -> Need | None:
+        count = step.count
+        if count.name == "X":
+            n = int(res.vars.get("x") or 0)
+        elif count.name == "count" and count.of is not None and count.of.type == "Bakugan":
+            n = sum(1 for p, b in B.all_bakugan(state) if B.bakugan_matches(state, res.controller, count.of, p, b))
+        else:
+            raise B.Unmodelled(f"counting {count.name!r} is not modelled")
+        for _ in range(n):
+            res.push(step.steps)
+        return None
+
+    def do_bakugan_qualified(self, state: BakuganState, res: Resolution, step: K.Qualified) -> Need | None:
+        inner = step.step
+        handler = getattr(self, f"do_{inner.__struct_config__.tag}", None)
+        if handler is None:
+            raise UnsupportedStep(inner)
+        res.vars["_key"] = id(step)
+        try:
+            return handler(state, res, inner)
+        finally:
+            res.vars.pop("_key", None)

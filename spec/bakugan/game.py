@@ -1,0 +1,1403 @@
+"""Bakugan TCG (2023) as a transition system: set-up, turns, brawls, damage.
+
+:class:`Bakugan` implements :class:`spec.core.game.Game`. The preconditions of each event
+live in :mod:`spec.bakugan.actions`; this module moves the game along: set-up (1.4), the
+turn's steps (5), priority and the batch (1.14, 4.4), rolls and rerolls (5.7, 1.18),
+the brawl, its tie break and damage (5.9-5.13), and the effects of card text through the
+core interpreter (:mod:`spec.bakugan.effects`).
+
+Passes. With ``options.passes = "explicit"`` every pass is logged (and a pass also
+declines an energize or the play of a Flip card just turned over); a window closes when
+both players have passed in succession. With ``"implicit"`` passes are inferred: when
+an event is not legal where the game stands, the spec lets the players pass as often as
+the rules allow until it is, never past an event the rules make compulsory (draws,
+selections, rolls, cards turned over, discards); if no such point exists the event is
+judged where the game stood.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from typing import Annotated, Any, ClassVar
+
+import msgspec
+
+from grammar import ast as A
+from grammar import bakugan_nodes as K
+from spec.bakugan import actions as X
+from spec.bakugan import board as B
+from spec.bakugan import events as E
+from spec.bakugan import targets as T
+from spec.bakugan.actions import BOOK
+from spec.bakugan.effects import Effects, OrElse
+from spec.bakugan.state import (
+    CORES_PER_PLAYER,
+    DECK_SIZE,
+    HAND_LIMIT,
+    TEAM_SIZE,
+    Attack,
+    BakuganState,
+    EnergyCard,
+    Side,
+    TurnFlags,
+    holders,
+)
+from spec.bakugan.state import (
+    Bakugan as Toy,
+)
+from spec.bakugan.turn import TURN, WINDOWS
+from spec.core import interpreter
+from spec.core.cards import CardDatabase, CardDef
+from spec.core.deck import over_limit, size_violation
+from spec.core.findings import Violation
+from spec.core.game import Event, Game, Ruling, Setup
+from spec.core.hidden import DeckKnowledge
+from spec.core.interpreter import Resolution, UnsupportedStep
+from spec.core.queue import Priority, QueueItem
+from spec.core.state import CardObj, Zone
+
+cite = BOOK.cite
+
+NO_ACTOR = ("first", "phase", "victor", "damage", "resolve", "game")
+"""Event kinds that no player performs."""
+
+DECK_TYPES = ("Evo", "Hero", "Action", "Flip")
+"""Printed types a deck holds: every type but Character (3.2.1.p1)."""
+
+UNSUPPORTED_STEPS = (K.Copy, K.SwapCore, K.EndTurn, K.VictorBy, K.Choice, K.Detach)
+"""Steps the spec gives no meaning yet: a card using one is reported as unverifiable."""
+
+# Rules encoded by the structure of this module rather than by one function.
+BOOK.note("5.1.1", "5.1.2", "5.2.1.p1", "5.5.1", "5.8.1", "5.14.1", "5.1.4",
+          what="the turn graph (spec.bakugan.turn.TURN): four phases, eleven steps, nothing between them")
+BOOK.note("3.4.1", "3.5.1", "6.6.1.p1", what="Heroes, Actions and Evos are accepted in every priority window, Energy paid as they are played")
+BOOK.note("4.4.4.1.p1", "4.4.4.1.p2", "6.6.2", "7.2.2.1.p2", "1.7.1.1",
+          what="uncharging Energy cards is part of paying (the uncharge field), outside the batch")
+BOOK.note("4.4.4.2.p1", "4.4.4.2.p2", "4.4.4.3", "6.5.2", "6.5.2.1", "6.9.2",
+          what="BakuCore bonuses and static abilities are read on demand (board.raw_stat): no batch, no answer")
+BOOK.note("6.5.3.p1", "6.5.3.p2", what="statics work in play only; a card's cost change of itself works from the hand (board.cost_changes)")
+BOOK.note("1.14.4.p1", "6.1.1.p1", "6.1.1.p2", "1.14.4.p2", "1.14.3.p2", "1.14.2.p1",
+          what="acting keeps priority and restarts the passes; passing hands priority over (core Priority)")
+BOOK.note("2.5.1", "2.5.1.2", "2.5.1.3", "3.7.2", "2.3.2", "3.3.3",
+          what="cards are read from the database: Factions from icons, printed types, the top card of a pile")
+BOOK.note("2.9.2", "2.10.2", what="a Bakugan's BPower and Damage Rating are read as zero when below it (board.stat)")
+BOOK.note("2.16.2.p2", "3.3.1", what="the Evo check (evo_matches_character): the Evo ID names the pile's base Character; Faction is not asked (decisions)")
+BOOK.note("4.1.2.p1", what="the batch completes from its end only and is never reordered; decks are shuffled only when a rule or effect says (shuffle_called_for)")
+BOOK.note("5.9.1", "5.10.3", "5.15.1.p1", what="the Power, Victor and play steps hold priority windows (turn.WINDOWS)")
+
+
+class Decklist(msgspec.Struct, forbid_unknown_fields=True):
+    """A registered Bakugan decklist: the 40-card deck, the team's three Characters, six BakuCores."""
+
+    deck: dict[str, Annotated[int, msgspec.Meta(ge=0, le=1000)]] = {}
+    team: list[str] = []
+    bakucores: list[str] = []
+
+
+def card_identity(defn: CardDef) -> tuple[str, str | None, str]:
+    """What the copy limit counts by: the name without a printing note, the Hero ID, the text.
+
+    A database names each printing uniquely; a note in parentheses after the name is a
+    Hero's Hero ID (2.17.2.1) or, on other cards, a mark of the printing that does not
+    make another card (1.2/2.1.1).
+    """
+    found = re.fullmatch(r"(.*?) \((.+)\)", defn.name)
+    base = found.group(1) if found else defn.name
+    hero_id = found.group(2) if found and defn.type == "Hero" else None
+    return base, hero_id, defn.text
+
+
+class Bakugan(Game[BakuganState, Event]):
+    """The Bakugan TCG (2023) glossary rules for two players."""
+
+    id: ClassVar[str] = "bakugan"
+    title: ClassVar[str] = "Bakugan TCG (2023)"
+    rulesets: ClassVar[tuple[str, ...]] = ("bakugan/1",)
+    default_cards: ClassVar[str] = "bakugan/base"
+    events = E.EVENTS
+    event_kinds = E.KINDS
+    book = BOOK
+    turn = TURN
+
+    def __init__(self) -> None:
+        self.effects = Effects(self)
+        self._anyway = True
+
+    # ================================================================== set-up and decks
+
+    def setup(self, setup: Setup) -> BakuganState:
+        sides: dict[str, Side] = {}
+        state = BakuganState(setup.players, sides, setup.cards, setup.options.get("passes") == "explicit")
+        for player in setup.players:
+            deck = setup.decks.get(player)
+            registered: Counter[str] | None = None
+            team: list[str] = []
+            cores: list[str] | None = None
+            if deck is not None:
+                registered, team, cores = self._check_deck(setup, player, deck)
+            side = Side(player, Zone("deck", ordered=True, public=False), Zone("hand", public=False), Zone("discard"),
+                        DeckKnowledge(registered, self._limit), {}, cores)
+            side.deck.hidden = sum(registered.values()) if registered is not None else DECK_SIZE
+            sides[player] = side
+            for name in team:
+                self._add_to_team(state, player, name)
+        state.priority = Priority(setup.players[0])
+        return state
+
+    @staticmethod
+    def _limit(name: str) -> int | None:
+        return 3
+
+    @BOOK.encodes("1.4/4.1.p1", "3.2.1.p3", what="each Bakugan starts closed with its Character card face down")
+    def _add_to_team(self, state: BakuganState, player: str, name: str) -> Toy:
+        card = state.new_card(name, player, state.cards.get(name))
+        card.face_up = False
+        toy = Toy(name, card)
+        state.sides[player].team[name] = toy
+        return toy
+
+    @BOOK.encodes("1.1/2.1.p1", "1.1/2.1.p2", "1.1/2.1.p3", "1.1/2.1.1", "1.2/2.1.p1", "1.2/2.1.1", "1.2/2.2", "1.2/2.3",
+                  "2.11.2", "2.17.2.1", "3.2.1.p1", "1.10.1.p2", "4.2.1.p1", "4.2.1.p2",
+                  what="deck construction checked against the registered decklist")
+    def _check_deck(self, setup: Setup, player: str, deck: Any) -> tuple[Counter[str], list[str], list[str]]:
+        def find(rule: str, message: str, expected: str, actual: str, severity: str = "illegal") -> None:
+            setup.rulings.append(Ruling(cite(rule), Violation(f"{player}'s deck: {message}", expected, actual, severity)))  # type: ignore[arg-type]
+
+        try:
+            typed = msgspec.convert(deck, Decklist)
+        except msgspec.ValidationError as error:
+            setup.rulings.append(Ruling(None, Violation(f"{player}'s decklist is not valid: {error}", "deck, team, bakucores",
+                                                        "a different shape", "malformed")))
+            return Counter(), [], []
+        cards = setup.cards
+        main = Counter({k: v for k, v in typed.deck.items() if v})
+        for name in list(main) + typed.team:
+            if name not in cards:
+                setup.rulings.append(Ruling(None, Violation(f"{player}'s deck lists {name!r}, which is not in the card database",
+                                                            "a card of the database", name, "unverifiable")))
+        team = [n for n in typed.team if n in cards]
+        if len(typed.team) != TEAM_SIZE or len(set(typed.team)) != len(typed.team):
+            find("1.1/2.1.p1", "the team is not three different Bakugan", "three different Characters", ", ".join(typed.team) or "none")
+        for name in team:
+            if cards[name].type != "Character":
+                find("1.1/2.1.p1", f"{name} on the team is not a Character", "Character cards", cards[name].type)
+        problem = size_violation(sum(main.values()), DECK_SIZE, DECK_SIZE)
+        if problem:
+            find("1.1/2.1.p3", "deck size", f"exactly {DECK_SIZE} cards", problem)
+        for name in main:
+            defn = cards.get(name)
+            if defn is not None and defn.type not in DECK_TYPES:
+                find("3.2.1.p1", f"{name} is a {defn.type} card in the deck", "no Character cards in the deck", defn.type)
+        identities: Counter[str] = Counter()
+        for name, n in main.items():
+            defn = cards.get(name)
+            if defn is not None:
+                identities["|".join(str(p) for p in card_identity(defn))] += n
+        for key, n, cap in over_limit(identities, lambda _key: 3):
+            find("1.2/2.1.p1", f"{n} copies of {key.split('|')[0]}", f"at most {cap}", str(n))
+        team_factions: set[str] = set()
+        for name in team:
+            team_factions |= B.card_factions(_Reader(cards), cards[name])
+        for name in main:
+            defn = cards.get(name)
+            if defn is not None and team and not (B.card_factions(_Reader(cards), defn) & team_factions):
+                find("1.2/2.2", f"{name} shares no Faction with the team", ", ".join(sorted(team_factions)), ", ".join(defn.traits))
+        if len(typed.bakucores) != CORES_PER_PLAYER:
+            find("1.1/2.1.p2", "BakuCores", f"{CORES_PER_PLAYER} BakuCores", str(len(typed.bakucores)))
+        indicated = Counter(c for name in team if cards[name].type == "Character" for c in cards[name].stats.get("cores", []))
+        if team and Counter(typed.bakucores) != indicated:
+            find("1.1/2.1.1", "BakuCores do not match the indicators", ", ".join(sorted(indicated.elements())),
+                 ", ".join(sorted(typed.bakucores)))
+        return main, list(typed.team), list(typed.bakucores)
+
+    # ================================================================== applying events
+
+    def apply(self, state: BakuganState, event: Event) -> list[Ruling]:
+        return self._judge(state, event, anyway=True)
+
+    def _judge(self, state: BakuganState, event: Event, anyway: bool) -> list[Ruling]:
+        """Check and apply one event; ``anyway``: carry out an illegal move as far as it goes."""
+        kind = str(event.__struct_config__.tag)
+        self._anyway = anyway
+        try:
+            return self._apply(state, event, kind)
+        except (B.Unmodelled, UnsupportedStep) as error:
+            return [Ruling(None, Violation(str(error), severity="unverifiable"))]
+
+    def _apply(self, state: BakuganState, ev: Any, kind: str) -> list[Ruling]:
+        if ev.by is None and kind not in NO_ACTOR:
+            return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
+        if ev.by is not None and ev.by not in state.players:
+            return [Ruling(None, Violation(f"{ev.by!r} is not a player of this game", "one of " + ", ".join(state.players), str(ev.by), "malformed"))]
+        unknown = self._unknown_card(state, ev, kind)
+        if unknown is not None:
+            return [unknown]
+        claim = E.KINDS[kind] == "claim"
+        if state.stage == "over" and not claim:
+            return [Ruling(cite("1.5.1"), Violation("an event after the game ended", "no more events", kind), "game_over")]
+        if kind == "forfeit":
+            return self._do_forfeit(state, ev)
+        if state.resolution is not None and state.resolution.need is not None and not claim:
+            return self._feed(state, ev, kind)
+        action = BOOK.actions[kind]
+        hit = action.first_violation(state, ev)
+        if hit is not None and kind != "pass" and not state.explicit_passes:
+            snapshot: BakuganState | None = None
+            progressed = hit
+            while progressed is not None and self._can_advance(state):
+                if snapshot is None:
+                    snapshot = state.copy()
+                self._advance(state)
+                if state.resolution is not None and state.resolution.need is not None and not claim:
+                    need = state.resolution.need
+                    if need.kind == kind or need.optional:
+                        return self._feed(state, ev, kind)
+                    break
+                progressed = action.first_violation(state, ev)
+            if progressed is None:
+                hit = None
+            elif snapshot is not None:
+                state.__dict__.update(snapshot.__dict__)
+        if hit is not None:
+            check, violation = hit
+            if self._anyway:
+                self._apply_anyway(state, ev, kind)
+            return [Ruling(check.rule, violation, check.name)]
+        perform = getattr(self, f"_do_{kind}", None)
+        return (perform(state, ev) if perform is not None else None) or []
+
+    def _apply_anyway(self, state: BakuganState, ev: Any, kind: str) -> None:
+        """Carry out an illegal move as far as it physically can be (for ``--keep-going``)."""
+        snapshot = state.copy()
+        perform = getattr(self, f"_do_{kind}", None)
+        try:
+            if perform is not None:
+                perform(state, ev)
+        except Exception:  # noqa: BLE001 - the move cannot be carried out: leave the state as it was
+            state.__dict__.update(snapshot.__dict__)
+
+    def _unknown_card(self, state: BakuganState, ev: Any, kind: str) -> Ruling | None:
+        for field in ("card", "bakugan", "on"):
+            name = getattr(ev, field, None)
+            if isinstance(name, str) and name not in state.cards:
+                return Ruling(None, Violation(f"{name!r} is not in the card database {state.cards.name}",
+                                              "a card the spec knows", name, "unverifiable"))
+        for ref in getattr(ev, "targets", ()):
+            if ref.card and ref.card not in state.cards:
+                return Ruling(None, Violation(f"the selection {ref.card!r} is not in the card database {state.cards.name}",
+                                              "a card the spec knows", ref.card, "unverifiable"))
+        return None
+
+    # ------------------------------------------------------------------ set-up
+
+    @BOOK.encodes("1.4/4.2", what="the random pick names who places the first BakuCore")
+    def _do_first(self, state: BakuganState, ev: E.First) -> None:
+        state.first = ev.player
+
+    @BOOK.encodes("1.4/4.3.p1", "4.7.1", what="each BakuCore placed takes the next slot of the Field")
+    def _do_place(self, state: BakuganState, ev: E.Place) -> None:
+        side = state.sides[ev.by or ""]
+        if side.cores_left is not None and ev.core in side.cores_left:
+            side.cores_left.remove(ev.core)
+        state.field_cores[len(state.field_cores) + 1] = (ev.core, ev.by or "")
+        side.placed += 1
+        state.last_placer = ev.by
+
+    def _do_shuffle(self, state: BakuganState, ev: E.Shuffle) -> None:
+        state.sides[ev.by or ""].shuffled = True
+
+    @BOOK.encodes("1.4/4.4.p3", "4.3.1.p3", "1.17.1.p2", "5.3.1", what="drawing moves the top card of the deck into the hand")
+    def _do_draw(self, state: BakuganState, ev: E.Draw) -> list[Ruling]:
+        player = ev.by or ""
+        rulings = self._draw(state, player, ev.card)
+        if state.stage == "setup":
+            state.sides[player].opening_draws += 1
+            self._maybe_begin(state)
+        else:
+            state.flags.drew.add(player)
+            if all(p in state.flags.drew for p in state.players):
+                self._enter(state, "energize")
+        return rulings
+
+    def _draw(self, state: BakuganState, player: str, name: str | None) -> list[Ruling]:
+        side = state.sides[player]
+        rulings = self._reveal_from_deck(state, player, name)
+        side.hand.add(state.new_card(name, player, state.cards.get(name) if name else None))
+        return rulings
+
+    def _reveal_from_deck(self, state: BakuganState, player: str, name: str | None) -> list[Ruling]:
+        """The top card of ``player``'s deck leaves it as ``name``; inconsistent if the deck cannot hold it."""
+        side = state.sides[player]
+        rulings: list[Ruling] = []
+        if side.deck.hidden > 0:
+            side.deck.hidden -= 1
+        if name is not None:
+            if not side.knowledge.can_reveal(name):
+                rulings.append(Ruling(cite("4.2.1.p2"), Violation(
+                    f"{player} revealed {name}, but the registered deck holds no further copy",
+                    f"at most {side.knowledge.bound(name)} cop(ies)", f"copy {side.knowledge.located[name] + 1}", "inconsistent")))
+            side.knowledge.reveal(name)
+        return rulings
+
+    @BOOK.encodes("1.14.1.1", what="set-up over, the player who placed the last BakuCore starts turn one")
+    def _maybe_begin(self, state: BakuganState) -> None:
+        if len(state.field_cores) < 2 * CORES_PER_PLAYER or any(s.opening_draws < 5 for s in state.sides.values()):
+            return
+        state.stage = "turn"
+        state.starting = state.last_placer or state.players[0]
+        self._start_turn(state)
+
+    # ------------------------------------------------------------------ the turn
+
+    @BOOK.encodes("1.14.1", "5.2.2", "1.17.2", what="a turn begins: the last Victor starts; empty decks skip their draw")
+    def _start_turn(self, state: BakuganState) -> None:
+        state.turn += 1
+        state.flags = TurnFlags()
+        state.victor = None
+        state.team_attack = False
+        state.attack = None
+        state.tie = {}
+        state.in_brawl = {}
+        state.to_roll = []
+        state.offer = None
+        state.node, state.mode = "draw", ""
+        state.priority.reset(state.starting)
+        for player in state.players:
+            if len(state.sides[player].deck) == 0:
+                state.flags.drew.add(player)
+        if all(p in state.flags.drew for p in state.players):
+            self._enter(state, "energize")
+
+    @BOOK.encodes("3.7.1", "5.4.1", "5.4.2", "7.2.4.1", what="an energized card enters play as a charged Energy card")
+    def _do_energize(self, state: BakuganState, ev: E.Energize) -> None:
+        player = ev.by or ""
+        side = state.sides[player]
+        card = self._take_from_hand(state, player, ev.card) if ev.card is not None else self._take_unknown(state, player)
+        if card is not None:
+            side.energy.append(EnergyCard(card, charged=True))
+        self._energize_decided(state, player)
+
+    def _energize_decided(self, state: BakuganState, player: str) -> None:
+        state.flags.energize_done.add(player)
+        if all(p in state.flags.energize_done for p in state.players):
+            self._enter(state, "selection")
+
+    @BOOK.encodes("5.6.1", "5.6.2", what="picks made, the Selection Step opens a priority window")
+    def _do_select(self, state: BakuganState, ev: E.Select) -> None:
+        player = ev.by or ""
+        if state.bakugan(player, ev.bakugan) is None:
+            self._add_to_team(state, player, ev.bakugan)
+        state.flags.selected[player] = ev.bakugan
+        if all(p in state.flags.selected for p in state.players):
+            state.mode = "window"
+            self._open_window(state)
+
+    def _do_roll(self, state: BakuganState, ev: E.Roll) -> None:
+        player = ev.by or ""
+        self._rolled(state, player, ev)
+        if player in state.to_roll:
+            state.to_roll.remove(player)
+        self._rolls_settled(state)
+
+    @BOOK.encodes("5.7.2.p1", "5.7.2.2", "5.7.2.3", "7.2.6.2.p2", "1.18.1.7",
+                  what="a roll's result: an open on a BakuCore reveals the Character; staying on it gives the bonus; a foul is a miss")
+    def _rolled(self, state: BakuganState, player: str, ev: E.Roll) -> bool:
+        name = state.flags.selected.get(player)
+        bak = state.bakugan(player, name) if name else None
+        opened = ev.opened and ev.core is not None and not ev.foul
+        state.flags.first_roll_done = True
+        state.flags.rolled.add(player)
+        state.flags.missed[player] = not opened
+        if bak is None or not opened:
+            return False
+        bak.open = True
+        bak.face_up = True
+        bak.opened_turn = state.turn
+        if ev.attached and ev.core is not None:
+            bak.holding.append(ev.core)
+        self._fire(state, "opens", player, bak_ref=(player, bak.name))
+        return True
+
+    @BOOK.encodes("5.7.2.p2", "5.7.2.1", "1.18.1.3.1", "1.18.1.4.1", "1.18.1.5.1", "1.18.1.5.2",
+                  what="rolls settled: open Bakugan brawl; with none open, both selected Bakugan roll again at once")
+    def _rolls_settled(self, state: BakuganState) -> None:
+        if state.to_roll:
+            return
+        state.in_brawl = {p: n for p, n in state.flags.selected.items() if state.sides[p].team[n].open}
+        if not state.in_brawl:
+            state.to_roll = [state.starting, state.nonstarting]
+            return
+        if state.node == "roll":
+            self._enter(state, "power")
+        else:
+            self._flush(state)
+
+    @BOOK.encodes("1.18.1.1", "1.18.1.2", "1.18.1.3", "1.18.1.4", "1.18.1.5", "1.18.1.6", "1.18.1.6.1", "1.18.1.6.2",
+                  what="a reroll works only between the first roll and the Victor Step, on the selected Bakugan; an open one is picked up first")
+    def start_reroll(self, state: BakuganState, player: str) -> bool:
+        """Prepare a reroll of ``player``'s selected Bakugan; False when a reroll does nothing now."""
+        name = state.flags.selected.get(player)
+        if name is None or not state.flags.first_roll_done or state.flags.victor_begun or len(state.to_roll) >= 2:
+            return False
+        bak = state.sides[player].team[name]
+        if bak.open:
+            self.retract(state, player, bak)
+        state.in_brawl.pop(player, None)
+        return True
+
+    def _do_reroll(self, state: BakuganState, ev: E.Reroll) -> None:
+        player = ev.by or ""
+        state.flags.rerolls_used.add((player, ev.bakugan))
+        state.priority.act(player)
+        if self.start_reroll(state, player):
+            state.to_roll = [player]
+
+    # ------------------------------------------------------------------ steps
+
+    def _enter(self, state: BakuganState, node: str) -> None:
+        state.node, state.mode = node, ""
+        if node == "energize":
+            return
+        if node == "selection":
+            self._selection_begins(state)
+            state.mode = "pick"
+        elif node == "roll":
+            state.to_roll = [state.starting, state.nonstarting]
+        elif node == "power":
+            state.mode = "window"
+            self._open_window(state)
+        elif node == "victor":
+            self._victor_step(state)
+        elif node == "damage":
+            self._begin_attack(state)
+        elif node == "retract":
+            self._retracting_step(state)
+        elif node == "play":
+            self._open_window(state)
+        elif node == "charge":
+            self._charge_step(state)
+        elif node == "reset":
+            self._reset_step(state)
+
+    @BOOK.encodes("5.6.1.1", "5.6.1.2", what="a player with no closed Bakugan retracts them all as the Selection Step begins")
+    def _selection_begins(self, state: BakuganState) -> None:
+        for player in (state.starting, state.nonstarting):
+            side = state.sides[player]
+            if side.closed() == 0:
+                for bak in side.team.values():
+                    self.retract(state, player, bak)
+
+    def _open_window(self, state: BakuganState) -> None:
+        state.priority.reset(state.starting)
+        self._flush(state)
+
+    def _window_open(self, state: BakuganState) -> bool:
+        return (state.stage == "turn" and state.node in WINDOWS and not state.to_roll
+                and not (state.node == "selection" and state.mode != "window") and state.mode not in ("tie", "deal", "offer"))
+
+    @BOOK.encodes("5.9.2", "5.10.1", what="the Power step ends: the higher BPower is Victor, a tie is broken, a lone open Bakugan wins")
+    def _decide_victor(self, state: BakuganState) -> None:
+        brawl = list(state.in_brawl.items())
+        if len(brawl) == 1:
+            state.victor = brawl[0][0]
+            self._enter(state, "victor")
+            return
+        power = {p: B.bpower(state, p, state.sides[p].team[n]) for p, n in brawl}
+        a, b = state.starting, state.nonstarting
+        if power[a] == power[b]:
+            state.mode = "tie"
+            state.tie = {}
+            self._tie_round(state)
+            return
+        state.victor = a if power[a] > power[b] else b
+        self._enter(state, "victor")
+
+    @BOOK.encodes("5.9.2.1.1", "5.9.2.1.1.1", what="a tie-break round with an empty deck: that player loses; both empty, a draw")
+    def _tie_round(self, state: BakuganState) -> None:
+        empty = [p for p in state.players if len(state.sides[p].deck) == 0]
+        if len(empty) == 2:
+            self.end_game(state, None, "5.9.2.1.1.1")
+        elif empty:
+            self.lose(state, empty[0], "5.9.2.1.1")
+
+    @BOOK.encodes("5.9.2.1.p1", "5.9.2.1.p2", "1.8.1.2.1", what="tie break: the higher Energy cost turned over wins (X as zero); equal costs go again")
+    def _tie_flip(self, state: BakuganState, player: str, name: str | None) -> list[Ruling]:
+        rulings = self._turn_over(state, player, name)[1]
+        state.tie[player] = name
+        if name is None:
+            rulings.append(Ruling(None, Violation("a card turned over in a tie break without its name", "the card's name",
+                                                  "null", "unverifiable")))
+        if len(state.tie) < 2:
+            return rulings
+        cost = {p: B.printed_cost(state.cards.get(n) if n else None) for p, n in state.tie.items()}
+        a, b = state.starting, state.nonstarting
+        if cost[a] == cost[b]:
+            state.tie = {}
+            self._tie_round(state)
+            return rulings
+        state.victor = a if cost[a] > cost[b] else b
+        state.tie = {}
+        self._enter(state, "victor")
+        return rulings
+
+    @BOOK.encodes("5.10.2", "1.14.1", what="the Victor is declared: its Victor abilities enter the batch; it starts the next turn")
+    def _victor_step(self, state: BakuganState) -> None:
+        state.flags.victor_begun = True
+        state.mode = "window"
+        victor = state.victor or ""
+        state.victors.append(victor)
+        bak = state.sides[victor].team[state.in_brawl[victor]]
+        for rider in B.abilities(state, bak.top.name, K.Rider):
+            if rider.keyword == "Victor":
+                effect = rider.effect if rider.condition is None else (A.If(rider.condition, rider.effect),)
+                state.waiting.append(QueueItem("triggered", victor, bak.top, effect, (), {"self": (victor, bak.name)}))
+        self._open_window(state)
+
+    @BOOK.encodes("5.12.1", "5.12.2", "5.12.2.1", "5.12.2.2", "5.12.2.3", "1.16.1", "1.16.1.1", "5.11.2.1.1", "1.8.1.1.1",
+                  what="the Victor's attack is fixed as damage begins: Damage Rating (a team's summed, none below zero), FrostStrike, DoubleStrike, ShadowStrike")
+    def _begin_attack(self, state: BakuganState) -> None:
+        victor = state.victor or ""
+        loser = state.other(victor)
+        side = state.sides[victor]
+        if victor not in state.in_brawl:  # the Victor left the brawl before damage: nothing attacks
+            state.attack = Attack(loser, "", (), (), 0)
+            self._finish_attack(state)
+            return
+        bak = side.team[state.in_brawl[victor]]
+        state.team_attack = len(side.team) == TEAM_SIZE and all(b.open for b in side.team.values())
+        members = list(side.team.values()) if state.team_attack else [bak]
+        rating = sum(B.stat(state, victor, m, "Damage Rating") for m in members)
+        holding = tuple(state.field_cores[s][0] for s in bak.holding if s in state.field_cores)
+        state.attack = Attack(loser, bak.name, tuple(sorted(B.factions(state, bak))), holding, rating,
+                              frost=B.stat(state, victor, bak, "FrostStrike"),
+                              strikes=2 if B.stat(state, victor, bak, "DoubleStrike") > 0 else 1,
+                              shadow=B.stat(state, victor, bak, "ShadowStrike") > 0)
+        state.mode = "deal"
+        self._deal_on(state)
+
+    @BOOK.encodes("1.5.1", "5.11.1.p1", what="damage goes on card by card; a player who must take damage with an empty deck loses")
+    def _deal_on(self, state: BakuganState) -> None:
+        attack = state.attack
+        assert attack is not None
+        state.mode = "deal"
+        if attack.remaining <= 0:
+            self._finish_attack(state)
+        elif len(state.sides[attack.to].deck) == 0:
+            self.lose(state, attack.to)
+
+    @BOOK.encodes("1.16.2", "5.11.1.p2", "4.5.1.p2", "3.6.1.p2", "1.3/3.2",
+                  what="a card turned over by damage goes to the discard pile; a Flip card is offered to its owner first, unless FrostStrike turned it over")
+    def _damage_flip(self, state: BakuganState, player: str, name: str | None) -> list[Ruling]:
+        attack = state.attack
+        assert attack is not None
+        card, rulings = self._turn_over(state, player, name)
+        attack.dealt += 1
+        if card.defn is not None and card.defn.type == "Flip" and not attack.in_frost:
+            state.offer = card
+            state.mode = "offer"
+            state.priority.reset(player)
+            return rulings
+        self._deal_on(state)
+        return rulings
+
+    @BOOK.encodes("5.11.3", "1.18.1.6", what="damage done: the damage is recorded and a priority window opens")
+    def _finish_attack(self, state: BakuganState) -> None:
+        attack = state.attack
+        assert attack is not None
+        state.mode = "after"
+        self.record_damage(state, attack.to, attack.dealt)
+        self._open_window(state)
+
+    def record_damage(self, state: BakuganState, player: str, amount: int) -> None:
+        """An attack ended having dealt ``amount`` damage to ``player``."""
+        state.damage_log.append((player, amount))
+        if amount > 0:
+            self._fire(state, "dealt_damage", player)
+
+    @BOOK.encodes("5.13.1", "5.13.2", "5.13.3", "5.12.3", "7.2.6.1", "7.2.5.1",
+                  what="retracting: the loser's brawler closes, a team attack closes the Victor's team; the Victor otherwise stays open")
+    def _retracting_step(self, state: BakuganState) -> None:
+        victor = state.victor or ""
+        loser = state.other(victor)
+        if loser in state.in_brawl:
+            self.retract(state, loser, state.sides[loser].team[state.in_brawl[loser]])
+        if state.team_attack:
+            for bak in state.sides[victor].team.values():
+                self.retract(state, victor, bak)
+        state.in_brawl = {}
+        self._enter(state, "play")
+
+    @BOOK.encodes("5.16.1", "7.2.1.1.p2", what="the charge step turns every Energy card upright")
+    def _charge_step(self, state: BakuganState) -> None:
+        for side in state.sides.values():
+            for energy in side.energy:
+                energy.charged = True
+        self._enter(state, "reset")
+
+    @BOOK.encodes("5.17.1", "3.5.3.p2", "1.7.1.2.p2", "4.3.2.p1", "4.3.2.p2",
+                  what="the reset step: turn-long changes and unspent Energy end; hands over seven are cut down")
+    def _reset_step(self, state: BakuganState) -> None:
+        state.lasting.clear()
+        for side in state.sides.values():
+            side.pool = 0
+        state.discarding = {p: len(state.sides[p].hand) - HAND_LIMIT for p in state.players if len(state.sides[p].hand) > HAND_LIMIT}
+        if not state.discarding:
+            self._end_turn(state)
+
+    def _end_turn(self, state: BakuganState) -> None:
+        state.starting = state.victors[-1] if state.victors else state.starting
+        self._start_turn(state)
+
+    # ------------------------------------------------------------------ priority
+
+    def _do_pass(self, state: BakuganState, ev: E.Pass) -> None:
+        player = ev.by or ""
+        if state.node == "energize":
+            self._energize_decided(state, player)
+            return
+        if state.mode == "offer":
+            self._decline_offer(state)
+            return
+        if state.priority.pass_(player, state.other(player)):
+            self._advance(state)
+
+    def _decline_offer(self, state: BakuganState) -> None:
+        state.offer = None
+        self._deal_on(state)
+
+    def _can_advance(self, state: BakuganState) -> bool:
+        """Whether the players can pass on from here (no compulsory event is due)."""
+        if state.stage != "turn" or state.resolution is not None or state.pending_item is not None:
+            return False
+        if state.to_roll or state.discarding or state.waiting and not self._window_open(state):
+            return False
+        if state.node == "draw":
+            return False
+        if state.node == "energize" or state.mode == "offer":
+            return True
+        return self._window_open(state)
+
+    @BOOK.encodes("1.14.2.p2", "1.14.6", "4.4.3.p1", "4.4.3.p2", "6.7.1", "6.7.1.6", "5.1.3.p1", "5.1.3.p2", "1.14.3.p1",
+                  what="both players passing: the end of the batch completes, or with an empty batch the step ends")
+    def _advance(self, state: BakuganState) -> None:
+        """What both players passing in succession does."""
+        if state.node == "energize":
+            decider = X.energize_decider(state)
+            if decider is not None:
+                self._energize_decided(state, decider)
+            return
+        if state.mode == "offer":
+            self._decline_offer(state)
+            return
+        if state.batch:
+            self._resolve_top(state)
+            return
+        self._leave(state)
+
+    def _leave(self, state: BakuganState) -> None:
+        node = state.node
+        if node == "selection":
+            self._enter(state, "roll")
+        elif node == "power":
+            self._decide_victor(state)
+        elif node == "victor":
+            self._enter(state, "damage")
+        elif node == "damage":
+            if state.mode == "window":
+                self._deal_on(state)
+            else:
+                self._enter(state, "retract")
+        elif node == "play":
+            if not state.flags.end_triggers_fired:
+                state.flags.end_triggers_fired = True
+                self._fire(state, "turn_ends", state.starting)
+                if state.waiting:
+                    self._open_window(state)
+                    return
+            self._enter(state, "charge")
+
+    # ------------------------------------------------------------------ playing cards
+
+    @BOOK.encodes("6.2.1.1.p1", "6.2.1.1.p2", "6.2.1.2", "6.2.1.3", "4.4.1", "1.13.1.p1", "1.8.1.2.2", "1.15.2.p2", "1.15.2.1", "2.3.3",
+                  "1.3/3.1", "3.3.2.p2", "3.6.2", "5.11.2.1",
+                  what="playing a card: selections fixed, Energy paid, then it joins the end of the batch")
+    def _do_play(self, state: BakuganState, ev: E.Play, free: bool = False) -> list[Ruling]:
+        player = ev.by or ""
+        defn = state.cards[ev.card]
+        cost = B.cost_to_pay(state, player, defn, ev.x, free)
+        if X.offered(state, player, ev.card) and state.offer is not None:
+            card = state.offer
+            if card in state.sides[player].discard.cards:
+                state.sides[player].discard.remove(card)
+            state.offer = None
+            state.mode = "window"
+        else:
+            card = self._take_from_hand(state, player, ev.card)
+        self._pay(state, player, cost, ev.uncharge)
+        state.flags.plays[player] = state.flags.plays.get(player, 0) + 1
+        context: dict[str, Any] = {"x": ev.x, "played_self": True, "announced": True}
+        effect: tuple[A.Step, ...] = ()
+        if defn.type == "Evo" and ev.on is not None:
+            bak = state.bakugan(player, ev.on)
+            if bak is not None:
+                bak.face_up = True  # 3.3.2.p2: a face-down Character is turned up first
+            context["on"] = ev.on
+            context["self"] = (player, ev.on)
+        elif defn.type in ("Action", "Flip"):
+            effect = self._compose(state, ev.card)
+            slots = T.slots_of(X.played_steps(state, ev.card))
+            context["slots"] = {s.key: s for s in slots}
+            context["targets"] = {s.key: T.resolve(state, player, s, r) for s, r in zip(slots, ev.targets, strict=False)}
+        item = QueueItem("card", player, card, effect, (), context)
+        state.priority.act(player)
+        state.batch.add(item)
+        self._fire_played(state, player, card, item)
+        self._flush(state)
+        return []
+
+    def _compose(self, state: BakuganState, name: str) -> tuple[A.Step, ...]:
+        """The effect of an Action or Flip card: its sentences, with riders added or replacing what they say (1.3/3.3)."""
+        steps: tuple[A.Step, ...] = ()
+        last: tuple[A.Step, ...] = ()
+        for ability in B.text_of(state, name).abilities:
+            if isinstance(ability, A.Spell):
+                steps, last = steps + ability.effect, ability.effect
+            elif isinstance(ability, K.Rider):
+                if all(isinstance(s, K.CostChange) for s in ability.effect):
+                    continue  # a cost rule, read as the card is paid for
+                body = ability.effect
+                if len(body) == 1 and isinstance(body[0], K.Instead):
+                    head = steps[: len(steps) - len(last)]
+                    inner = body[0].steps
+                    if ability.condition is not None:
+                        block: tuple[A.Step, ...] = (A.If(ability.condition, inner, last),)
+                    elif len(inner) == 1 and isinstance(inner[0], A.May):
+                        block = (OrElse(inner[0].player, inner[0].steps, last),)
+                    else:
+                        block = inner
+                    steps, last = head + block, block
+                else:
+                    block = body if ability.condition is None else (A.If(ability.condition, body),)
+                    steps, last = steps + block, block
+            elif isinstance(ability, A.Keyword | A.Passive):
+                continue
+            else:
+                raise B.Unmodelled(f"{name}: a {type(ability).__name__} ability on an {B.type_of(state, name)} card is not modelled")
+        return steps
+
+    @BOOK.encodes("1.7.1.2.p1", what="Energy made and not spent stays in the pool for the rest of the turn")
+    def _pay(self, state: BakuganState, player: str, cost: int, uncharge: int | None) -> None:
+        side = state.sides[player]
+        need = max(0, cost - side.pool)
+        turn = need if uncharge is None else uncharge
+        for energy in side.energy:
+            if turn <= 0:
+                break
+            if energy.charged:
+                energy.charged = False
+                turn -= 1
+                side.pool += 1
+        side.pool = max(0, side.pool - cost)
+
+    def _take_from_hand(self, state: BakuganState, player: str, name: str) -> CardObj:
+        side = state.sides[player]
+        card = side.hand.find(name)
+        if card is None:
+            card = side.hand.unknown()
+            if card is None:  # keep going after an illegal move: conjure the card
+                card = state.new_card(name, player)
+            else:
+                side.hand.remove(card)
+                side.knowledge.reveal(name)
+            card.name, card.defn = name, state.cards.get(name)
+        else:
+            side.hand.remove(card)
+        return card
+
+    def _take_unknown(self, state: BakuganState, player: str) -> CardObj | None:
+        side = state.sides[player]
+        card = side.hand.unknown() or (side.hand.cards[0] if side.hand.cards else None)
+        if card is not None:
+            side.hand.remove(card)
+        return card
+
+    @BOOK.encodes("6.4.2.p1", "6.4.2.p2", "1.15.1.p2", "6.4.3", what="activating: pay every cost (Energy, then extra costs), then the ability joins the batch")
+    def _do_activate(self, state: BakuganState, ev: E.Activate) -> None:
+        player = ev.by or ""
+        hero = B.hero_in_play(state, player, ev.card)
+        ability = X.activated_ability(state, ev)
+        assert hero is not None and ability is not None
+        self._pay(state, player, X.activation_cost(state, ev), ev.uncharge)
+        slots = T.slots_of(ability.effect)
+        context: dict[str, Any] = {"x": ev.x, "announced": True, "slots": {s.key: s for s in slots},
+                                   "targets": {s.key: T.resolve(state, player, s, r) for s, r in zip(slots, ev.targets, strict=False)}}
+        item = QueueItem("activated", player, hero, ability.effect, (), context)
+        state.priority.act(player)
+        extra = tuple(s for s in ability.cost if not isinstance(s, K.Spend))
+        if not extra:
+            self._queue(state, item)
+            return
+        state.pending_item = item
+        state.resolution = Resolution(player, hero, [interpreter.Frame(extra)], None, vars={"announced": True})
+        self._continue(state)
+
+    def _queue(self, state: BakuganState, item: QueueItem) -> None:
+        state.batch.add(item)
+        self._flush(state)
+
+    # ------------------------------------------------------------------ the batch
+
+    @BOOK.encodes("1.14.2.1", "1.14.5.p1", "1.14.5.p2", "4.4.3.1", "6.3.2.p2", "6.7.1.3", "6.7.1.2", "1.13.1.1", "1.3/3.3",
+                  what="the end of the batch completes: nobody has priority until it is done; then the starting player has it")
+    def _resolve_top(self, state: BakuganState) -> None:
+        item = state.batch.next()
+        state.last_resolved = item.name
+        state.priority.reset(state.starting)
+        state.resolution = Resolution(item.controller, item.source, [interpreter.Frame(item.effect)], item, vars=dict(item.context))
+        self._continue(state)
+
+    def _continue(self, state: BakuganState) -> None:
+        """Run the resolution on; finish it when its steps are done."""
+        res = state.resolution
+        if res is None:
+            return
+        try:
+            done = interpreter.run(self.effects, state, res)
+        except (B.Unmodelled, UnsupportedStep) as error:
+            state.resolution = None
+            state.pending_item = None
+            source = getattr(res.source, "name", None)
+            if source is not None and source not in str(error):
+                raise B.Unmodelled(f"{source}: {error}") from None
+            raise
+        if state.stage == "over":
+            state.resolution = None
+            return
+        if not done or state.resolution is not res:
+            return
+        state.resolution = None
+        if state.pending_item is not None and res.item is None:
+            item, state.pending_item = state.pending_item, None
+            self._queue(state, item)
+            return
+        if res.item is not None and res.item.kind == "card":
+            self._settle(state, res)
+        self._flush(state)
+
+    @BOOK.encodes("3.4.2.p1", "3.5.2.p1", "3.5.2.p2", "3.3.2.p1", "3.3.1.1.1", "3.3.1.1.2", "4.6.2", "4.5.1.p2",
+                  what="a completed card goes where its type says: Heroes to the play area, Evos atop their pile, Actions and Flips to the discard pile")
+    def _settle(self, state: BakuganState, res: Resolution) -> None:
+        card: CardObj = res.source
+        side = state.sides[res.controller]
+        kind = card.defn.type if card.defn is not None else ""
+        if kind == "Hero":
+            side.heroes.append(card)
+        elif kind == "Evo":
+            bak = state.bakugan(res.controller, res.vars.get("on") or "")
+            if bak is not None:
+                bak.evos.append(card)
+            else:
+                self.put_away(state, card)
+        elif res.vars.get("stay") == "bottom":
+            owner = state.sides[card.owner]
+            owner.deck.hidden += 1
+            if card.name is not None:
+                owner.knowledge.conceal(card.name)
+        else:
+            self.put_away(state, card)
+
+    def put_away(self, state: BakuganState, card: CardObj) -> None:
+        """A card leaving the batch or play goes to its owner's discard pile, as its printed self (4.1.3)."""
+        state.sides[card.owner].discard.add(state.new_card(card.name, card.owner, card.defn))
+
+    @BOOK.encodes("4.1.3", what="a card moving to another zone leaves its changes behind (a new card object)")
+    def leave_play(self, state: BakuganState, card: CardObj) -> None:
+        """A Hero or Evo leaves play for its owner's discard pile."""
+        for side in state.sides.values():
+            if card in side.heroes:
+                side.heroes.remove(card)
+            for bak in side.team.values():
+                if card in bak.evos:
+                    bak.evos.remove(card)
+        self.put_away(state, card)
+
+    def to_hand(self, state: BakuganState, card: CardObj, controller: str) -> None:
+        """A card found by a search, or taken from play, goes to its owner's hand."""
+        for side in state.sides.values():
+            if card in side.heroes:
+                side.heroes.remove(card)
+            for bak in side.team.values():
+                if card in bak.evos:
+                    bak.evos.remove(card)
+        state.sides[card.owner].hand.add(state.new_card(card.name, card.owner, card.defn))
+
+    def retract(self, state: BakuganState, player: str, bak: Toy) -> None:
+        """Close an open Bakugan; the BakuCores it held lie on the Field again (7.2.5.1)."""
+        bak.open = False
+        bak.holding = []
+        if state.in_brawl.get(player) == bak.name and state.node not in ("retract",):
+            state.in_brawl.pop(player, None)
+
+    @BOOK.encodes("4.4.4.4.p1", "4.4.4.4.p2", what="a player may concede at any moment, outside the batch")
+    def _do_forfeit(self, state: BakuganState, ev: E.Forfeit) -> list[Ruling]:
+        self.lose(state, ev.by or "", "4.4.4.4.p1")
+        return []
+
+    def lose(self, state: BakuganState, loser: str, rule: str = "1.5.1") -> None:
+        self.end_game(state, state.other(loser), rule)
+
+    def end_game(self, state: BakuganState, winner: str | None, rule: str) -> None:
+        """The game is over by ``rule``: ``winner`` won it, or (``None``) it is a draw."""
+        state.stage = "over"
+        state.end_rule = rule
+        state.winner = winner
+        state.drawn = winner is None
+        state.batch.clear()
+        state.waiting.clear()
+        state.to_roll = []
+        state.pending_item = None
+
+    # ------------------------------------------------------------------ flips, discards, claims
+
+    def _turn_over(self, state: BakuganState, player: str, name: str | None) -> tuple[CardObj, list[Ruling]]:
+        rulings = self._reveal_from_deck(state, player, name)
+        card = state.new_card(name, player, state.cards.get(name) if name else None)
+        state.sides[player].discard.add(card)
+        return card, rulings
+
+    def _do_flip(self, state: BakuganState, ev: E.Flip) -> list[Ruling]:
+        if state.mode == "tie":
+            return self._tie_flip(state, ev.by or "", ev.card)
+        return self._damage_flip(state, ev.by or "", ev.card)
+
+    def _do_discard(self, state: BakuganState, ev: E.Discard) -> None:
+        player = ev.by or ""
+        card = self._take_from_hand(state, player, ev.card) if ev.card is not None else self._take_unknown(state, player)
+        if card is not None:
+            state.sides[player].discard.add(card)
+        state.discarding[player] -= 1
+        if state.discarding[player] <= 0:
+            del state.discarding[player]
+        if not state.discarding:
+            self._end_turn(state)
+
+    def _do_damage(self, state: BakuganState, ev: E.Damage) -> None:
+        index = X.unclaimed_damage(state, ev.to)
+        if index is not None:
+            state.damage_claimed = index + 1
+
+    # ================================================================== triggers (6.3)
+
+    @BOOK.encodes("6.3.2.p1", "7.2.7.2", "6.3.3", "4.4.2.p2", "4.4.2.p1", "1.3/3.5", "5.10.2",
+                  what="triggered abilities wait, then enter the batch together: the starting player's first, each player's in printed order")
+    def _flush(self, state: BakuganState) -> None:
+        if state.resolution is not None or state.pending_item is not None or not state.waiting or not self._window_open(state):
+            return
+        ordered = [i for i in state.waiting if i.controller == state.starting] + [i for i in state.waiting if i.controller != state.starting]
+        state.waiting.clear()
+        for item in ordered:
+            state.batch.add(item)
+        state.priority.reset(state.starting)
+
+    def _fire(self, state: BakuganState, event: str, actor: str, bak_ref: tuple[str, str] | None = None,
+              card: CardObj | None = None) -> None:
+        for controller, source, bak in B.working_sources(state):
+            for ability in B.abilities(state, source.name, A.Triggered):
+                trig = ability.trigger
+                if trig.event != event:
+                    continue
+                own = bak is not None and bak_ref == (controller, bak.name)
+                context: dict[str, Any] = {}
+                if bak is not None:
+                    context["self"] = (controller, bak.name)
+                if event == "opens":
+                    if trig.subject is not None and trig.subject.quantifier == "this":
+                        if not own:
+                            continue
+                    elif trig.who is not None and actor not in B.owner_of(state, controller, trig.who):
+                        continue
+                    context["it"] = bak_ref
+                elif event == "played":
+                    if trig.subject is not None and trig.subject.quantifier == "this":
+                        continue  # a card's own "when you play this" fires from the batch (_fire_played)
+                    if trig.who is not None and actor not in B.owner_of(state, controller, trig.who):
+                        continue
+                    if trig.subject is not None and card is not None and card.defn is not None and trig.subject.type not in ("card", card.defn.type):
+                        continue
+                elif event == "played_on":
+                    if not own or actor != controller:
+                        continue
+                    if trig.subject is not None and card is not None and card.defn is not None and trig.subject.type not in ("card", card.defn.type):
+                        continue
+                elif event == "dealt_damage" and trig.who is not None and actor not in B.owner_of(state, controller, trig.who):
+                    continue
+                state.waiting.append(QueueItem("triggered", controller, source, ability.effect, (), context))
+
+    def _fire_played(self, state: BakuganState, player: str, card: CardObj, item: QueueItem) -> None:
+        """Triggers of a card being played: its own "when you play this", others' "when ... plays", "on this"."""
+        for ability in B.abilities(state, card.name, A.Triggered):
+            trig = ability.trigger
+            if trig.event == "played" and trig.subject is not None and trig.subject.quantifier == "this":
+                context: dict[str, Any] = {}
+                if "self" in item.context:
+                    context["self"] = item.context["self"]
+                state.waiting.append(QueueItem("triggered", player, card, ability.effect, (), context))
+        self._fire(state, "played", player, card=card)
+        implied = item.context.get("targets", {}).get("implied")
+        if implied is not None:
+            self._fire(state, "played_on", player, bak_ref=implied, card=card)
+
+    # ================================================================== feeding a paused effect
+
+    def _feed(self, state: BakuganState, ev: Any, kind: str) -> list[Ruling]:
+        res = state.resolution
+        assert res is not None and res.need is not None
+        need = res.need
+        if kind == need.kind and ev.by == need.player and need.kind != "may":
+            violation = self._feed_violation(state, need, ev)
+            if violation is not None:
+                return [Ruling(need.rule, violation, f"fed_{need.kind}")]
+            if kind == "play":
+                res.need = None
+                rulings = self._do_play(state, ev, free=True)
+                self._continue(state)
+                return rulings
+            rulings = self._take_fed(state, need, ev, res) or []
+            need.started = True
+            need.count -= 1
+            if state.stage == "over":
+                state.resolution = None
+                return rulings
+            if need.count <= 0 or kind in ("search", "roll", "coin", "shuffle"):
+                res.need = None
+                self._continue(state)
+            return rulings
+        if need.optional:
+            res.need = None
+            declined = kind == "decline" and ev.by == need.player
+            if need.kind == "may":
+                steps, otherwise = need.detail
+                res.push(otherwise if declined else steps)
+            self._continue(state)
+            if declined:
+                return []
+            return self._apply(state, ev, kind)
+        return [Ruling(need.rule, Violation(f"the effect being completed needs {need.describe()}", need.describe(), f"{kind} by {ev.by}"),
+                       f"fed_{need.kind}")]
+
+    def _feed_violation(self, state: BakuganState, need: interpreter.Need, ev: Any) -> Violation | None:
+        side = state.sides[need.player]
+        if need.kind in ("draw", "flip"):
+            if len(side.deck) == 0:
+                return Violation("a card taken from an empty deck", "no card", "a card")
+            return None
+        if need.kind == "discard":
+            if ev.card is None:
+                return None if side.hand.unknown() is not None else Violation("an unnamed discard from a hand of known cards", "the card's name", "null")
+            problem = X.in_hand(state, need.player, ev.card)
+            defn = state.cards.get(ev.card)
+            if problem is None and need.detail is not None and defn is not None and need.detail.type not in ("card", defn.type):
+                return Violation(f"{ev.card} is not what the effect asks for", need.detail.describe(), ev.card)
+            return problem
+        if need.kind == "search" and ev.card is not None:
+            defn = state.cards.get(ev.card)
+            if defn is None or need.detail.type not in ("card", defn.type):
+                return Violation(f"{ev.card} does not match the search", need.detail.describe(), ev.card)
+            if not side.knowledge.can_reveal(ev.card) or (side.knowledge.registered is not None and not side.knowledge.registered.get(ev.card)):
+                return Violation(f"{ev.card}: more copies than the registered deck holds", "a card the deck can hold", ev.card, "inconsistent")
+            if len(side.deck) == 0:
+                return Violation("a card found in an empty deck", "nothing found", ev.card)
+            return None
+        if need.kind == "roll":
+            return X.core_violation(state, ev) or X.attach_violation(ev)
+        if need.kind == "coin" and ev.result not in ("heads", "tails"):
+            return Violation(f"a coin showing {ev.result!r}", "heads or tails", ev.result)
+        if need.kind == "play":
+            defn = state.cards.get(ev.card)
+            if defn is None or need.detail.type not in ("card", defn.type):
+                return Violation(f"{ev.card} is not what the effect lets its player play", need.detail.describe(), ev.card)
+            hit = BOOK.actions["play"].first_violation(state, ev)
+            return None if hit is None else hit[1]
+        return None
+
+    def _take_fed(self, state: BakuganState, need: interpreter.Need, ev: Any, res: Resolution) -> list[Ruling] | None:
+        player = need.player
+        if need.kind == "draw":
+            return self._draw(state, player, ev.card)
+        if need.kind == "discard":
+            card = self._take_from_hand(state, player, ev.card) if ev.card is not None else self._take_unknown(state, player)
+            if card is not None:
+                state.sides[player].discard.add(card)
+            return None
+        if need.kind == "search":
+            if ev.card is not None:
+                rulings = self._reveal_from_deck(state, player, ev.card)
+                res.vars["it"] = state.new_card(ev.card, player, state.cards.get(ev.card))
+                return rulings
+            return None
+        if need.kind == "flip":
+            card, rulings = self._turn_over(state, player, ev.card)
+            res.vars["attack_dealt"] = res.vars.get("attack_dealt", 0) + 1
+            if need.count > 1 and len(state.sides[player].deck) == 0:
+                self.record_damage(state, player, res.vars.pop("attack_dealt", 0))
+                self.lose(state, player)  # 1.5.1: damage still due, no card left
+            return rulings
+        if need.kind == "roll":
+            self._rolled(state, player, ev)
+            self._rolls_settled(state)
+            return None
+        if need.kind == "coin":
+            res.vars["coin"] = ev.result
+            return None
+        return None
+
+    # ================================================================== simulation hooks
+
+    def supported(self, cards: CardDatabase, name: str) -> bool:
+        """Whether the spec can run every step of a card's text (the simulator deals only with these)."""
+        tree = cards.tree(name)
+        if isinstance(tree, Exception) or A.unknown_parts(tree):
+            return False
+        stack: list[Any] = [tree]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, UNSUPPORTED_STEPS):
+                return False
+            if isinstance(node, msgspec.Struct):
+                stack.extend(getattr(node, f) for f in node.__struct_fields__)
+            elif isinstance(node, tuple):
+                stack.extend(node)
+        return True
+
+    def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
+        """A random registered decklist within the construction rules (1.1/2.1, 1.2)."""
+        characters = sorted(c.name for c in cards if c.type == "Character")
+        reader = _Reader(cards)
+        while True:
+            team = rng.sample(characters, TEAM_SIZE)
+            team_factions: set[str] = set()
+            for name in team:
+                team_factions |= B.card_factions(reader, cards[name])
+            pool = sorted(c.name for c in cards if c.type in DECK_TYPES and B.card_factions(reader, c) & team_factions
+                          and self.supported(cards, c.name) and (c.type != "Evo" or c.stats.get("evolves_from") in team))
+            rng.shuffle(pool)
+            deck: dict[str, int] = {}
+            seen: set[tuple[str, str | None]] = set()
+            for name in pool:
+                key = card_identity(cards[name])[:2]
+                if key in seen:
+                    continue
+                seen.add(key)  # one printing of each card, so the copy limit holds
+                deck[name] = min(3, DECK_SIZE - sum(deck.values()))
+                if sum(deck.values()) >= DECK_SIZE:
+                    break
+            if sum(deck.values()) == DECK_SIZE:
+                break
+        cores = sorted(c for name in team for c in cards[name].stats.get("cores", []))
+        return {"deck": dict(sorted(deck.items())), "team": team, "bakucores": cores}
+
+    def facts(self, state: BakuganState) -> tuple[int, int, bool]:
+        return len(state.damage_log), len(state.victors), state.stage == "over"
+
+    def claims_since(self, state: BakuganState, before: tuple[int, int, bool]) -> list[dict[str, Any]]:
+        """Victor, damage and game claims for what was derived since ``before``."""
+        damage_seen, victors_seen, over = before
+        out: list[dict[str, Any]] = []
+        for victor in state.victors[victors_seen:]:
+            out.append({"do": "victor", "player": victor})
+        for player, amount in state.damage_log[damage_seen:]:
+            out.append({"do": "damage", "to": player, "amount": amount})
+        if state.stage == "over" and not over:
+            out.append({"do": "game", "winner": state.winner})
+        return out
+
+    # ================================================================== end of log, views, copies
+
+    def finish(self, state: BakuganState) -> list[Ruling]:
+        rulings: list[Ruling] = []
+        if state.resolution is not None and state.resolution.need is not None and not state.resolution.need.optional:
+            need = state.resolution.need
+            rulings.append(Ruling(need.rule, Violation("the log ends while an effect still needs events", need.describe(), "end of log", "info")))
+        return rulings
+
+    def view(self, state: BakuganState) -> dict[str, Any]:
+        players = {}
+        for player in state.players:
+            side = state.sides[player]
+            players[player] = {
+                "deck": len(side.deck), "hand": len(side.hand), "discard": len(side.discard),
+                "energy": {"charged": side.charged(), "total": len(side.energy)}, "pool": side.pool,
+                "heroes": [c.name for c in side.heroes],
+                "team": {b.name: {"open": b.open, "face_up": b.face_up, "evos": [c.name for c in b.evos], "holding": list(b.holding),
+                                  "bpower": B.bpower(state, player, b), "damage": B.stat(state, player, b, "Damage Rating")}
+                         for b in side.team.values()},
+            }
+        return {"stage": state.stage, "winner": state.winner, "ended_by": state.end_rule, "turn": state.turn, "step": state.node, "mode": state.mode, "starting": state.starting,
+                "priority": state.priority.holder, "batch": [i.name for i in state.batch.items], "victor": state.victor,
+                "field": sorted(s for s in state.field_cores if not any(s in b.holding for side in state.sides.values() for b in side.team.values())),
+                "players": players}
+
+    def copy(self, state: BakuganState) -> BakuganState:
+        return state.copy()
+
+    # ================================================================== legal moves
+
+    def legal_moves(self, state: BakuganState, rng: random.Random | None = None) -> list[Event]:
+        """Every move the rules allow now; chance events are sampled (with ``rng``) or represented."""
+        rng = rng or random.Random(0)
+        legal = []
+        for move in self._candidates(state, rng):
+            trial = state.copy()
+            rulings = self._judge(trial, move, anyway=False)
+            if not any(r.violation.severity in ("illegal", "inconsistent", "malformed", "unverifiable") for r in rulings):
+                legal.append(move)
+        return legal
+
+    def _candidates(self, state: BakuganState, rng: random.Random) -> list[Event]:
+        out: list[Event] = []
+        if state.stage == "over":
+            return out
+        res = state.resolution
+        if res is not None and res.need is not None:
+            need = res.need
+            if need.optional:
+                out.append(E.Decline(0, need.player))
+            if need.kind == "may":
+                trial = state.copy()
+                trial_res = trial.resolution
+                assert trial_res is not None
+                trial_res.need = None
+                trial_res.push(need.detail[0])
+                try:
+                    self._continue(trial)
+                except (B.Unmodelled, UnsupportedStep):
+                    return out
+                out.extend(self._candidates(trial, rng))
+                return out
+            out.extend(self._need_candidates(state, need, rng))
+            if need.optional:  # any other event declines the optional step first
+                trial = state.copy()
+                trial_res = trial.resolution
+                assert trial_res is not None
+                trial_res.need = None
+                try:
+                    self._continue(trial)
+                except (B.Unmodelled, UnsupportedStep):
+                    return out
+                out.extend(self._candidates(trial, rng))
+            return out
+        for player in state.players:
+            side = state.sides[player]
+            out.append(E.Pass(0, player))
+            out.append(E.First(0, None, player))
+            out.append(E.Shuffle(0, player))
+            out.append(E.Draw(0, player, self._drawable(state, player, rng)))
+            for icon in sorted(set(side.cores_left if side.cores_left is not None else K.BAKUCORES)):
+                placed = sorted(state.field_cores)
+                out.append(E.Place(0, player, icon, [rng.choice(placed)] if placed else []))
+            names = self._hand_names(state, player)
+            for name in names:
+                out.append(E.Energize(0, player, name))
+                out.append(E.Discard(0, player, name))
+                out.extend(self._play_candidates(state, player, name, rng))
+            if state.offer is not None and state.offer.owner == player and state.offer.name:
+                out.extend(self._play_candidates(state, player, state.offer.name, rng))
+            for bak in side.team.values():
+                if not bak.open:
+                    out.append(E.Select(0, player, bak.name))
+                out.append(E.Reroll(0, player, bak.name))
+            out.extend(self._roll_candidates(state, rng, player))
+            out.append(E.Flip(0, player, self._drawable(state, player, rng)))
+            for hero in side.heroes:
+                for index, ability in enumerate(B.abilities(state, hero.name, A.Activated)):
+                    xs = [None]
+                    if any(isinstance(s, K.Spend) and isinstance(s.amount, A.Var) for s in ability.cost):
+                        xs = list(range(1, min(3, side.pool + side.charged()) + 1))
+                    for x in xs:
+                        for targets in self._target_choices(state, player, ability.effect):
+                            out.append(E.Activate(0, player, hero.name or "", index, targets, x))
+        return out
+
+    def _hand_names(self, state: BakuganState, player: str) -> list[str]:
+        side = state.sides[player]
+        names = set(side.hand.names())
+        if side.hand.unknown() is not None:
+            names |= {d.name for d in state.cards if d.type in DECK_TYPES and side.knowledge.can_reveal(d.name)
+                      and (side.knowledge.registered is None or side.knowledge.registered.get(d.name))}
+        return sorted(names)
+
+    def _drawable(self, state: BakuganState, player: str, rng: random.Random) -> str | None:
+        knowledge = state.sides[player].knowledge
+        if knowledge.registered is None:
+            return None
+        pool = [n for n, k in sorted(knowledge.registered.items()) for _ in range(k - knowledge.located[n])]
+        return rng.choice(pool) if pool else None
+
+    def _roll_candidates(self, state: BakuganState, rng: random.Random, player: str) -> list[Event]:
+        out: list[Event] = [E.Roll(0, player, opened=False)]
+        brawl = set(state.flags.selected.items())
+        cores = [s for s in sorted(state.field_cores) if all(h in brawl for h in holders(state, s))]
+        if cores:
+            core = rng.choice(cores)
+            out.append(E.Roll(0, player, opened=True, core=core, attached=True))
+            out.append(E.Roll(0, player, opened=True, core=core, attached=False))
+        return out
+
+    def _play_candidates(self, state: BakuganState, player: str, name: str, rng: random.Random) -> list[Event]:
+        defn = state.cards.get(name)
+        if defn is None or not self.supported(state.cards, name):
+            return []
+        if defn.type == "Evo":
+            return [E.Play(0, player, name, on=defn.stats.get("evolves_from"))]
+        if defn.type == "Hero":
+            return [E.Play(0, player, name)]
+        out: list[Event] = []
+        xs: list[int | None] = [None]
+        if defn.cost == "X":
+            side = state.sides[player]
+            xs = list(range(min(3, side.pool + side.charged()) + 1))
+        for x in xs:
+            for targets in self._target_choices(state, player, X.played_steps(state, name)):
+                out.append(E.Play(0, player, name, targets, x=x))
+        return out
+
+    def _target_choices(self, state: BakuganState, player: str, steps: tuple[A.Step, ...]) -> list[list[E.TargetRef]]:
+        options: list[list[E.TargetRef]] = [[]]
+        for slot in T.slots_of(steps):
+            refs = [ref for ref, _obj in T.candidates(state, player, slot)]
+            options = [o + [r] for o in options for r in refs]
+        return options
+
+    def _need_candidates(self, state: BakuganState, need: interpreter.Need, rng: random.Random) -> list[Event]:
+        p = need.player
+        side = state.sides[p]
+        if need.kind in ("draw", "flip"):
+            cls = E.Draw if need.kind == "draw" else E.Flip
+            return [cls(0, p, self._drawable(state, p, rng))]
+        if need.kind == "discard":
+            return [E.Discard(0, p, n) for n in sorted(set(side.hand.names()))] or [E.Discard(0, p, None)]
+        if need.kind == "search":
+            found = [d.name for d in state.cards if need.detail.type in ("card", d.type) and side.knowledge.can_reveal(d.name)
+                     and (side.knowledge.registered is None or side.knowledge.registered.get(d.name, 0) > 0)]
+            return [E.Search(0, p, None)] + [E.Search(0, p, n) for n in sorted(found)]
+        if need.kind == "shuffle":
+            return [E.Shuffle(0, p)]
+        if need.kind == "roll":
+            return self._roll_candidates(state, rng, p)
+        if need.kind == "coin":
+            return [E.Coin(0, p, "heads"), E.Coin(0, p, "tails")]
+        if need.kind == "play":
+            return [E.Play(0, p, n) for n in sorted(set(side.hand.names())) if need.detail.type in ("card", B.type_of(state, n))]
+        return []
+
+
+class _Reader:
+    """A stand-in state for reading card texts before a game state exists (deck checks, random decks)."""
+
+    def __init__(self, cards: CardDatabase) -> None:
+        self.cards = cards
+
+
+__all__ = ["Bakugan"]

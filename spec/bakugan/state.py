@@ -1,0 +1,280 @@
+"""The Bakugan game state: one mutable object while a replay is verified.
+
+Zones follow rule 4.1.1: each player's deck (hidden: only a count and what the log has
+revealed, :class:`~spec.core.hidden.DeckKnowledge`), hand (private, its size public),
+discard pile, play area (their three Bakugan with the Evo cards on them, Heroes, Energy
+cards) and the shared BakuCore Field; the batch holds what waits to complete (4.4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from spec.core.cards import CardDatabase, CardDef
+from spec.core.hidden import DeckKnowledge
+from spec.core.interpreter import Resolution
+from spec.core.queue import PendingQueue, Priority, QueueItem
+from spec.core.state import CardObj, Zone
+
+TEAM_SIZE = 3
+"""Bakugan per team (1.1/2.1.p1)."""
+CORES_PER_PLAYER = 6
+"""BakuCores per player (1.1/2.1.p2)."""
+DECK_SIZE = 40
+"""Cards in a deck (1.1/2.1.p3)."""
+HAND_LIMIT = 7
+"""Cards a hand may hold as a turn ends (4.3.2.p1)."""
+
+
+@dataclass
+class Bakugan:
+    """One Bakugan of a team: its Character card, the Evo cards on it, and the toy's state."""
+
+    name: str
+    """The Character's name, which names the Bakugan in the log."""
+    character: CardObj
+    evos: list[CardObj] = field(default_factory=list)
+    face_up: bool = False
+    open: bool = False
+    holding: list[int] = field(default_factory=list)
+    """Slots of the BakuCores it holds (attached), whose bonuses it gets."""
+    opened_turn: int = -1
+    """The turn in which it last opened."""
+
+    @property
+    def top(self) -> CardObj:
+        """The card whose stats and abilities count: the top Evo, else the Character (3.3.3)."""
+        return self.evos[-1] if self.evos else self.character
+
+    def copy(self) -> Bakugan:
+        return Bakugan(self.name, self.character, list(self.evos), self.face_up, self.open, list(self.holding),
+                       self.opened_turn)
+
+
+@dataclass
+class EnergyCard:
+    """A card in play as an Energy card (3.7.2); ``charged`` when upright (7.2.1)."""
+
+    card: CardObj
+    charged: bool = True
+
+    def copy(self) -> EnergyCard:
+        return EnergyCard(self.card.copy(), self.charged)
+
+
+@dataclass
+class Side:
+    """Everything one player has."""
+
+    name: str
+    deck: Zone
+    hand: Zone
+    discard: Zone
+    knowledge: DeckKnowledge
+    team: dict[str, Bakugan]
+    """The team's Bakugan by name; filled as the log names them when no decklist is registered."""
+    cores_left: list[str] | None
+    """Icons of the registered BakuCores not placed yet; ``None`` when not registered."""
+    heroes: list[CardObj] = field(default_factory=list)
+    energy: list[EnergyCard] = field(default_factory=list)
+    pool: int = 0
+    """Energy made this turn and not spent yet (1.7.1.2)."""
+    placed: int = 0
+    shuffled: bool = False
+    opening_draws: int = 0
+
+    def copy(self) -> Side:
+        """A copy sharing the card objects that are never changed in place (discard pile, Heroes)."""
+        return Side(self.name, self.deck.copy(), self.hand.copy(), _shallow(self.discard), self.knowledge.copy(),
+                    {k: v.copy() for k, v in self.team.items()},
+                    None if self.cores_left is None else list(self.cores_left),
+                    list(self.heroes), [EnergyCard(e.card, e.charged) for e in self.energy], self.pool, self.placed,
+                    self.shuffled, self.opening_draws)
+
+    def charged(self) -> int:
+        """Charged Energy cards (7.2.1.1)."""
+        return sum(1 for e in self.energy if e.charged)
+
+    def closed(self) -> int:
+        """Closed Bakugan, counting team members the log has not named yet as closed."""
+        return TEAM_SIZE - sum(1 for b in self.team.values() if b.open)
+
+
+def _shallow(zone: Zone) -> Zone:
+    other = Zone(zone.name, ordered=zone.ordered, public=zone.public)
+    other.cards = list(zone.cards)
+    other.hidden = zone.hidden
+    return other
+
+
+@dataclass
+class Lasting:
+    """A change that lasts the turn (3.5.3.p1): a stat change on one Bakugan, or a new base value."""
+
+    player: str
+    bakugan: str
+    stat: str
+    amount: int
+    base: bool = False
+    """True when the change sets the base value (2.9.3, 2.10.3) instead of adding to it."""
+    uid: int = 0
+    """The uid of the Bakugan's Character card: the change stays when an Evo is played on it (3.3.3 replaces printed values only)."""
+
+
+@dataclass
+class Attack:
+    """Damage being dealt by an attack, card by card (1.16.2, 5.11.1).
+
+    ``frost`` cards come first and cannot be answered by Flip cards (the spec's reading of
+    FrostStrike); then ``strikes`` times ``rating`` cards (two strikes with DoubleStrike).
+    """
+
+    to: str
+    source: str
+    """What makes the attack: the Victor's Bakugan name, or the card whose effect attacks."""
+    factions: tuple[str, ...]
+    holding: tuple[str, ...]
+    """Icons of the BakuCores the attacking Bakugan holds (for [Stop] on holders)."""
+    rating: int
+    frost: int = 0
+    strikes: int = 1
+    shadow: bool = False
+    by_card: bool = False
+    dealt: int = 0
+    stopped: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.frost + self.rating * self.strikes
+
+    @property
+    def remaining(self) -> int:
+        return 0 if self.stopped else self.total - self.dealt
+
+    @property
+    def in_frost(self) -> bool:
+        """Whether the card turned over last was one of the FrostStrike cards."""
+        return self.dealt <= self.frost
+
+
+@dataclass
+class TurnFlags:
+    """What has happened this turn (made afresh as each turn begins)."""
+
+    drew: set[str] = field(default_factory=set)
+    energize_done: set[str] = field(default_factory=set)
+    selected: dict[str, str] = field(default_factory=dict)
+    rolled: set[str] = field(default_factory=set)
+    """Players whose selected Bakugan has rolled at least once this turn."""
+    missed: dict[str, bool] = field(default_factory=dict)
+    """Result of each player's last roll this turn: True when it missed."""
+    first_roll_done: bool = False
+    victor_begun: bool = False
+    plays: dict[str, int] = field(default_factory=dict)
+    rerolls_used: set[tuple[str, str]] = field(default_factory=set)
+    end_triggers_fired: bool = False
+
+    def copy(self) -> TurnFlags:
+        return TurnFlags(set(self.drew), set(self.energize_done), dict(self.selected), set(self.rolled),
+                         dict(self.missed), self.first_roll_done, self.victor_begun, dict(self.plays),
+                         set(self.rerolls_used), self.end_triggers_fired)
+
+
+@dataclass
+class BakuganState:
+    """The whole game at one moment."""
+
+    players: tuple[str, str]
+    sides: dict[str, Side]
+    cards: CardDatabase
+    explicit_passes: bool
+    stage: str = "setup"
+    """``setup``, ``turn`` or ``over``."""
+    first: str | None = None
+    """The player the random pick chose to place the first BakuCore (1.4/4.2)."""
+    field_cores: dict[int, tuple[str, str]] = field(default_factory=dict)
+    """Slot -> (icon, owner) of every BakuCore placed (4.7.1)."""
+    last_placer: str | None = None
+    starting: str = ""
+    """The starting player of the current turn (1.14.1)."""
+    turn: int = 0
+    node: str = "draw"
+    """The current step (see :data:`spec.bakugan.turn.TURN`)."""
+    mode: str = ""
+    """Within a step: ``pick``/``window`` in selection, ``tie`` in power, ``deal``/``offer``/``window``/``after`` in damage."""
+    batch: PendingQueue = field(default_factory=lambda: PendingQueue("lifo"))
+    priority: Priority = field(default_factory=lambda: Priority(""))
+    resolution: Resolution | None = None
+    pending_item: QueueItem | None = None
+    """A card or ability whose extra costs are being paid; it joins the batch once they are."""
+    waiting: list[QueueItem] = field(default_factory=list)
+    """Triggered abilities waiting to join the batch (6.3.2, 6.3.3)."""
+    flags: TurnFlags = field(default_factory=TurnFlags)
+    lasting: list[Lasting] = field(default_factory=list)
+    to_roll: list[str] = field(default_factory=list)
+    """Players who must roll their selected Bakugan before anything else happens."""
+    in_brawl: dict[str, str] = field(default_factory=dict)
+    """Player -> the selected Bakugan of theirs that is open in this turn's brawl."""
+    victor: str | None = None
+    """The player whose Bakugan is this turn's Victor (5.10.1)."""
+    team_attack: bool = False
+    tie: dict[str, str | None] = field(default_factory=dict)
+    """Cards turned over in the current round of a BPower tie break (5.9.2.1)."""
+    attack: Attack | None = None
+    offer: CardObj | None = None
+    """A Flip card just turned over by damage, which its owner may play (3.6.1)."""
+    discarding: dict[str, int] = field(default_factory=dict)
+    """Cards each player must still discard for the hand limit (4.3.2.p2)."""
+    damage_log: list[tuple[str, int]] = field(default_factory=list)
+    damage_claimed: int = 0
+    victors: list[str] = field(default_factory=list)
+    last_resolved: str | None = None
+    winner: str | None = None
+    drawn: bool = False
+    end_rule: str | None = None
+    """The rule that ended the game (``1.5.1`` damage into an empty deck, ``4.4.4.4.p1`` a concession...)."""
+    next_uid: int = 1
+
+    def other(self, player: str) -> str:
+        a, b = self.players
+        return b if player == a else a
+
+    @property
+    def nonstarting(self) -> str:
+        return self.other(self.starting)
+
+    def new_card(self, name: str | None, owner: str, defn: CardDef | None = None) -> CardObj:
+        card = CardObj(self.next_uid, name, owner, defn)
+        self.next_uid += 1
+        return card
+
+    def bakugan(self, player: str, name: str) -> Bakugan | None:
+        return self.sides[player].team.get(name)
+
+    def copy(self) -> BakuganState:
+        """A cheap independent copy (mutable parts copied, card definitions shared)."""
+        return BakuganState(
+            self.players, {k: v.copy() for k, v in self.sides.items()}, self.cards, self.explicit_passes,
+            self.stage, self.first, dict(self.field_cores), self.last_placer, self.starting, self.turn,
+            self.node, self.mode, self.batch.copy(), Priority(self.priority.holder, self.priority.passes),
+            None if self.resolution is None else self.resolution.copy(),
+            None if self.pending_item is None else replace(self.pending_item, context=dict(self.pending_item.context)),
+            [replace(i, context=dict(i.context)) for i in self.waiting], self.flags.copy(),
+            [replace(x) for x in self.lasting], list(self.to_roll), dict(self.in_brawl), self.victor,
+            self.team_attack, dict(self.tie), None if self.attack is None else replace(self.attack),
+            self.offer, dict(self.discarding), list(self.damage_log),
+            self.damage_claimed, list(self.victors), self.last_resolved, self.winner, self.drawn, self.end_rule, self.next_uid,
+        )
+
+
+def holders(state: BakuganState, slot: int) -> list[tuple[str, str]]:
+    """(player, Bakugan) pairs holding the BakuCore in ``slot``."""
+    return [(p, b.name) for p in state.players for b in state.sides[p].team.values() if slot in b.holding]
+
+
+def on_field(state: BakuganState, slot: int) -> bool:
+    """Whether the BakuCore of ``slot`` lies on the Field (placed and held by no Bakugan)."""
+    return slot in state.field_cores and not holders(state, slot)
+
+
+__all__ = ["Attack", "Bakugan", "BakuganState", "EnergyCard", "Lasting", "Side", "TurnFlags"]

@@ -1,0 +1,173 @@
+"""Selections: what a card or ability must be aimed at when it is played (1.13, 6.2.1.2).
+
+Walking an effect tree gives its *slots*, in the order the text names them: the Bakugan
+an effect is applied to when the text names none (one slot for the whole card, 1.13.1.2),
+then each "a ..." the text selects (a Bakugan, an Action in the batch, a Hero in play, a
+BakuCore on the Field, a card in play). A ``play`` or ``activate`` event lists one
+:class:`~spec.bakugan.events.TargetRef` per slot, in that order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from grammar import ast as A
+from grammar import bakugan_nodes as K
+from spec.bakugan import board as B
+from spec.bakugan.events import TargetRef
+from spec.bakugan.state import BakuganState, on_field
+from spec.core.queue import QueueItem
+from spec.core.state import CardObj
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One selection a card needs."""
+
+    key: Any
+    """``"implied"``, or the id of the step that selects (with a suffix for a second selection)."""
+    kind: str
+    """``bakugan``, ``batch``, ``hero``, ``core`` or ``in_play``."""
+    selector: A.Selector
+    where: tuple[A.Condition, ...] = ()
+
+
+def slots_of(steps: tuple[A.Step, ...]) -> list[Slot]:
+    """The selections ``steps`` need, in text order (the implied Bakugan counted once)."""
+    found: list[Slot] = []
+    _walk(steps, (), found)
+    return found
+
+
+def _walk(steps: tuple[Any, ...], where: tuple[A.Condition, ...], found: list[Slot]) -> None:
+    for step in steps:
+        _step(step, where, found)
+
+
+def _add(found: list[Slot], slot: Slot) -> None:
+    if slot.key == "implied" and any(s.key == "implied" for s in found):
+        return
+    found.append(slot)
+
+
+def _step(step: Any, where: tuple[A.Condition, ...], found: list[Slot]) -> None:
+    if isinstance(step, A.Modify | K.SetStat):
+        sel = step.target
+        if sel.type == "Bakugan" and sel.quantifier == "the":
+            _add(found, Slot("implied", "bakugan", sel, where))
+        elif sel.type == "Bakugan" and sel.quantifier == "a":
+            _add(found, Slot(id(step), "bakugan", sel, where))
+    elif isinstance(step, A.If):
+        if step.condition.subject == "faction" and step.condition.of is None:
+            _add(found, Slot("implied", "bakugan", A.Selector("the", "Bakugan"), ()))
+        _walk(step.then, where, found)
+        _walk(step.otherwise, where, found)
+    elif isinstance(step, A.May):
+        _walk(step.steps, where, found)
+    elif isinstance(step, K.Pay):
+        _walk(step.cost + step.effect, where, found)
+    elif isinstance(step, K.Instead | K.ForEach):
+        _walk(step.steps, where, found)
+    elif isinstance(step, K.Choice):
+        for option in step.options:
+            _walk(option, where, found)
+    elif isinstance(step, K.Qualified):
+        inner = step.step
+        key = id(step)
+        if isinstance(inner, A.Negate):
+            _add(found, Slot(key, "batch", inner.target, step.where))
+        elif isinstance(inner, K.Destroy | K.TakeControl):
+            _add(found, Slot(key, "hero", inner.what, step.where))
+        elif isinstance(inner, K.Retract):
+            _add(found, Slot(key, "bakugan", inner.what, step.where))
+        elif isinstance(inner, K.Select):
+            _add(found, Slot(key, "in_play", inner.what, step.where))
+        else:
+            _step(inner, step.where, found)
+    elif isinstance(step, A.Negate) and step.target.quantifier == "a":
+        _add(found, Slot(id(step), "batch", step.target, where))
+    elif isinstance(step, K.Destroy | K.TakeControl) and step.what.quantifier == "a":
+        _add(found, Slot(id(step), "hero", step.what, where))
+    elif isinstance(step, K.Retract) and step.what.quantifier == "a":
+        _add(found, Slot(id(step), "bakugan", step.what, where))
+    elif isinstance(step, K.Select):
+        _add(found, Slot(id(step), "in_play", step.what, where))
+    elif isinstance(step, A.Attach) and step.what.type == "BakuCore":
+        _add(found, Slot((id(step), "core"), "core", step.what, where))
+        _add(found, Slot((id(step), "to"), "bakugan", step.to, where))
+
+
+# ====================================================================== candidates
+
+def _meets(state: BakuganState, obj: Any, where: tuple[A.Condition, ...]) -> bool:
+    for cond in where:
+        if cond.subject == "cost" and cond.op == "<=" and isinstance(cond.value, int):
+            if isinstance(obj, QueueItem):
+                defn = getattr(obj.source, "defn", None)
+                cost = B.printed_cost(defn, obj.context.get("x"))  # 1.8.1.2.2: X as paid in the batch
+            else:
+                cost = B.printed_cost(getattr(obj, "defn", None))  # 1.8.1.2.1: X is zero in play
+            if cost > cond.value:
+                return False
+        elif cond.subject == "opened" and cond.op == "not":
+            _player, bak = obj
+            if bak.opened_turn == state.turn:
+                return False
+        elif cond.subject == "type" and cond.op == "not":
+            continue  # Energy cards are never candidates of a card in play
+        else:
+            raise B.Unmodelled(f"the selection condition {cond.subject} {cond.op} {cond.value} is not modelled")
+    return True
+
+
+def candidates(state: BakuganState, controller: str, slot: Slot) -> list[tuple[TargetRef, Any]]:
+    """Every legal choice for a slot now: the reference a log uses and the object it means."""
+    sel = slot.selector
+    out: list[tuple[TargetRef, Any]] = []
+    if slot.kind == "bakugan":
+        for player, bak in B.face_up(state):  # 1.13.1.2: face-up Bakugan only
+            if (slot.key != "implied" or sel.owner is not None) and not B.bakugan_matches(state, controller, sel, player, bak):
+                continue
+            if _meets(state, (player, bak), slot.where):
+                out.append((TargetRef(bak.name, player), (player, bak.name)))
+    elif slot.kind == "batch":
+        for item in state.batch.items:
+            defn = getattr(item.source, "defn", None)
+            if item.kind != "card" or defn is None or (sel.type not in ("card", defn.type)):
+                continue
+            if _meets(state, item, slot.where):
+                out.append((TargetRef(item.name, item.controller), item))
+    elif slot.kind in ("hero", "in_play"):
+        for player in B.owner_of(state, controller, sel.owner):
+            side = state.sides[player]
+            pool: list[CardObj] = list(side.heroes)
+            if slot.kind == "in_play":
+                pool += [b.evos[-1] for b in side.team.values() if b.evos]
+            for card in pool:
+                if card.defn is not None and (sel.type in ("card", card.defn.type)) and _meets(state, card, slot.where):
+                    out.append((TargetRef(card.name or "", player), card))
+    elif slot.kind == "core":
+        for number, (icon, _owner) in sorted(state.field_cores.items()):
+            if on_field(state, number) and (sel.team is None or sel.team == icon):
+                out.append((TargetRef(core=number), number))
+    return out
+
+
+def resolve(state: BakuganState, controller: str, slot: Slot, ref: TargetRef) -> Any:
+    """The object a reference means for a slot, or ``None`` when it is not a legal choice now."""
+    for candidate, obj in candidates(state, controller, slot):
+        if slot.kind == "core":
+            if ref.core == candidate.core:
+                return obj
+        elif candidate.card == ref.card and (ref.owner is None or ref.owner == candidate.owner):
+            return obj
+    return None
+
+
+def still_legal(state: BakuganState, controller: str, slot: Slot, obj: Any) -> bool:
+    """Whether a choice made at announcement is still available as the effect completes (6.7.1.2)."""
+    for _ref, candidate in candidates(state, controller, slot):
+        if candidate is obj or candidate == obj:
+            return True
+    return False

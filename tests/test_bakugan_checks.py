@@ -1,0 +1,620 @@
+"""Bakugan rule checks that random games seldom reach, and the ambiguity decisions, pinned.
+
+Each :class:`Case` takes a state from a simulated legal game, arranges the situation the
+rule is about, and applies one event: the first finding must cite the rule and come from
+the named check. Remove the check and the case fails. (Most checks are also broken by a
+replay of ``replays/bakugan/illegal``; ``tests/test_bakugan_corpus.py`` makes sure every
+check has one or the other.) The decision tests pin ``docs/bakugan-decisions.rst``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import pytest
+
+from spec import load_game
+from spec.bakugan import board as B
+from spec.bakugan import events as E
+from spec.bakugan.corpus import replay_states
+from spec.bakugan.game import card_identity
+from spec.bakugan.state import BakuganState, EnergyCard, Lasting
+from spec.core.cards import CardDatabase, CardDef
+from spec.core.game import Setup
+from spec.core.state import CardObj
+from verifier.simulate import simulate
+
+GAME = load_game("bakugan")
+
+
+@cache
+def _states(seed: int) -> list[BakuganState]:
+    lines = simulate("bakugan", seed, passes="explicit")
+    return [state.copy() for state, _event, _raw in replay_states(lines)]
+
+
+def state_where(pred: Callable[[BakuganState], bool], seeds: tuple[int, ...] = (1, 2, 3)) -> BakuganState:
+    """A copy of the first state of a simulated game where ``pred`` holds."""
+    for seed in seeds:
+        for state in _states(seed):
+            if pred(state):
+                return state.copy()
+    raise LookupError("no such state in the simulated games")
+
+
+def window(node: str) -> Callable[[BakuganState], bool]:
+    def pred(s: BakuganState) -> bool:
+        return (s.stage == "turn" and s.node == node and s.mode in ("window", "") and s.resolution is None and not s.batch
+                and not s.to_roll and s.priority.passes == 0 and s.turn > 1 and bool(B.face_up(s)))
+    return pred
+
+
+def holder(s: BakuganState) -> str:
+    return s.priority.holder
+
+
+def hero(s: BakuganState, player: str, name: str) -> CardObj:
+    card = s.new_card(name, player, s.cards[name])
+    s.sides[player].heroes.append(card)
+    return card
+
+
+def energy(s: BakuganState, player: str, n: int) -> None:
+    s.sides[player].energy = [EnergyCard(s.new_card(None, player)) for _ in range(n)]
+    s.sides[player].pool = 0
+
+
+def own_face_up(s: BakuganState, player: str) -> E.TargetRef:
+    return next(E.TargetRef(b.name, player) for p, b in B.face_up(s) if p == player)
+
+
+@dataclass(frozen=True)
+class Case:
+    rule: str
+    check: str
+    where: Callable[[BakuganState], bool]
+    arrange: Callable[[BakuganState], Any]
+    event: Callable[[BakuganState], Any]
+
+
+def _empty_deck(s: BakuganState) -> None:
+    s.sides[s.starting].deck.hidden = 0
+
+
+def _open_one(s: BakuganState) -> None:
+    next(iter(s.sides[s.starting].team.values())).open = True
+
+
+def _reset_with_discards(s: BakuganState) -> None:
+    s.node, s.mode = "reset", ""
+    s.discarding = {holder(s): 1}
+
+
+def _frost_flip(s: BakuganState) -> None:
+    assert s.attack is not None
+    s.attack.frost, s.attack.dealt = 3, 1
+    s.sides[s.attack.to].discard.add(s.new_card("Tidebreak", s.attack.to, s.cards["Tidebreak"]))
+    energy(s, s.attack.to, 3)
+
+
+def _tie_started(s: BakuganState) -> None:
+    s.mode = "tie"
+    s.tie = {holder(s): "Scorchline"}
+
+
+def in_deal(s: BakuganState) -> bool:
+    return s.stage == "turn" and s.node == "damage" and s.mode == "deal" and s.attack is not None and s.resolution is None
+
+
+CASES: list[Case] = [
+    Case("bakugan:1.17.2", "draw_from_cards", lambda s: s.stage == "turn" and s.node == "draw" and not s.flags.drew and s.turn > 1,
+         _empty_deck, lambda s: E.Draw(0, s.starting, None)),
+    Case("bakugan:3.7.1", "energize_from_hand", lambda s: s.stage == "turn" and s.node == "energize" and not s.flags.energize_done,
+         lambda s: None, lambda s: E.Energize(0, s.starting, next(c.name for c in s.cards if c.type == "Action"
+                                                                    and s.sides[s.starting].hand.find(c.name) is None))),
+    Case("bakugan:5.6.1", "select_closed", lambda s: s.stage == "turn" and s.node == "selection" and s.mode == "pick" and not s.flags.selected,
+         _open_one, lambda s: E.Select(0, s.starting, next(iter(s.sides[s.starting].team)))),
+    Case("bakugan:5.15.1.p2", "no_play_after_play_step", window("play"), _reset_with_discards,
+         lambda s: E.Play(0, holder(s), next(n for n in s.sides[holder(s)].hand.names()))),
+    Case("bakugan:1.3/3.2", "frost_flips_cannot_be_played", in_deal, _frost_flip,
+         lambda s: E.Play(0, s.attack.to if s.attack else "", "Tidebreak")),
+    Case("bakugan:1.14.2.p1", "activate_with_priority", in_deal, lambda s: hero(s, s.starting, "Rook Castellan"),
+         lambda s: E.Activate(0, s.starting, "Rook Castellan", 0, [])),
+    Case("bakugan:1.8.1.2.2", "activate_x_value", window("power"), lambda s: hero(s, holder(s), "Wren Halloway"),
+         lambda s: E.Activate(0, holder(s), "Wren Halloway", 0, [own_face_up(s, holder(s))])),
+    Case("bakugan:1.7.1.1.1", "activate_uncharge_as_needed", lambda s: window("power")(s) and any(p == holder(s) for p, _b in B.face_up(s)),
+         lambda s: (hero(s, holder(s), "Rook Castellan"), energy(s, holder(s), 4)),
+         lambda s: E.Activate(0, holder(s), "Rook Castellan", 0, [own_face_up(s, holder(s))], uncharge=4)),
+    Case("bakugan:6.4.2.p1", "activate_affordable", window("power"), lambda s: (hero(s, holder(s), "Rook Castellan"), energy(s, holder(s), 0)),
+         lambda s: E.Activate(0, holder(s), "Rook Castellan", 0, [])),
+    Case("bakugan:6.4.3", "activate_extra_cost", window("power"),
+         lambda s: (hero(s, holder(s), "Sable Quint"), s.sides[holder(s)].hand.cards.clear()),
+         lambda s: E.Activate(0, holder(s), "Sable Quint", 0, [])),
+    Case("bakugan:6.2.1.2", "activate_targets", lambda s: window("power")(s) and any(p != holder(s) for p, _b in B.face_up(s)),
+         lambda s: (hero(s, holder(s), "Rook Castellan"), energy(s, holder(s), 2)),
+         lambda s: E.Activate(0, holder(s), "Rook Castellan", 0,
+                              [next(E.TargetRef(b.name, p) for p, b in B.face_up(s) if p != holder(s))])),
+    Case("bakugan:5.6.1", "no_pass_before_selection", lambda s: s.stage == "turn" and s.node == "selection" and s.mode == "pick",
+         lambda s: None, lambda s: E.Pass(0, holder(s))),
+    Case("bakugan:5.5.1", "no_pass_before_roll", lambda s: s.stage == "turn" and s.node == "roll" and bool(s.to_roll),
+         lambda s: None, lambda s: E.Pass(0, holder(s))),
+    Case("bakugan:4.3.2.p2", "no_pass_while_discarding", window("play"), _reset_with_discards, lambda s: E.Pass(0, holder(s))),
+    Case("bakugan:4.3.2.p2", "discard_from_hand", window("play"), _reset_with_discards,
+         lambda s: E.Discard(0, holder(s), next(c.name for c in s.cards if c.type == "Action" and s.sides[holder(s)].hand.find(c.name) is None))),
+    Case("bakugan:5.9.2.1.p1", "flip_in_tie", window("power"), _tie_started, lambda s: E.Flip(0, holder(s), None)),
+    Case("bakugan:5.11.1.p1", "flip_when_dealt", window("power"), lambda s: None, lambda s: E.Flip(0, holder(s), None)),
+]
+
+
+def judged(case: Case) -> tuple[BakuganState, list[Any]]:
+    state = state_where(case.where)
+    case.arrange(state)
+    rulings = [r for r in GAME.apply(state, case.event(state)) if r.violation.severity in ("illegal", "inconsistent")]
+    return state, rulings
+
+
+def check_fired_by(case: Case) -> str | None:
+    """The name of the check that judged the case's event first (None if it was accepted)."""
+    _state, rulings = judged(case)
+    return rulings[0].check if rulings else None
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.check for c in CASES])
+def test_rule_check_fires(case: Case) -> None:
+    _state, rulings = judged(case)
+    assert rulings, "the event was accepted"
+    assert (rulings[0].rule, rulings[0].check) == (case.rule, case.check)
+
+
+# ----------------------------------------------------------------- decisions (docs/bakugan-decisions.rst)
+
+
+def _brawl(s: BakuganState) -> tuple[str, Any]:
+    player = next(iter(s.in_brawl))
+    return player, s.sides[player].team[s.in_brawl[player]]
+
+
+def test_d1_bakucore_bonuses_are_fixed_per_icon() -> None:
+    """Decision 2: the spec's table of BakuCore bonuses (1.12.1, 6.5.2)."""
+    from grammar import bakugan_nodes as K
+
+    state = state_where(window("power"))
+    player, bak = _brawl(state)
+    named = {c for ability in B.abilities(state, bak.top.name, K.CoreStatic) for c in ability.cores}
+    icon, slot = next((i, n) for n, (i, _o) in sorted(state.field_cores.items()) if i not in named)
+    bak.holding = []
+    before = (B.raw_stat(state, player, bak, "BPower"), B.raw_stat(state, player, bak, "Damage Rating"))
+    bak.holding = [slot]
+    after = (B.raw_stat(state, player, bak, "BPower"), B.raw_stat(state, player, bak, "Damage Rating"))
+    assert (after[0] - before[0], after[1] - before[1]) == B.CORE_BONUS[icon]
+
+
+def test_d2_strike_keywords() -> None:
+    """Decision 3: FrostStrike cards come first and can't be answered; DoubleStrike doubles; ShadowStrike can't be stopped."""
+    state = state_where(lambda s: s.stage == "turn" and s.node == "victor" and s.mode == "window" and s.resolution is None and not s.batch)
+    victor = state.victor or ""
+    bak = state.sides[victor].team[state.in_brawl[victor]]
+    for stat, amount in (("FrostStrike", 2), ("DoubleStrike", 1), ("ShadowStrike", 1)):
+        state.lasting.append(Lasting(victor, bak.name, stat, amount, uid=bak.character.uid))
+    for side in state.sides.values():
+        side.team = {n: b for n, b in side.team.items()}
+    rating = B.stat(state, victor, bak, "Damage Rating")
+    frost = B.stat(state, victor, bak, "FrostStrike")
+    GAME._begin_attack(state)
+    attack = state.attack
+    assert attack is not None
+    if not state.team_attack:
+        assert attack.rating == rating
+    assert (attack.frost, attack.strikes, attack.shadow) == (frost, 2, True)
+    assert attack.total == attack.frost + 2 * attack.rating
+
+
+def test_d3_an_evo_needs_the_name_not_the_faction() -> None:
+    """Decision 4: 3.3.1.1 (name only) prevails over 3.3.1 (name and Faction)."""
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
+    player = holder(state)
+    character = next(iter(state.sides[player].team))
+    other_faction = next(f for f in B.FACTIONS if f not in state.cards[character].traits and f != "Aurelus")
+    evo = CardDef(f"{character} Shifted", "Evo", "", traits=[other_faction], cost=0,
+                  stats={"bpower": 100, "damage": 1, "evolves_from": character})
+    state.cards = CardDatabase("test", "bakugan", 1, list(state.cards) + [evo])
+    state.sides[player].hand.add(state.new_card(evo.name, player, evo))
+    assert not GAME.apply(state, E.Play(0, player, evo.name, on=character))
+
+
+def test_d4_evos_are_played_in_any_priority_window_and_turn_a_face_down_character_up() -> None:
+    """Decision 5 and 3.3.2.p2."""
+    state = state_where(lambda s: s.stage == "turn" and s.node == "selection" and s.mode == "window" and not s.batch
+                        and s.priority.holder == s.starting and s.priority.passes == 0)
+    player = holder(state)
+    bak = next(b for b in state.sides[player].team.values() if not b.face_up) if any(
+        not b.face_up for b in state.sides[player].team.values()) else next(iter(state.sides[player].team.values()))
+    bak.face_up = False
+    evo = next(c for c in state.cards if c.type == "Evo" and c.stats.get("evolves_from") == bak.name)
+    state.sides[player].hand.add(state.new_card(evo.name, player, evo))
+    energy(state, player, 9)
+    assert not GAME.apply(state, E.Play(0, player, evo.name, on=bak.name))
+    assert bak.face_up
+    GAME.apply(state, E.Pass(0, player))
+    GAME.apply(state, E.Pass(0, state.other(player)))
+    assert bak.top.name == evo.name
+
+
+def test_d5_a_lone_open_bakugan_is_the_victor() -> None:
+    """Decision 6 (5.10.1 speaks of two Bakugan)."""
+    state = state_where(lambda s: window("power")(s) and len(s.in_brawl) == 2)
+    loser = next(iter(state.in_brawl))
+    state.in_brawl.pop(loser)
+    GAME._decide_victor(state)
+    assert state.victor == state.other(loser) and state.node == "victor"
+
+
+def test_d6_tie_break_reads_x_as_zero_and_repeats_on_equal_costs() -> None:
+    """Decision 7: 5.9.2.1 with 1.8.1.2.1."""
+    state = state_where(window("power"))
+    a, b = state.starting, state.nonstarting
+    state.mode, state.tie = "tie", {}
+    GAME._tie_flip(state, a, "Ember Cascade")  # X: zero
+    GAME._tie_flip(state, b, "Coil Charge")  # 0
+    assert state.mode == "tie" and state.victor is None
+    GAME._tie_flip(state, a, "Scorchline")  # 2
+    GAME._tie_flip(state, b, "Tidal Recall")  # 1
+    assert state.victor == a
+
+
+def test_d7_tie_break_with_empty_decks() -> None:
+    """5.9.2.1.1 and 5.9.2.1.1.1."""
+    state = state_where(window("power"))
+    state.sides[state.starting].deck.hidden = 0
+    GAME._tie_round(state)
+    assert (state.stage, state.winner, state.end_rule) == ("over", state.nonstarting, "5.9.2.1.1")
+    state = state_where(window("power"))
+    for side in state.sides.values():
+        side.deck.hidden = 0
+    GAME._tie_round(state)
+    assert (state.stage, state.winner, state.drawn) == ("over", None, True)
+
+
+def test_d8_team_attack_sums_damage_ratings_none_below_zero() -> None:
+    """Decision 8: 5.12.2, 5.12.2.1, 1.8.1.1.1."""
+    state = state_where(lambda s: s.stage == "turn" and s.node == "victor" and s.mode == "window" and s.resolution is None and not s.batch)
+    victor = state.victor or ""
+    team = state.sides[victor].team
+    for bak in team.values():
+        bak.open = True
+    weak = next(b for n, b in team.items() if n != state.in_brawl[victor])
+    state.lasting.append(Lasting(victor, weak.name, "Damage Rating", -50, uid=weak.character.uid))
+    expected = sum(B.stat(state, victor, b, "Damage Rating") for b in team.values())
+    assert B.stat(state, victor, weak, "Damage Rating") == 0
+    GAME._begin_attack(state)
+    assert state.team_attack and state.attack is not None and state.attack.rating == expected
+
+
+def test_d9_flip_cards_turned_over_by_a_cards_attack_cannot_be_played() -> None:
+    """Decision 9: 1.14.5.p1 over 3.6.1.p1 while a card completes."""
+    from grammar import bakugan_nodes as K
+    from spec.core.interpreter import Frame, Resolution
+
+    state = state_where(window("power"))
+    attacker = state.starting
+    defender = state.other(attacker)
+    state.sides[defender].knowledge.registered = None
+    state.resolution = Resolution(attacker, None, [Frame((K.Attack("Pyrus", 2),))], None, vars={})
+    GAME._continue(state)
+    assert state.resolution is not None and state.resolution.need is not None and state.resolution.need.kind == "flip"
+    assert not GAME.apply(state, E.Flip(0, defender, "Tidebreak"))
+    assert state.offer is None and state.mode != "offer"
+    rulings = GAME.apply(state.copy(), E.Play(0, defender, "Tidebreak"))
+    assert rulings and rulings[0].violation.severity == "illegal"
+
+
+def test_d10_damage_into_an_empty_deck_loses_when_a_point_remains() -> None:
+    """Decision 10: 1.5.1 checked before each card of an attack."""
+    state = state_where(in_deal)
+    assert state.attack is not None
+    loser = state.attack.to
+    state.sides[loser].deck.hidden = 1
+    state.sides[loser].knowledge.registered = None
+    remaining = state.attack.remaining
+    GAME.apply(state, E.Flip(0, loser, None))
+    if remaining > 1:
+        assert (state.stage, state.winner, state.end_rule) == ("over", state.other(loser), "1.5.1")
+    else:
+        assert state.stage == "turn"
+
+
+def test_d11_a_negated_bakucore_is_not_checkable() -> None:
+    """Decision 11: 6.10.2.3 against 4.4.4.2.p1."""
+    book = GAME.book
+    assert book.status("6.10.2.3") == "not checkable"
+    assert "4.4.4.2.p1" in book.index.entries["6.10.2.3"].not_checkable
+
+
+def test_d12_simultaneous_triggers_enter_starting_player_first() -> None:
+    """Decision 12: 6.3.3, 4.4.2.p2, 1.3/3.5 - the batch ends with the other player's triggers."""
+    from spec.core.queue import QueueItem
+
+    state = state_where(window("power"))
+    a, b = state.starting, state.nonstarting
+    state.waiting = [QueueItem("triggered", b, None, ()), QueueItem("triggered", a, None, ()), QueueItem("triggered", a, None, ())]
+    first_of_a = state.waiting[1]
+    GAME._flush(state)
+    assert [i.controller for i in state.batch.items] == [a, a, b]
+    assert state.batch.items[0] is first_of_a
+    assert state.batch.next().controller == b  # LIFO: the other player's trigger completes first
+
+
+def test_d13_the_batch_completes_from_its_end_and_priority_returns_to_the_starting_player() -> None:
+    """Decision 13: 4.4.3.1, 1.14.2.1, 1.14.4.p1."""
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
+    a, b = state.starting, state.nonstarting
+    for player, card in ((a, "Coil Charge"), (b, "Coil Charge")):
+        state.sides[player].hand.add(state.new_card(card, player, state.cards[card]))
+    assert not GAME.apply(state, E.Play(0, a, "Coil Charge"))
+    assert state.priority.holder == a and state.priority.passes == 0
+    GAME.apply(state, E.Pass(0, a))
+    assert not GAME.apply(state, E.Play(0, b, "Coil Charge"))
+    GAME.apply(state, E.Pass(0, b))
+    GAME.apply(state, E.Pass(0, a))
+    assert state.last_resolved == "Coil Charge" and len(state.batch) == 1 and state.batch.items[0].controller == a
+    assert state.priority.holder == a
+
+
+def test_d14_an_energized_card_enters_charged_and_a_pass_declines() -> None:
+    """Decision 14: 5.4.1, 5.4.2, 7.2.4.1."""
+    state = state_where(lambda s: s.stage == "turn" and s.node == "energize" and not s.flags.energize_done and len(s.sides[s.starting].hand))
+    a = state.starting
+    card = state.sides[a].hand.names()[0]
+    before = len(state.sides[a].energy)
+    assert not GAME.apply(state, E.Energize(0, a, card))
+    assert len(state.sides[a].energy) == before + 1 and state.sides[a].energy[-1].charged
+    assert not GAME.apply(state, E.Pass(0, state.other(a)))
+    assert state.node == "selection"
+
+
+def test_d15_a_deck_is_shuffled_once_in_set_up() -> None:
+    """Decision 15: 1.4/4.4.p1, 4.2.2.p2."""
+    state = state_where(lambda s: s.stage == "setup" and s.sides[s.players[0]].shuffled and s.sides[s.players[0]].opening_draws == 0)
+    rulings = GAME.apply(state, E.Shuffle(0, state.players[0]))
+    assert rulings and rulings[0].rule == "bakugan:4.2.2.p2"
+
+
+def test_d16_end_of_turn_triggers_fire_as_the_play_step_would_end() -> None:
+    """Decision 16: 5.15.1.p2 - Ivo Brandt's trigger joins the batch, then the step goes on."""
+    state = state_where(window("play"))
+    a = state.starting
+    hero(state, a, "Ivo Brandt")
+    state.flags.plays[a] = 2
+    GAME.apply(state, E.Pass(0, a))
+    GAME.apply(state, E.Pass(0, state.other(a)))
+    assert state.node == "play" and [i.name for i in state.batch.items] == ["Ivo Brandt"]
+
+
+def test_d17_the_hand_limit_is_kept_in_the_reset_step() -> None:
+    """Decision 17: 4.3.2.p1, 4.3.2.p2."""
+    state = state_where(window("play"))
+    a = state.starting
+    for _ in range(9):
+        state.sides[a].hand.add(state.new_card("Scorchline", a, state.cards["Scorchline"]))
+    over = len(state.sides[a].hand) - 7
+    GAME._enter(state, "charge")
+    assert state.node == "reset" and state.discarding == {a: over}
+    for _ in range(over):
+        assert not GAME.apply(state, E.Discard(0, a, "Scorchline"))
+    assert state.node == "draw" or state.node == "energize"
+
+
+def test_d18_a_reroll_keyword_rolls_at_once_and_an_open_bakugan_is_picked_up_first() -> None:
+    """Decision 18 and 1.18.1.5: Vesperhorn's reroll needs no batch."""
+    state = state_where(window("power"))
+    player = state.starting
+    name = state.flags.selected[player]
+    bak = state.sides[player].team[name]
+    bak.open, bak.holding = True, [1]
+    assert GAME.start_reroll(state, player)
+    assert not bak.open and bak.holding == [] and player not in state.in_brawl
+
+
+def test_d19_a_roll_may_share_a_bakucore_of_this_brawl_only() -> None:
+    """Decision 19: 5.7.2.2."""
+    state = state_where(lambda s: s.stage == "turn" and s.node == "roll" and len(s.to_roll) == 2)
+    a, b = state.to_roll
+    slot = next(s for s in sorted(state.field_cores))
+    assert not GAME.apply(state, E.Roll(0, a, opened=True, core=slot, attached=True))
+    assert not GAME.apply(state.copy(), E.Roll(0, b, opened=True, core=slot, attached=True))
+    other = next(n for n in state.sides[b].team if n != state.flags.selected[b])
+    state.sides[b].team[other].holding = [slot]
+    state.sides[a].team[state.flags.selected[a]].holding = []
+    rulings = GAME.apply(state, E.Roll(0, b, opened=True, core=slot, attached=True))
+    assert rulings and rulings[0].rule == "bakugan:5.7.2.2"
+
+
+def test_d20_an_activated_x_cost_is_at_least_one() -> None:
+    """Decision 20: 1.8.1.2, 6.4.2.p1."""
+    state = state_where(lambda s: window("power")(s) and any(p == holder(s) for p, _b in B.face_up(s)))
+    player = holder(state)
+    hero(state, player, "Wren Halloway")
+    energy(state, player, 2)
+    target = [own_face_up(state, player)]
+    rulings = GAME.apply(state.copy(), E.Activate(0, player, "Wren Halloway", 0, target, x=0))
+    assert rulings and rulings[0].rule == "bakugan:1.8.1.2.2"
+    assert not GAME.apply(state, E.Activate(0, player, "Wren Halloway", 0, target, x=2))
+
+
+def test_d21_the_most_means_strictly_more() -> None:
+    """Decision 21: Domination and Turbo riders."""
+    from grammar import ast as A
+
+    state = state_where(window("power"))
+    a, b = state.players
+    most_energy = A.Condition("most", "has", "Energy", A.Selector("the", "player", owner="you"))
+    energy(state, a, 2)
+    energy(state, b, 2)
+    assert not B.condition_holds(state, a, most_energy, {})
+    energy(state, a, 3)
+    assert B.condition_holds(state, a, most_energy, {})
+
+
+def test_d22_card_identity_for_the_copy_limit() -> None:
+    """Decision 22: 1.2/2.1.1, 2.17.2.1."""
+    plain = CardDef("Scorchline", "Action", "+300 [B].", traits=["Pyrus"], cost=2)
+    foil = CardDef("Scorchline (Foil)", "Action", "+300 [B].", traits=["Pyrus"], cost=2)
+    hero_a = CardDef("Tamsin Orrel (Tide Caller)", "Hero", "Draw a card.", traits=["Aquos"], cost=3)
+    hero_b = CardDef("Tamsin Orrel (Reef Warden)", "Hero", "Draw a card.", traits=["Aquos"], cost=3)
+    assert card_identity(plain) == card_identity(foil)
+    assert card_identity(hero_a) != card_identity(hero_b)
+
+
+def _deck_rulings(deck: dict[str, Any]) -> list[str | None]:
+    cards = CardDatabase.load(__import__("spec.core.cards", fromlist=["x"]).shipped_database("bakugan", "base"), "bakugan")
+    setup = Setup(("ann", "ben"), {"ann": deck, "ben": None}, {}, cards)
+    GAME.setup(setup)
+    return [r.rule for r in setup.rulings]
+
+
+def test_d23_a_team_is_three_different_characters_and_cores_match() -> None:
+    """Decision 23: 1.1/2.1.p1, 1.1/2.1.1; and the deck rules 1.1/2.1.p3, 1.2/2.1.p1, 1.2/2.2, 3.2.1.p1."""
+    import random
+
+    good = GAME.random_deck(CardDatabase.load(__import__("spec.core.cards", fromlist=["x"]).shipped_database("bakugan", "base"), "bakugan"),
+                            random.Random(5))
+    assert _deck_rulings(good) == []
+    twice = dict(good, team=[good["team"][0]] * 3)
+    assert "bakugan:1.1/2.1.p1" in _deck_rulings(twice)
+    cores = dict(good, bakucores=["FT"] * 6)
+    assert "bakugan:1.1/2.1.1" in _deck_rulings(cores) or sorted(good["bakucores"]) == ["FT"] * 6
+    short = dict(good, deck={k: v for k, v in list(good["deck"].items())[1:]})
+    assert "bakugan:1.1/2.1.p3" in _deck_rulings(short)
+    four = dict(good, deck={**good["deck"], next(iter(good["deck"])): 4})
+    assert "bakugan:1.2/2.1.p1" in _deck_rulings(four)
+    with_character = dict(good, deck={**good["deck"], good["team"][0]: 1})
+    assert "bakugan:3.2.1.p1" in _deck_rulings(with_character)
+
+
+def test_d24_opening_hands_wait_for_the_field() -> None:
+    """Decision 24: 1.4/4.3 before 1.4/4.4."""
+    state = state_where(lambda s: s.stage == "setup" and 0 < len(s.field_cores) < 12 and s.sides[s.players[0]].shuffled)
+    rulings = GAME.apply(state, E.Draw(0, state.players[0], None))
+    assert rulings and rulings[0].rule == "bakugan:1.4/4.4.p3"
+
+
+def test_d25_energy_in_the_pool_is_spent_before_uncharging() -> None:
+    """Decision 25: 1.7.1.1.1, 1.7.1.2.p1."""
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
+    player = holder(state)
+    energy(state, player, 3)
+    state.sides[player].pool = 2
+    state.sides[player].hand.add(state.new_card("Juno Farrow", player, state.cards["Juno Farrow"]))
+    rulings = GAME.apply(state.copy(), E.Play(0, player, "Juno Farrow", uncharge=3))
+    assert rulings and rulings[0].rule == "bakugan:1.7.1.1.1"
+    assert not GAME.apply(state, E.Play(0, player, "Juno Farrow"))
+    assert state.sides[player].charged() == 2 and state.sides[player].pool == 0
+
+
+def test_d26_damage_is_fixed_as_the_attack_begins() -> None:
+    """Decision 26: 1.16.1.1 and 5.11.2.1.1 - changes during damage do not touch the attack."""
+    state = state_where(in_deal)
+    assert state.attack is not None
+    total = state.attack.total
+    victor = state.victor or ""
+    bak = state.sides[victor].team[state.in_brawl[victor]]
+    state.lasting.append(Lasting(victor, bak.name, "Damage Rating", 5, uid=bak.character.uid))
+    assert state.attack.total == total
+
+
+def test_d27_only_face_up_bakugan_can_be_selected() -> None:
+    """Decision 27: 1.13.1.2 also for "a ... Bakugan"."""
+    from grammar import ast as A
+    from spec.bakugan import targets as T
+
+    state = state_where(window("power"))
+    for _p, bak in B.all_bakugan(state):
+        bak.face_up = False
+    slot = T.Slot("x", "bakugan", A.Selector("a", "Bakugan"))
+    assert T.candidates(state, state.starting, slot) == []
+
+
+def test_d28_turn_long_changes_stay_when_an_evo_is_played() -> None:
+    """Decision 28: 3.3.3 replaces printed values; the turn's changes stay with the Bakugan."""
+    state = state_where(window("power"))
+    player, bak = _brawl(state)
+    evo = next(c for c in state.cards if c.type == "Evo" and c.stats.get("evolves_from") in state.sides[player].team)
+    bak = state.sides[player].team[evo.stats["evolves_from"]]
+    bak.evos.append(state.new_card(evo.name, player, evo))
+    state.lasting.append(Lasting(player, bak.name, "BPower", 300, uid=bak.character.uid))
+    with_change = B.raw_stat(state, player, bak, "BPower")
+    state.lasting.pop()
+    assert with_change - B.raw_stat(state, player, bak, "BPower") == 300
+
+
+def test_d0_the_index_keeps_repeated_numbers_apart() -> None:
+    """Decision 1: the glossary's repeated numbers are told apart by their section."""
+    index = GAME.book.index
+    assert "1.1/2.1.p3" in index and "1.2/2.1.p1" in index and "2.1.1.p1" in index
+    assert index.entries["1.1/2.1.p3"].summary != index.entries["1.2/2.1.p1"].summary
+
+
+def test_d29_a_foul_roll_is_a_miss() -> None:
+    """Decision 29: 7.2.6.2.p2, 5.7.1.4."""
+    state = state_where(lambda s: s.stage == "turn" and s.node == "roll" and len(s.to_roll) == 2)
+    a, b = state.to_roll
+    slot = next(iter(sorted(state.field_cores)))
+    assert not GAME.apply(state, E.Roll(0, a, opened=True, core=slot, attached=True, foul=True))
+    assert not GAME.apply(state, E.Roll(0, b, opened=True, core=None))
+    assert state.flags.missed == {a: True, b: True}
+    assert sorted(state.to_roll) == sorted((a, b))  # a double miss: both roll again (5.7.2.1)
+
+
+def test_the_decisions_page_cites_index_rules_and_existing_tests() -> None:
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "bakugan-decisions.rst").read_text(encoding="utf-8")
+    index = GAME.book.index
+    cited = [rule for line in re.findall(r"^\*\*Rules:\*\* (.*)\.$", text, re.MULTILINE) for rule in line.split(", ")]
+    assert len(cited) > 50
+    for rule in cited:
+        assert rule in index, rule
+    pinned = re.findall(r"``(test_[a-z0-9_]+)``", text)
+    assert len(pinned) >= len(re.findall(r"^\d+\. ", text, re.MULTILINE))
+    for name in pinned:
+        assert name in globals(), name
+
+
+# ----------------------------------------------------------------- never silently legal
+
+
+def test_a_step_without_meaning_makes_the_card_unverifiable() -> None:
+    """Ashen Mirror copies a card: the spec has no handler for that step, and says so with the card's name."""
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
+    player = holder(state)
+    state.sides[player].hand.add(state.new_card("Ashen Mirror", player, state.cards["Ashen Mirror"]))
+    energy(state, player, 3)
+    assert not GAME.apply(state, E.Play(0, player, "Ashen Mirror"))
+    assert not GAME.apply(state, E.Pass(0, player))
+    rulings = GAME.apply(state, E.Pass(0, state.other(player)))
+    assert [r.violation.severity for r in rulings] == ["unverifiable"]
+    assert "Ashen Mirror" in rulings[0].violation.message
+
+
+def test_an_unparsed_card_and_an_unknown_event_are_reported(tmp_path: Any) -> None:
+    import json
+
+    from verifier.verify import verify_file
+
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
+    player = holder(state)
+    garbled = CardDef("Garbled Scroll", "Action", "Frobnicate the moon twice.", traits=["Pyrus"], cost=0)
+    state.cards = CardDatabase("test", "bakugan", 1, list(state.cards) + [garbled])
+    state.sides[player].hand.add(state.new_card(garbled.name, player, garbled))
+    rulings = GAME.apply(state, E.Play(0, player, "Garbled Scroll"))
+    assert [r.violation.severity for r in rulings] == ["unverifiable"]
+    assert "Garbled Scroll" in rulings[0].violation.message and "does not parse" in rulings[0].violation.message
+    header = json.loads(simulate("bakugan", 2, passes="explicit")[0])
+    bad = tmp_path / "unknown.jsonl"
+    bad.write_text("\n".join([json.dumps(header), json.dumps({"seq": 1, "by": "alice", "do": "teleport"})]) + "\n", encoding="utf-8")
+    report = verify_file(bad)
+    assert report.verdict == "malformed" and report.findings[0].line == 2
