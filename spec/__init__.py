@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 GAMES: dict[str, str] = {
     "neopets": "spec.neopets.game:Neopets",
     "bakugan": "spec.bakugan.game:Bakugan",
+    "epic_battles": "spec.epic_battles.game:EpicBattles",
 }
 """Game id -> ``module:class`` of its rules."""
 

@@ -1,1 +1,2 @@
-"""The rules of this game: its card database for now; its transition system is yet to come."""
+"""Epic Battles: its rules as a transition system (:mod:`spec.epic_battles.game`), its
+rule index (``rules.tsv``) and its card database (``cards/``)."""

@@ -1,0 +1,470 @@
+"""Read-only questions about an Epic Battles state, shared by the checks, the flow and the effects.
+
+Card text comes from the grammar (:func:`text_of`); a card whose text does not parse,
+or uses an ability the spec gives no meaning to, raises :class:`Unmodelled`, which the
+verifier reports as unverifiable, naming the card. The numbers of an attack (its
+damage, its cost, its traits and follow-ups) are its printed values changed by the
+effects in force (:func:`damage`, :func:`cost`, :func:`traits`, :func:`follow_ups`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from weakref import WeakKeyDictionary
+
+from grammar import ast as A
+from grammar import epic_battles_nodes as N
+from spec.core.cards import CardDatabase, CardDef
+from spec.core.state import CardObj
+from spec.epic_battles.state import EpicBattlesState, Lasting, labels_of
+
+
+class Unmodelled(Exception):
+    """The spec cannot give meaning to something the log uses (a card, a step, an ability)."""
+
+
+ZONES = {"deck": "deck", "hand": "hand", "discard pile": "discard", "energy pile": "energy", "arena": "arena"}
+"""Zone words of card text -> the :class:`~spec.epic_battles.state.Side` attribute."""
+
+TRIGGER_EVENTS = ("played", "blocked", "hit", "dealt_damage", "chipped", "knocked_down", "launched",
+                  "recovered", "flipped", "combo_ends", "turn_begins", "turn_ends", "phase_begins", "phase_ends")
+"""Moments the spec records (:class:`~spec.epic_battles.state.Occurrence`)."""
+
+KEYWORDS = ("knock_down", "launcher", "side_deck_only", "flip_any_time")
+HEIGHTS = ("High", "Low")
+
+
+# ------------------------------------------------------------------ card text
+
+
+def role(defn: CardDef | None) -> str:
+    """``character``, ``attack``, ``block``, ``event`` or ``""`` for a card type."""
+    if defn is None:
+        return ""
+    low = defn.type.lower()
+    for word in ("character", "attack", "block", "event"):
+        if word in low:
+            return word
+    return ""
+
+
+_CHECKED: WeakKeyDictionary[CardDatabase, dict[str, A.CardText]] = WeakKeyDictionary()
+"""Card texts already parsed and found complete and supported, per card database."""
+
+
+def text_of(state: EpicBattlesState, name: str) -> A.CardText:
+    """The parsed text of a card; raises :class:`Unmodelled` if it does not parse or is partial."""
+    checked = _CHECKED.setdefault(state.cards, {})
+    found = checked.get(name)
+    if found is not None:
+        return found
+    tree = state.cards.tree(name)
+    if isinstance(tree, Exception):
+        raise Unmodelled(f"the text of {name!r} does not parse: {tree}")
+    if A.unknown_parts(tree):
+        raise Unmodelled(f"the text of {name!r} has parts the grammar does not cover")
+    check_supported(state, name, tree)
+    checked[name] = tree
+    return tree
+
+
+def check_supported(state: EpicBattlesState, name: str, tree: A.CardText) -> None:
+    """Raise :class:`Unmodelled` for an ability the spec gives no meaning to on this kind of card."""
+    kind = role(state.cards.get(name))
+    for ability in tree.abilities:
+        problem = _unsupported(kind, ability)
+        if problem:
+            raise Unmodelled(f"{name}: {problem}")
+
+
+def _unsupported(kind: str, ability: object) -> str:
+    if isinstance(ability, (A.Spell, A.Conditional, N.EpicBattlesRestriction, N.EpicBattlesLimit, N.EpicBattlesLinkBar)):
+        if isinstance(ability, A.Spell) and kind == "character":
+            return "a character has no text that is carried out when played"
+        if isinstance(ability, A.Conditional) and ability.timing not in (None, "combo", "combo_start"):
+            return f"the timing {ability.timing!r} is not modelled"
+        if isinstance(ability, A.Conditional) and (kind == "character" or (ability.timing is not None and kind != "attack")):
+            return "only attacks have a timing of their own, and characters no condition for being played"
+        return ""
+    if isinstance(ability, A.Keyword):
+        return "" if ability.name in KEYWORDS else f"the keyword {ability.name!r} is not modelled"
+    if isinstance(ability, A.Triggered):
+        trigger = ability.trigger
+        if trigger.event not in TRIGGER_EVENTS:
+            return f"the trigger {trigger.event!r} is not modelled"
+        if kind == "event":
+            return "" if ability.effect == (N.EpicBattlesFlip(),) else "an event's only triggered line is when it may be flipped"
+        if kind == "attack":
+            this = trigger.subject is not None and trigger.subject.quantifier == "this"
+            return "" if this and trigger.event in ("hit", "blocked") else "an attack's triggers are its HIT text and 'when this attack is blocked'"
+        return "" if kind == "character" else f"triggered abilities of a {kind or 'card of unknown type'} are not modelled"
+    if isinstance(ability, A.Activated):
+        if ability.alternative:
+            return "" if kind == "attack" else "only attacks have alternative costs here"
+        return "" if kind == "character" else "only characters have activated abilities here"
+    if isinstance(ability, A.Passive):
+        if kind != "character":
+            return "only characters have always-on abilities here"
+        for step in ability.effect:
+            if not isinstance(step, (A.Modify, A.Prohibit, A.Permit)):
+                return f"an always-on {type(step).__name__} is not modelled"
+        return ""
+    if isinstance(ability, A.Replacement):
+        if kind != "character" or ability.event.event != "chipped":
+            return "only a character's replacement of chipping is modelled"
+        return ""
+    return f"the ability {type(ability).__name__} is not modelled"
+
+
+def abilities(state: EpicBattlesState, name: str, kind: type) -> list:
+    """The abilities of one kind on a card, in printed order."""
+    return [a for a in text_of(state, name).abilities if isinstance(a, kind)]
+
+
+def keyword(state: EpicBattlesState, name: str, word: str) -> bool:
+    return any(a.name == word for a in abilities(state, name, A.Keyword))
+
+
+def hit_effects(state: EpicBattlesState, name: str) -> list[tuple[A.Step, ...]]:
+    """The HIT text of an attack (EB.card.attack.unblocked)."""
+    return [a.effect for a in abilities(state, name, A.Triggered) if a.trigger.event == "hit"]
+
+
+def blocked_effects(state: EpicBattlesState, name: str) -> list[tuple[A.Step, ...]]:
+    """What an attack does when it is blocked ("When this attack is blocked, ...")."""
+    return [a.effect for a in abilities(state, name, A.Triggered) if a.trigger.event == "blocked"]
+
+
+def spell(state: EpicBattlesState, name: str) -> tuple[tuple[A.Step, ...], tuple[A.Step, ...]]:
+    """``(effect, additional cost)`` of the text a card carries out when played or flipped."""
+    effect: tuple[A.Step, ...] = ()
+    cost: tuple[A.Step, ...] = ()
+    for ability in abilities(state, name, A.Spell):
+        effect, cost = effect + ability.effect, cost + ability.cost
+    return effect, cost
+
+
+def alternative(state: EpicBattlesState, name: str) -> A.Activated | None:
+    """The alternative cost line of an attack, if it has one."""
+    return next((a for a in abilities(state, name, A.Activated) if a.alternative), None)
+
+
+def flip_trigger(state: EpicBattlesState, name: str) -> A.Trigger | None:
+    """When an event may be flipped (its ``Flip when ...`` line)."""
+    return next((a.trigger for a in abilities(state, name, A.Triggered)), None)
+
+
+# ------------------------------------------------------------------ players and selectors
+
+
+def who(state: EpicBattlesState, controller: str, relative: str | None) -> list[str]:
+    """Players meant by ``you``/``opponent``/``each`` from the controller's side."""
+    if relative in (None, "you", "controller", "owner"):
+        return [controller]
+    if relative == "opponent":
+        return [state.other(controller)]
+    if relative == "active":
+        return [state.aggressor or controller]
+    if relative == "nonactive":
+        return [state.other(state.aggressor or controller)]
+    return list(state.in_order())
+
+
+def player_of(state: EpicBattlesState, controller: str, sel: A.Selector | None) -> str:
+    """The one player a ``the player`` selector names."""
+    return who(state, controller, sel.owner if sel is not None else "you")[0]
+
+
+def kind_matches(defn: CardDef | None, kind: str) -> bool:
+    """Whether a card is of the kind a selector names (``card`` for any)."""
+    return kind == "card" or role(defn) == kind.lower()
+
+
+def selects(state: EpicBattlesState, controller: str, sel: A.Selector, uid: int, defn: CardDef | None,
+            owner: str, this: int | None, that: int | None, gained: bool = True) -> bool:
+    """Whether a selector of an effect made by ``controller`` picks the card ``uid``.
+
+    A label (``your Kick attacks``) matches the card's height, its printed traits and,
+    with ``gained``, the traits effects gave it; the effects that give traits are
+    themselves matched on printed labels only, so that no gain feeds on another.
+    """
+    if sel.quantifier == "this":
+        return uid == this
+    if sel.quantifier == "that":
+        return uid == that
+    if not kind_matches(defn, sel.type):
+        return False
+    if sel.owner is not None and owner not in who(state, controller, sel.owner):
+        return False
+    if sel.team is None or sel.team in labels_of(defn):
+        return True
+    return gained and sel.team in _gained(state, uid, defn, owner, "trait")
+
+
+def accepts(defn: CardDef | None, sel: A.Selector) -> bool:
+    """Whether a card could be what "a [label] kind" asks for."""
+    return defn is not None and kind_matches(defn, sel.type) and (sel.team is None or sel.team in labels_of(defn))
+
+
+# ------------------------------------------------------------------ effects in force
+
+
+def passives(state: EpicBattlesState) -> Iterator[tuple[str, A.Passive]]:
+    """Always-on abilities of the characters whose condition holds, aggressor's first."""
+    for player in state.in_order():
+        character = state.sides[player].character
+        if character is None or character.name is None:
+            continue
+        for ability in abilities(state, character.name, A.Passive):
+            if ability.condition is None or condition_holds(state, player, ability.condition, {}):
+                yield player, ability
+
+
+def in_force(state: EpicBattlesState, kind: type) -> Iterator[tuple[Lasting, object]]:
+    """Lasting changes and always-on steps of one kind, as ``(lasting, step)``."""
+    for lasting in state.lasting:
+        if isinstance(lasting.step, kind):
+            yield lasting, lasting.step
+    for controller, ability in passives(state):
+        for step in ability.effect:
+            if isinstance(step, kind):
+                yield Lasting(step, controller), step
+
+
+def _modifiers(state: EpicBattlesState, stat: str, uid: int, defn: CardDef | None, owner: str) -> int:
+    total = 0
+    for lasting, step in in_force(state, A.Modify):
+        assert isinstance(step, A.Modify)
+        if step.stat == stat and selects(state, lasting.controller, step.target, uid, defn, owner, lasting.this, lasting.that):
+            total += step.delta if isinstance(step.delta, int) else 0
+    return total
+
+
+def printed(defn: CardDef | None, key: str) -> int:
+    """A printed number: ``cost`` or a stat such as ``damage``."""
+    if defn is None:
+        return 0
+    value = defn.cost if key == "cost" else defn.stats.get(key, 0)
+    return value if isinstance(value, int) else 0
+
+
+def own_steps(state: EpicBattlesState, name: str, player: str, variables: dict[str, object]) -> Iterator[A.Step]:
+    """The steps of a card's own text that speak of the card itself, read when it is checked.
+
+    Text that changes a card's own cost, lets it link, or lets it block other attacks
+    would come too late if it waited for the card's text to be carried out (the cost is
+    paid and the block or link made first); the spec reads it when the card is checked
+    (docs/epic_battles-decisions.rst).
+    """
+    effect, _cost = spell(state, name)
+    stack = list(effect)
+    while stack:
+        step = stack.pop(0)
+        if isinstance(step, A.If):
+            if _holds_quietly(state, player, step.condition, variables):
+                stack[0:0] = list(step.then)
+            continue
+        own_cost = isinstance(step, A.Modify) and step.target.quantifier == "this" and step.stat == "cost"
+        own_link = isinstance(step, N.EpicBattlesLink) and step.what.quantifier == "this"
+        own_permit = isinstance(step, A.Permit) and step.subject.quantifier == "this"
+        if own_cost or own_link or own_permit:
+            yield step
+
+
+def _holds_quietly(state: EpicBattlesState, player: str, cond: A.Condition, variables: dict[str, object]) -> bool:
+    try:
+        return condition_holds(state, player, cond, variables)
+    except Unmodelled:
+        return False
+
+
+def damage(state: EpicBattlesState, card: CardObj, owner: str) -> int:
+    """An attack's damage now: printed, then every change in force (never below zero)."""
+    return max(0, printed(card.defn, "damage") + _modifiers(state, "damage", card.uid, card.defn, owner))
+
+
+def cost(state: EpicBattlesState, card: CardObj, owner: str, variables: dict[str, object] | None = None) -> int:
+    """The energy a card costs now: printed, its own text about its cost, every change in force."""
+    total = printed(card.defn, "cost") + _modifiers(state, "cost", card.uid, card.defn, owner)
+    if card.name is not None:
+        for step in own_steps(state, card.name, owner, variables or {}):
+            if isinstance(step, A.Modify) and isinstance(step.delta, int):
+                total += step.delta
+    return max(0, total)
+
+
+def _gained(state: EpicBattlesState, uid: int, defn: CardDef | None, owner: str, part: str) -> list[str]:
+    out = []
+    for lasting, step in in_force(state, N.EpicBattlesGain):
+        assert isinstance(step, N.EpicBattlesGain)
+        if step.part == part and selects(state, lasting.controller, step.target, uid, defn, owner, lasting.this, lasting.that, gained=False):
+            out.append(step.label)
+    return out
+
+
+def traits(state: EpicBattlesState, uid: int, defn: CardDef | None, owner: str) -> list[str]:
+    """An attack's link traits: printed (or on its trait bar) and gained (EB.link.def)."""
+    base = list(defn.traits) if defn is not None else []
+    if not base and defn is not None:
+        base = _bar(state, defn.name, "traits")
+    return base + _gained(state, uid, defn, owner, "trait")
+
+
+def follow_ups(state: EpicBattlesState, uid: int, defn: CardDef | None, owner: str) -> list[str]:
+    """The traits an attack linked after this one may carry: printed and gained (EB.link.def)."""
+    printed_ups = defn.stats.get("follow_ups") if defn is not None else None
+    base = [str(x) for x in printed_ups] if isinstance(printed_ups, list) else []
+    if not base and defn is not None:
+        base = _bar(state, defn.name, "follow_ups")
+    return base + _gained(state, uid, defn, owner, "follow_up")
+
+
+def _bar(state: EpicBattlesState, name: str, part: str) -> list[str]:
+    for ability in abilities(state, name, N.EpicBattlesLinkBar):
+        if ability.part == part:
+            return list(ability.labels)
+    return []
+
+
+def height(defn: CardDef | None) -> str | None:
+    value = defn.stats.get("height") if defn is not None else None
+    return value if value in HEIGHTS else None
+
+
+def prohibited(state: EpicBattlesState, player: str, action: str) -> bool:
+    """Whether a can't in force stops ``player`` from ``action`` (``recover``, ``flip events``...)."""
+    for lasting, step in in_force(state, A.Prohibit):
+        assert isinstance(step, A.Prohibit)
+        if step.action == action and step.subject.type == "player" and player in who(state, lasting.controller, step.subject.owner):
+            return True
+    return False
+
+
+def attack_prohibited(state: EpicBattlesState, uid: int, action: str) -> bool:
+    """Whether a can't in force stops the attack ``uid`` (``be blocked``, ``be blocked by Low blocks``)."""
+    for lasting, step in in_force(state, A.Prohibit):
+        assert isinstance(step, A.Prohibit)
+        if step.action == action and step.subject.quantifier in ("this", "that") and \
+                uid == (lasting.this if step.subject.quantifier == "this" else lasting.that):
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ conditions
+
+
+def condition_holds(state: EpicBattlesState, controller: str, cond: A.Condition, variables: dict[str, object]) -> bool:
+    """Whether a condition of card text holds now."""
+    if cond.subject == "state":
+        player = player_of(state, controller, cond.of)
+        down = state.sides[player].down
+        value = {"knocked_down": down == "knock_down", "launched": down == "launch",
+                 "aggressor": state.aggressor == player}.get(str(cond.value))
+        if value is None:
+            raise Unmodelled(f"the spec has no meaning for the state {cond.value!r}")
+        return value if cond.op == "is" else not value
+    if cond.subject == "cards":
+        sel = cond.of or A.Selector("the", "card", owner="you", zone="hand")
+        player = player_of(state, controller, sel)
+        zone = ZONES.get(sel.zone or "hand")
+        if zone is None:
+            raise Unmodelled(f"the spec has no meaning for cards in the {sel.zone!r}")
+        measured = len(getattr(state.sides[player], zone))
+    elif cond.subject == "combo":
+        position = variables.get("combo")
+        measured = position if isinstance(position, int) else len(state.combo)
+    else:
+        raise Unmodelled(f"the spec has no meaning for the condition {cond.subject!r}")
+    if not isinstance(cond.value, int):
+        raise Unmodelled(f"the spec cannot compare {cond.subject!r} with {cond.value!r}")
+    if cond.op == ">=":
+        return measured >= cond.value
+    if cond.op == "<=":
+        return measured <= cond.value
+    if cond.op == "==":
+        return measured == cond.value
+    raise Unmodelled(f"the spec has no meaning for the comparison {cond.op!r}")
+
+
+def amount(value: A.Amount) -> int:
+    """A number of card text (the cards of this game use literal numbers only)."""
+    if isinstance(value, int):
+        return value
+    raise Unmodelled(f"the spec cannot evaluate {value.name!r} here")
+
+
+# ------------------------------------------------------------------ deck construction and hidden cards
+
+
+def is_character(defn: CardDef | None) -> bool:
+    return role(defn) == "character"
+
+
+def _named_in(title: str, name: str) -> bool:
+    return re.search(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])", title) is not None
+
+
+def character_allows(state: EpicBattlesState, defn: CardDef, character: str) -> bool:
+    """Whether a deck of ``character`` may hold the card (EB.deck.character_name).
+
+    A card that names the characters who may play it ("Only playable by ...") is held
+    to that list; otherwise a character's name in its title ties it to that character.
+    """
+    named = [a for a in abilities(state, defn.name, N.EpicBattlesRestriction) if a.kind == "character"]
+    if named:
+        return all(character in a.names for a in named)
+    for other in state.cards:
+        if is_character(other) and other.name != character and _named_in(defn.name, other.name):
+            return False
+    return True
+
+
+def game_allows(state: EpicBattlesState, defn: CardDef, character: str) -> bool:
+    """Whether a deck of ``character`` may hold a card reserved for some games (EB.deck.game_only)."""
+    games = [a for a in abilities(state, defn.name, N.EpicBattlesRestriction) if a.kind == "game"]
+    char = state.cards.get(character)
+    game = char.stats.get("game") if char is not None else None
+    return all(game in a.names for a in games)
+
+
+def copy_limit(state: EpicBattlesState, defn: CardDef) -> int:
+    """Copies a deck may hold: four, or what the card's own limit says (EB.deck.copies)."""
+    limits = abilities(state, defn.name, N.EpicBattlesLimit)
+    return min((a.copies for a in limits), default=4)
+
+
+def bound(state: EpicBattlesState, player: str, name: str) -> tuple[int | None, str]:
+    """How many copies of ``name`` ``player``'s deck can hold, and the rule that says so."""
+    side = state.sides[player]
+    if side.knowledge.registered is not None:
+        return side.knowledge.registered.get(name, 0), "EB.deck.size"
+    defn = state.cards.get(name)
+    if defn is None:
+        return None, "EB.deck.size"
+    if is_character(defn):
+        return 0, "EB.card.character.count"
+    if keyword(state, name, "side_deck_only"):
+        return 0, "EB.side.exclusive"
+    character = side.character.name if side.character is not None else None
+    if character is not None:
+        if not character_allows(state, defn, character):
+            return 0, "EB.deck.character_name"
+        if not game_allows(state, defn, character):
+            return 0, "EB.deck.game_only"
+    return copy_limit(state, defn), "EB.deck.copies"
+
+
+def can_reveal(state: EpicBattlesState, player: str, name: str) -> bool:
+    """Whether one more copy of ``name`` can come out of ``player``'s unseen cards."""
+    cap, _rule = bound(state, player, name)
+    side = state.sides[player]
+    return cap is None or side.knowledge.located[name] + side.top.count(name) < cap
+
+
+__all__ = [
+    "HEIGHTS", "TRIGGER_EVENTS", "ZONES", "Unmodelled", "abilities", "accepts", "alternative", "attack_prohibited",
+    "blocked_effects", "bound", "can_reveal", "character_allows", "condition_holds", "copy_limit", "cost", "damage",
+    "flip_trigger", "follow_ups", "game_allows", "height", "hit_effects", "in_force", "is_character", "keyword",
+    "own_steps", "passives", "player_of", "printed", "prohibited", "role", "selects", "spell", "text_of", "traits", "who",
+]

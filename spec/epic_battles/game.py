@@ -1,0 +1,1258 @@
+"""Epic Battles as a transition system: set-up, turns of four steps, attacks, blocks, combos, rounds.
+
+:class:`EpicBattles` implements :class:`spec.core.game.Game`. The preconditions of each
+event live in :mod:`spec.epic_battles.actions`; this module moves the game along: the
+set-up of each round (EB.setup.*), the four steps of a turn (EB.turn.*), attacks from
+their cost to the energy pile (EB.card.attack.*), blocks and chipping (EB.card.block.*,
+EB.chip), linking into combos (EB.link.*), knock-downs and recovering (EB.kw.*,
+EB.recover.*), events flipped at their moment (EB.card.event.*), and the end of a round
+the instant a deck runs out (EB.win.*). Card text runs through the core interpreter
+(:mod:`spec.epic_battles.effects`).
+
+Work still to do is a list of :class:`~spec.epic_battles.state.Job` items that
+:meth:`EpicBattles._drive` carries out until the log must say something (a move, a
+drawn card); triggered abilities a job causes run before the work it scheduled.
+
+Passes. With ``options.passes = "explicit"`` every pass is logged: the end of a player's
+setting, an action that is a pass, declining to block, to recover by paying or to link.
+With ``"implicit"`` passes are inferred: when an event is not legal where the game stands,
+the player due to act passes as often as the rules allow until it is, and never past
+what the rules make compulsory (the draws, discarding down to three, what an effect
+needs). If no such point exists the event is judged where the game stood.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+from typing import Annotated, Any, ClassVar
+
+import msgspec
+
+from grammar import ast as A
+from spec.core import interpreter
+from spec.core.deck import size_violation
+from spec.core.findings import Violation
+from spec.core.game import Event, Game, Ruling, Setup
+from spec.core.hidden import DeckKnowledge
+from spec.core.interpreter import Need, Resolution, UnsupportedStep
+from spec.core.state import CardObj, Zone
+from spec.epic_battles import actions as X
+from spec.epic_battles import board as B
+from spec.epic_battles import events as E
+from spec.epic_battles.actions import BOOK
+from spec.epic_battles.effects import Effects
+from spec.epic_battles.state import EpicBattlesState, Job, Occurrence, Side, Strike
+from spec.epic_battles.turn import TURN
+
+cite = BOOK.cite
+
+MOVES_THAT_CLOSE = ("set", "pass", "attack", "block", "recover", "discard")
+"""Moves after which the moments of the events flipped so far have passed (EB.card.event.flip.timing)."""
+
+# Rules encoded by the structure of this module rather than by one function.
+BOOK.note("EB.turn.steps", "EB.turn.step2.end", "EB.turn.step1.end",
+          what="the turn graph (spec.epic_battles.turn.TURN): Draw, Set, Action, Discard, each ending as its rule says")
+BOOK.note("EB.card.event.flip.optional", what="no window waits for a flip: events are flipped only when a player logs a flip")
+BOOK.note("EB.kw.knockdown.state", what="no check refuses a block, a flip or an ability because its player is knocked down")
+BOOK.contradiction("EB.kw.knockdown", "EB.combo.def",
+                   why="a knock-down lasts for the rest of the combo, yet one attack alone is no combo (two linked attacks make one)")
+BOOK.contradiction("EB.turn.step4.discard", "EB.turn.step4.end",
+                   why="one sentence lets a player keep up to three cards, the next speaks of discarding down to three")
+BOOK.note("EB.kw.knockdown.again", "EB.kw.launcher",
+          what="a Knock Down or Launcher knocks its target down whenever it is played, recovered or not (EpicBattles.knock_down)")
+
+
+class Decklist(msgspec.Struct, forbid_unknown_fields=True):
+    """A registered Epic Battles decklist: the character, the 59 other cards, the side deck."""
+
+    character: str = ""
+    main: dict[str, Annotated[int, msgspec.Meta(ge=0, le=1000)]] = {}
+    side: dict[str, Annotated[int, msgspec.Meta(ge=0, le=1000)]] = {}
+
+
+class EpicBattles(Game[EpicBattlesState, Event]):
+    """The Epic Battles CCG rules."""
+
+    id: ClassVar[str] = "epic_battles"
+    title: ClassVar[str] = "Epic Battles CCG"
+    rulesets: ClassVar[tuple[str, ...]] = ("epic_battles/1",)
+    default_cards: ClassVar[str] = "epic_battles/base"
+    events = E.EVENTS
+    event_kinds = E.KINDS
+    book = BOOK
+    turn = TURN
+
+    def __init__(self) -> None:
+        self.effects = Effects(self)
+
+    # ================================================================== set-up and decks
+
+    def setup(self, setup: Setup) -> EpicBattlesState:
+        sides: dict[str, Side] = {}
+        for player in setup.players:
+            deck = setup.decks.get(player)
+            registered: Counter[str] | None = None
+            character: str | None = None
+            if deck is not None:
+                registered, character = self._check_deck(setup, player, deck)
+            size = sum(registered.values()) if registered is not None else 59
+            side = Side(player, Zone("deck", ordered=True, public=False), Zone("hand", public=False), Zone("energy pile"),
+                        Zone("discard pile", ordered=True), Zone("arena"), Zone("removed"),
+                        DeckKnowledge(registered, lambda _name: None, player), size, character)
+            side.deck.hidden = size
+            sides[player] = side
+        return EpicBattlesState(setup.players, sides, setup.cards, setup.options.get("passes") == "explicit")
+
+    @BOOK.encodes("EB.deck.size", "EB.deck.copies", "EB.deck.character_name", "EB.deck.game_only", "EB.card.character.count",
+                  "EB.side.size", "EB.side.limit", "EB.side.exclusive",
+                  what="deck construction checked against the registered decklist")
+    def _check_deck(self, setup: Setup, player: str, deck: Any) -> tuple[Counter[str], str | None]:
+        def find(rule: str, message: str, expected: str, actual: str) -> None:
+            setup.rulings.append(Ruling(cite(rule), Violation(f"{player}'s deck: {message}", expected, actual)))
+
+        try:
+            typed = msgspec.convert(deck, Decklist)
+        except msgspec.ValidationError as error:
+            setup.rulings.append(Ruling(None, Violation(f"{player}'s decklist is not valid: {error}", "character, main, side",
+                                                        "a different shape", "malformed")))
+            return Counter(), None
+        main, side = Counter(typed.main), Counter(typed.side)
+        for name in [typed.character, *main, *side]:
+            if name and name not in setup.cards:
+                setup.rulings.append(Ruling(None, Violation(f"{player}'s deck lists {name!r}, which is not in the card database",
+                                                            "a card of the database", name, "unverifiable")))
+        probe = EpicBattlesState(setup.players, {}, setup.cards, False)
+        character = setup.cards.get(typed.character)
+        characters = [n for n in main if B.is_character(setup.cards.get(n))]
+        if character is None or not B.is_character(character) or characters:
+            find("EB.card.character.count", "a deck has exactly one character, beside the 59 other cards",
+                 "one Character", ", ".join(([typed.character] if typed.character else []) + characters) or "none")
+        problem = size_violation(1 + sum(main.values()), 60, 60)
+        if problem:
+            find("EB.deck.size", "deck size, character included", "exactly 60 cards", problem)
+        known = {n: setup.cards[n] for n in list(main) + list(side) if n in setup.cards}
+        try:
+            for name, n in sorted(main.items()):
+                defn = known.get(name)
+                if defn is None or B.is_character(defn):
+                    continue
+                cap = B.copy_limit(probe, defn)
+                if n > cap:
+                    find("EB.deck.copies", f"{n} copies of {name}", f"at most {cap}", str(n))
+                if B.keyword(probe, name, "side_deck_only"):
+                    find("EB.side.exclusive", f"{name} is a Side Deck Only card", "not in the 60-card deck", name)
+            for name in sorted(set(main) | set(side)):
+                defn = known.get(name)
+                if defn is None or character is None or not B.is_character(character):
+                    continue
+                if not B.character_allows(probe, defn, character.name):
+                    find("EB.deck.character_name", f"{name} belongs to another character", f"cards for {character.name}", name)
+                if not B.game_allows(probe, defn, character.name):
+                    find("EB.deck.game_only", f"{name} is reserved for another game", f"cards for {character.stats.get('game')}", name)
+            if side:
+                problem = size_violation(sum(side.values()), 6, 6)
+                if problem:
+                    find("EB.side.size", "side deck size", "exactly 6 cards", problem)
+                for name, n in sorted(side.items()):
+                    if name in known and (n > 1 or not B.keyword(probe, name, "side_deck_only")):
+                        find("EB.side.limit", f"{name} in the side deck", "one copy of a Side Deck Only card", f"{n} cop(ies)")
+        except B.Unmodelled as error:
+            setup.rulings.append(Ruling(None, Violation(f"{player}'s deck: {error}", severity="unverifiable")))
+        return main, typed.character or None
+
+    # ================================================================== applying events
+
+    def apply(self, state: EpicBattlesState, event: Event) -> list[Ruling]:
+        kind = str(event.__struct_config__.tag)
+        if E.KINDS.get(kind) != "claim":
+            state.facts_mark = len(state.facts)  # claims after this event match what it (and the passes before it) derived
+        try:
+            return self._apply(state, event, kind)
+        except (B.Unmodelled, UnsupportedStep) as error:
+            return [Ruling(None, Violation(str(error), severity="unverifiable"))]
+
+    def _apply(self, state: EpicBattlesState, ev: Any, kind: str) -> list[Ruling]:
+        if ev.by is None and kind not in E.NO_ACTOR:
+            return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
+        if ev.by is not None and ev.by not in state.players:
+            return [Ruling(None, Violation(f"{ev.by!r} is not a player of this game", "one of " + ", ".join(state.players), str(ev.by), "malformed"))]
+        for claimed in ("to", "player", "winner"):
+            value = getattr(ev, claimed, None)
+            if E.KINDS[kind] == "claim" and isinstance(value, str) and value not in state.players:
+                return [Ruling(None, Violation(f"{value!r} is not a player of this game", "one of " + ", ".join(state.players), value, "malformed"))]
+        missing = self._unknown_card(state, ev, kind)
+        if missing is not None:
+            return [missing]
+        claim = E.KINDS[kind] == "claim"
+        if state.stage == "over" and not claim:
+            return [Ruling(cite("EB.win.game"), Violation("an event after the game was won", "no more events", kind))]
+        if state.resolution is not None and state.resolution.need is not None and not claim:
+            return self._feed(state, ev, kind)
+        action = BOOK.actions[kind]
+        hit: tuple[Any, Violation] | None = action.first_violation(state, ev)
+        if hit is not None and kind != "pass" and not state.explicit_passes:
+            snapshot: EpicBattlesState | None = None
+            progressed: tuple[Any, Violation] | None = hit
+            while progressed is not None and self._can_advance(state):
+                if snapshot is None:
+                    snapshot = state.copy()
+                self._advance(state)
+                if state.resolution is not None and state.resolution.need is not None and not claim:
+                    need = state.resolution.need
+                    if need.kind == kind or need.optional:
+                        return self._feed(state, ev, kind)
+                    break
+                progressed = action.first_violation(state, ev)
+            if progressed is None:
+                hit = None
+            elif snapshot is not None:
+                state.__dict__.update(snapshot.__dict__)
+        if hit is not None:
+            check, violation = hit
+            self._apply_anyway(state, ev, kind)
+            return [Ruling(check.rule, violation, check.name)]
+        rulings: list[Ruling] = getattr(self, f"_do_{kind}")(state, ev) or []
+        self._drive(state)
+        return rulings
+
+    def _apply_anyway(self, state: EpicBattlesState, ev: Any, kind: str) -> None:
+        """Carry out an illegal move as far as it physically can be (for ``--keep-going``)."""
+        snapshot = state.copy()
+        try:
+            getattr(self, f"_do_{kind}")(state, ev)
+            self._drive(state)
+        except Exception:  # noqa: BLE001 - the move cannot be carried out: leave the state as it was
+            state.__dict__.update(snapshot.__dict__)
+
+    def _unknown_card(self, state: EpicBattlesState, ev: Any, kind: str) -> Ruling | None:
+        names: list[str] = []
+        for field in ("card", "discard"):
+            value = getattr(ev, field, None)
+            if isinstance(value, str):
+                names.append(value)
+        for field in ("cards", "remove"):
+            names.extend(getattr(ev, field, None) or [])
+        for name in names:
+            if name not in state.cards:
+                if kind == "draw":
+                    return None  # the card moves as an unseen card; reported when drawn
+                return Ruling(None, Violation(f"{name!r} is not in the card database {state.cards.name}",
+                                              "a card the spec knows", name, "unverifiable"))
+        return None
+
+    # ================================================================== set-up (EB.setup.*)
+
+    def _do_character(self, state: EpicBattlesState, ev: E.Character) -> list[Ruling]:
+        side = state.sides[ev.by or ""]
+        side.character = state.new_card(ev.card, side.name, state.cards[ev.card])
+        if side.registered_character is not None and side.registered_character != ev.card:
+            return [Ruling(cite("EB.card.character.count"), Violation(f"{ev.by} shows {ev.card}, not the registered character",
+                                                                       side.registered_character, ev.card, "inconsistent"))]
+        return []
+
+    def _do_shuffle(self, state: EpicBattlesState, ev: E.Shuffle) -> None:
+        side = state.sides[ev.by or ""]
+        side.shuffled = True
+        side.top.clear()
+
+    @BOOK.encodes("EB.setup.aggressor.first", what="the random pick makes its player the first aggressor")
+    def _do_aggressor(self, state: EpicBattlesState, ev: E.Aggressor) -> None:
+        if ev.player in state.players:
+            state.aggressor = ev.player
+
+    @BOOK.encodes("EB.setup.draw", "EB.turn.step1.draw", "EB.turn.step1.end",
+                  what="drawing takes the top card of the deck into the hand; three each, then the game goes on")
+    def _do_draw(self, state: EpicBattlesState, ev: E.Draw) -> list[Ruling]:
+        player = ev.by or ""
+        rulings = self.draw(state, player, ev.card)
+        if state.stage == "setup":
+            state.sides[player].drawn += 1
+            if all(state.sides[p].drawn >= 3 for p in state.players):
+                self._start_turn(state)
+        elif state.stage == "turn":
+            state.sides[player].drawn += 1
+            if all(state.sides[p].drawn >= 3 for p in state.players):
+                self._end_step(state)
+        return rulings
+
+    def draw(self, state: EpicBattlesState, player: str, name: str | None) -> list[Ruling]:
+        """``player`` moves the card on top of their deck to their hand (named, if the log names it)."""
+        side = state.sides[player]
+        rulings: list[Ruling] = []
+        if name is not None and name not in state.cards:
+            rulings.append(Ruling(None, Violation(f"{name!r} is not in the card database", "a known card", name, "unverifiable")))
+            name = None
+        card = self.take_top(state, player, name, rulings)
+        side.hand.add(card)
+        self.check_empty(state, player)
+        return rulings
+
+    def take_top(self, state: EpicBattlesState, player: str, name: str | None, rulings: list[Ruling]) -> CardObj:
+        """The top card of a deck leaves it: a card revealed on top keeps its name; a named one is checked."""
+        side = state.sides[player]
+        if side.top:
+            known = side.top.pop(0)
+            if name is not None and name != known:
+                rulings.append(Ruling(cite("EB.setup.draw"), Violation(f"{player}'s top card was shown to be {known}", known, name, "inconsistent")))
+            name = known
+            side.knowledge.reveal(name)
+        elif name is not None:
+            rulings.extend(self.identify(state, player, name))
+        side.deck.hidden = max(0, side.deck.hidden - 1)
+        return state.new_card(name, player, state.cards.get(name) if name else None)
+
+    def identify(self, state: EpicBattlesState, player: str, name: str) -> list[Ruling]:
+        """An unseen card of ``player`` turns out to be ``name``: possible only if the deck can hold one more."""
+        rulings = []
+        if not B.can_reveal(state, player, name):
+            cap, rule = B.bound(state, player, name)
+            rulings.append(Ruling(cite(rule), Violation(f"{player} shows {name}, but their deck cannot hold another copy",
+                                                        f"at most {cap} cop(ies)", f"copy {state.sides[player].knowledge.located[name] + 1}",
+                                                        "inconsistent")))
+        state.sides[player].knowledge.reveal(name)
+        return rulings
+
+    def take(self, state: EpicBattlesState, player: str, zone: Zone, name: str | None, rulings: list[Ruling],
+             kind: str | None = None) -> CardObj:
+        """Take a card of that name out of a zone (an unseen card of the zone if none is known).
+
+        A card the log does not name (``name`` is ``None``) is an unseen card of the zone.
+        If all of the zone's cards are known, it is the one card of ``kind`` there, or else
+        the names of the cards it could be are forgotten (they become unseen), so that
+        every reading of the log stays open.
+        """
+        card = zone.find(name) if name is not None else None
+        if card is None and name is None and zone.unknown() is None:
+            fits = [c for c in zone.cards if kind is None or B.role(c.defn) == kind]
+            if len(fits) == 1:
+                zone.remove(fits[0])
+                return fits[0]
+            for other in fits:
+                if other.name is not None:
+                    state.sides[player].knowledge.conceal(other.name)
+                other.name, other.defn = None, None
+        if card is None:
+            card = zone.unknown()
+            if card is None:  # keep going after an illegal move: conjure the card
+                card = zone.cards[-1] if name is None and zone.cards else state.new_card(name, player, state.cards.get(name) if name else None)
+                if card in zone.cards:
+                    zone.remove(card)
+                return card
+            zone.remove(card)
+            if name is not None:
+                rulings.extend(self.identify(state, player, name))
+                card.name, card.defn = name, state.cards.get(name)
+            return card
+        zone.remove(card)
+        return card
+
+    # ================================================================== the turn (EB.turn.*)
+
+    @BOOK.encodes("EB.turn.aggressor", "EB.turn.order", what="a turn begins with one aggressor, who goes first in every step")
+    def _start_turn(self, state: EpicBattlesState) -> None:
+        if state.aggressor is None:
+            state.aggressor = state.players[0]
+        state.stage = "turn"
+        state.turn += 1
+        for side in state.sides.values():
+            side.drawn = 0
+        self._enter(state, "draw")
+        self.occur(state, "turn_begins", state.aggressor)
+        self.occur(state, "phase_begins", None, phase="Draw")
+
+    def _enter(self, state: EpicBattlesState, node: str) -> None:
+        state.node = node
+        state.window = "act" if node == "action" else ""
+        state.holder = state.aggressor or state.players[0]
+        state.passes = 0
+
+    @BOOK.encodes("EB.turn.step2.end", "EB.turn.step3.end", "EB.turn.step4.end", "EB.turn.next",
+                  what="a step ends when its rule says; after the Discard step the aggressor role moves to the other player")
+    def _end_step(self, state: EpicBattlesState) -> None:
+        node = state.node
+        self.occur(state, "phase_ends", None, phase=node.capitalize())
+        if node == "draw":
+            self._enter(state, "set")
+            self.occur(state, "phase_begins", None, phase="Set")
+        elif node == "set":
+            self._enter(state, "action")
+            self.occur(state, "phase_begins", None, phase="Action")
+        elif node == "action":
+            self._enter(state, "discard")
+            self.occur(state, "phase_begins", None, phase="Discard")
+            self._discard_progress(state)
+        else:
+            state.lasting = [x for x in state.lasting if x.until != "end_of_turn"]
+            self.occur(state, "turn_ends", state.aggressor)
+            state.aggressor = state.other(state.aggressor or state.players[0])
+            self._start_turn(state)
+
+    def _do_set(self, state: EpicBattlesState, ev: E.Set) -> list[Ruling]:
+        state.recent.clear()
+        rulings: list[Ruling] = []
+        side = state.sides[ev.by or ""]
+        card = self.take(state, side.name, side.hand, ev.card, rulings, kind="event")
+        card.face_up = False
+        side.arena.add(card)
+        return rulings
+
+    @BOOK.encodes("EB.turn.step3.alternate", "EB.turn.step3.choice",
+                  what="a pass ends a player's part of the Set step, is an action, or declines to block, recover or link")
+    def _do_pass(self, state: EpicBattlesState, ev: E.Pass) -> None:
+        state.recent.clear()
+        player = ev.by or ""
+        if state.node == "set":
+            state.passes += 1
+            state.holder = state.other(player)
+            if state.passes >= 2:
+                self._end_step(state)
+            return
+        window = state.window
+        if window == "act":
+            state.passes += 1
+            state.holder = state.other(player)
+            if state.passes >= 2:
+                self._end_step(state)
+        elif window == "block":
+            self._unblocked(state, state.strikes[-1])
+        elif window == "recover":
+            self._finish(state, state.strikes[-1].sid)
+        elif window == "link":
+            self._end_combo(state)
+
+    def _can_advance(self, state: EpicBattlesState) -> bool:
+        """Whether a pass now would move the game on (implicit passes).
+
+        A pass is the player due to act passing, or the player of an optional part of an
+        effect declining it.
+        """
+        res = state.resolution
+        if state.stage == "turn" and res is not None and res.need is not None:
+            return res.need.optional
+        return state.stage == "turn" and not state.busy and state.node in ("set", "action") and bool(state.holder)
+
+    def _advance(self, state: EpicBattlesState) -> None:
+        res = state.resolution
+        if res is not None and res.need is not None:
+            self._feed(state, E.Decline(0, res.need.player), "decline")
+            return
+        self._do_pass(state, E.Pass(0, state.holder))
+        self._drive(state)
+
+    # ------------------------------------------------------------------ the Discard step
+
+    def _discard_progress(self, state: EpicBattlesState) -> None:
+        """The aggressor discards down to three, then the other player; then the step ends."""
+        for player in state.in_order():
+            if len(state.sides[player].hand) > 3:
+                state.holder = player
+                return
+        self._end_step(state)
+
+    @BOOK.encodes("EB.turn.step4.discard", "EB.energy.event_block_to_discard", what="a discarded card goes to the discard pile")
+    def _do_discard(self, state: EpicBattlesState, ev: E.Discard) -> list[Ruling]:
+        state.recent.clear()
+        rulings: list[Ruling] = []
+        side = state.sides[ev.by or ""]
+        side.discard.add(self.take(state, side.name, side.hand, ev.card, rulings))
+        self._discard_progress(state)
+        return rulings
+
+    # ================================================================== attacks (EB.card.attack.*)
+
+    @BOOK.encodes("EB.card.attack.play", "EB.card.attack.pay", "EB.energy.pay", "EB.link.timing",
+                  what="an attack leaves the hand; its energy cost is paid first, then any additional cost")
+    def _do_attack(self, state: EpicBattlesState, ev: E.Attack) -> list[Ruling]:
+        state.recent.clear()
+        player = ev.by or ""
+        side = state.sides[player]
+        rulings: list[Ruling] = []
+        card = self.take(state, player, side.hand, ev.card, rulings)
+        if state.window != "link":
+            state.combo, state.combo_owner = [], player
+            state.passes = 0
+        position = len(state.combo) + 1
+        strike = Strike(state.next_sid, player, state.other(player), card, alternative=ev.alternative, position=position)
+        state.next_sid += 1
+        state.strikes.append(strike)
+        state.combo.append((card.uid, card.name or ""))
+        state.window = ""
+        self._play_strike(state, strike)
+        return rulings
+
+    def _play_strike(self, state: EpicBattlesState, strike: Strike) -> None:
+        """Pay for an attack (EB.card.attack.pay), then carry on with it."""
+        name = strike.card.name or ""
+        _effect, extra = B.spell(state, name)
+        if strike.alternative:
+            alt = B.alternative(state, name)
+            extra = (alt.cost if alt is not None else ()) + extra
+        else:
+            self.pay_energy(state, strike.attacker, B.cost(state, strike.card, strike.attacker, {"combo": strike.position}))
+        if extra:
+            self.schedule(state, Job("effect", strike.attacker, strike.card, extra,
+                                     vars={"this": strike.card.uid, "rule": cite("EB.card.attack.pay")}))
+        self.schedule(state, Job("then", then="_strike_paid", args=(strike.sid,)))
+
+    @BOOK.encodes("EB.kw.knockdown", "EB.card.attack.text",
+                  what="once paid, a Knock Down or Launcher knocks the rival down; the text before HIT then happens")
+    def _strike_paid(self, state: EpicBattlesState, sid: int) -> None:
+        strike = state.strike(sid)
+        if strike is None:
+            return
+        strike.stage = "text"
+        name = strike.card.name or ""
+        self.occur(state, "played", strike.attacker, strike.card, owner=strike.attacker)
+        if B.keyword(state, name, "knock_down"):
+            self.knock_down(state, strike.defender, "knock_down")
+        if B.keyword(state, name, "launcher"):
+            self.knock_down(state, strike.defender, "launch")
+        effect, _cost = B.spell(state, name)
+        if strike.alternative:
+            alt = B.alternative(state, name)
+            effect = effect + (alt.effect if alt is not None else ())
+        if effect:
+            self.schedule(state, Job("effect", strike.attacker, strike.card, effect,
+                                     vars={"this": strike.card.uid, "combo": strike.position, "rule": cite("EB.card.attack.text")}))
+        self.schedule(state, Job("then", then="_strike_text_done", args=(sid,)))
+
+    def _strike_text_done(self, state: EpicBattlesState, sid: int) -> None:
+        strike = state.strike(sid)
+        if strike is None:
+            return
+        strike.stage = "block"
+        state.window = "block"
+        state.holder = strike.defender
+
+    # ------------------------------------------------------------------ blocks (EB.card.block.*)
+
+    @BOOK.encodes("EB.card.block.sequence", what="a block: its cost is paid, its text happens, its player chips, it is discarded")
+    def _do_block(self, state: EpicBattlesState, ev: E.Block) -> list[Ruling]:
+        state.recent.clear()
+        strike = state.strikes[-1]
+        player = ev.by or ""
+        rulings: list[Ruling] = []
+        card = self.take(state, player, state.sides[player].hand, ev.card, rulings)
+        strike.stage = "blocking"
+        strike.blocked = True
+        state.window = ""
+        self.pay_energy(state, player, B.cost(state, card, player))
+        effect, extra = B.spell(state, ev.card)
+        if extra:
+            self.schedule(state, Job("effect", player, card, extra, vars={"this": card.uid, "rule": cite("EB.card.block.sequence")}))
+        if effect:
+            self.schedule(state, Job("effect", player, card, effect, vars={"this": card.uid, "that": strike.card.uid,
+                                                                            "rule": cite("EB.card.block.sequence")}))
+        self.schedule(state, Job("then", then="_block_done", args=(strike.sid, card)))
+        return rulings
+
+    @BOOK.encodes("EB.card.attack.blocked", "EB.chip", "EB.kw.knockdown.blocked",
+                  what="a blocked attack makes the blocker chip its printed cost; a blocked Knock Down still knocks down")
+    def _block_done(self, state: EpicBattlesState, sid: int, block: CardObj) -> None:
+        strike = state.strike(sid)
+        if strike is None:
+            return
+        self.chip(state, strike.defender, B.printed(strike.card.defn, "cost"))
+        if state.stage != "turn":
+            return
+        state.sides[block.owner].discard.add(block)
+        self.occur(state, "blocked", strike.defender, strike.card, owner=strike.attacker)
+        for effect in B.blocked_effects(state, strike.card.name or ""):
+            self.schedule(state, Job("effect", strike.attacker, strike.card, effect,
+                                     vars={"this": strike.card.uid, "rule": cite("EB.card.attack.blocked")}))
+        self.schedule(state, Job("then", then="_after_block", args=(sid,)))
+
+    def _after_block(self, state: EpicBattlesState, sid: int) -> None:
+        strike = state.strike(sid)
+        if strike is None:
+            return
+        name = strike.card.name or ""
+        knocks = B.keyword(state, name, "knock_down") or B.keyword(state, name, "launcher")
+        if knocks and state.sides[strike.defender].down is not None:
+            strike.stage = "recover"
+            state.window = "recover"
+            state.holder = strike.defender
+            return
+        self._finish(state, sid)
+
+    @BOOK.encodes("EB.recover.block", what="a paid recovery: a block discarded from hand, or two blocks removed from the discard pile")
+    def _do_recover(self, state: EpicBattlesState, ev: E.Recover) -> list[Ruling]:
+        state.recent.clear()
+        player = ev.by or ""
+        side = state.sides[player]
+        rulings: list[Ruling] = []
+        if ev.discard is not None:
+            side.discard.add(self.take(state, player, side.hand, ev.discard, rulings))
+        for name in ev.remove:
+            side.removed.add(self.take(state, player, side.discard, name, rulings))
+        self.recover(state, player)
+        self._finish(state, state.strikes[-1].sid)
+        return rulings
+
+    # ------------------------------------------------------------------ hits and the end of an attack
+
+    @BOOK.encodes("EB.card.attack.unblocked", "EB.damage.take",
+                  what="an unblocked attack deals its damage, then its HIT text happens")
+    def _unblocked(self, state: EpicBattlesState, strike: Strike) -> None:
+        strike.stage = "hit"
+        state.window = ""
+        self.deal_damage(state, strike.defender, B.damage(state, strike.card, strike.attacker))
+        if state.stage != "turn":
+            return
+        self.occur(state, "hit", strike.defender, strike.card, owner=strike.attacker)
+        for effect in B.hit_effects(state, strike.card.name or ""):
+            self.schedule(state, Job("effect", strike.attacker, strike.card, effect,
+                                     vars={"this": strike.card.uid, "combo": strike.position, "rule": cite("EB.card.attack.unblocked")}))
+        self.schedule(state, Job("then", then="_finish", args=(strike.sid,)))
+
+    @BOOK.encodes("EB.card.attack.after", "EB.energy.attack_to_pile",
+                  what="a finished attack goes to its player's energy pile; its player may then link another")
+    def _finish(self, state: EpicBattlesState, sid: int) -> None:
+        strike = state.strike(sid)
+        if strike is None:
+            return
+        strike.stage = "done"
+        state.strikes.remove(strike)
+        state.sides[strike.attacker].energy.add(strike.card)
+        if strike.taunted:
+            resumed, pending = state.suspended.pop() if state.suspended else (None, [])
+            state.resolution = resumed
+            state.pending = pending + state.pending
+            state.window = ""
+            return
+        state.window = "link"
+        state.holder = strike.attacker
+
+    @BOOK.encodes("EB.recover.combo_end", "EB.combo.def",
+                  what="when a combo ends: its delayed effects, then its lasting changes end and everyone down recovers")
+    def _end_combo(self, state: EpicBattlesState) -> None:
+        state.window = ""
+        delayed = [d for d in state.delayed if d.when == "end_of_combo"]
+        state.delayed = [d for d in state.delayed if d.when != "end_of_combo"]
+        for item in delayed:
+            self.schedule(state, Job("effect", item.controller, item.source, item.effect, vars={"rule": cite("EB.card.attack.unblocked")}))
+        self.schedule(state, Job("then", then="_combo_over"))
+
+    def _combo_over(self, state: EpicBattlesState) -> None:
+        state.lasting = [x for x in state.lasting if x.until != "end_of_combo"]
+        for player in state.in_order():
+            self.recover(state, player)
+        owner = state.combo_owner or state.holder
+        if len(state.combo) >= 2:
+            self.occur(state, "combo_ends", owner)
+        state.combo, state.combo_owner = [], None
+        state.window = "act"
+        state.holder = state.other(owner)
+
+    # ================================================================== events and abilities
+
+    @BOOK.encodes("EB.card.event.flip", "EB.card.event.flip.pay", "EB.card.event.flip.multi", "EB.card.event.flip.resolve",
+                  "EB.card.event.flip.timing",
+                  what="flipping: all costs paid, the events turn face up together, each one's text happens, then it is discarded")
+    def _do_flip(self, state: EpicBattlesState, ev: E.Flip) -> list[Ruling]:
+        player = ev.by or ""
+        found = X.set_events(state, player, ev.cards)
+        rulings: list[Ruling] = []
+        assert not isinstance(found, Violation)
+        moments = [X.flip_moment(state, player, name) for name in ev.cards]
+        for card, name in zip(found, ev.cards, strict=True):
+            if card.name is None:
+                rulings.extend(self.identify(state, player, name))
+                card.name, card.defn = name, state.cards.get(name)
+            card.face_up = True
+        self.pay_energy(state, player, sum(B.cost(state, c, player) for c in found))
+        for card in found:
+            self.occur(state, "flipped", player, card, owner=player)
+        for card, moment in zip(found, moments, strict=True):
+            that = moment.uid if isinstance(moment, Occurrence) else None
+            effect, extra = B.spell(state, card.name or "")
+            if extra + effect:
+                self.schedule(state, Job("effect", player, card, extra + effect,
+                                         vars={"this": card.uid, "that": that, "rule": cite("EB.card.event.flip.resolve")}))
+            self.schedule(state, Job("then", then="_flipped", args=(player, card.uid)))
+        return rulings
+
+    def _flipped(self, state: EpicBattlesState, player: str, uid: int) -> None:
+        side = state.sides[player]
+        for card in side.arena.cards:
+            if card.uid == uid:
+                side.arena.remove(card)
+                side.discard.add(card)
+                return
+
+    def _do_activate(self, state: EpicBattlesState, ev: E.Activate) -> None:
+        player = ev.by or ""
+        character = state.sides[player].character
+        assert character is not None
+        ability = [a for a in B.abilities(state, character.name or "", A.Activated) if not a.alternative][ev.ability]
+        self.schedule(state, Job("effect", player, character, ability.cost + ability.effect,
+                                 vars={"this": character.uid, "rule": cite("EB.energy.pay")}))
+
+    # ================================================================== primitives
+
+    def schedule(self, state: EpicBattlesState, job: Job) -> None:
+        """Ask for work to be done after the current job and the triggers it caused."""
+        state.scheduled.append(job)
+
+    def occur(self, state: EpicBattlesState, event: str, who: str | None, card: CardObj | None = None,
+              phase: str | None = None, owner: str | None = None) -> None:
+        """Record a moment (for flips) and queue the characters' triggered abilities it sets off, aggressor's first."""
+        labels: tuple[str, ...] = ()
+        if card is not None and card.defn is not None:
+            height = B.height(card.defn)
+            labels = tuple(([height] if height else []) + B.traits(state, card.uid, card.defn, owner or card.owner))
+        occ = Occurrence(event, who, card.uid if card is not None else None, card.defn if card is not None else None, labels, phase)
+        state.recent.append(occ)
+        for player in state.in_order():
+            character = state.sides[player].character
+            if character is None or character.name is None:
+                continue
+            for ability in B.abilities(state, character.name, A.Triggered):
+                if X.matches(state, player, ability.trigger, occ):
+                    state.waiting.append(Job("effect", player, character, ability.effect,
+                                             vars={"this": character.uid, "that": occ.uid, "rule": cite("EB.setup.character")}))
+
+    def pay_energy(self, state: EpicBattlesState, player: str, n: int) -> None:
+        """Pay ``n`` energy: that many energy-pile cards, oldest first, go to the discard pile (EB.energy.pay)."""
+        side = state.sides[player]
+        for _ in range(min(n, len(side.energy.cards))):
+            side.discard.add(side.energy.cards.pop(0))
+
+    def move_top(self, state: EpicBattlesState, player: str, n: int, to: str) -> int:
+        """Move the top ``n`` cards of a deck to one of its player's zones; the round ends if the deck runs out."""
+        side = state.sides[player]
+        moved = 0
+        for _ in range(n):
+            if len(side.deck) == 0 or state.stage != "turn":
+                break
+            card = self.take_top(state, player, None, [])
+            card.face_up = True
+            getattr(side, to).add(card)
+            moved += 1
+            if self.check_empty(state, player):
+                break
+        return moved
+
+    @BOOK.encodes("EB.damage.take", what="damage moves that many top cards of the deck to the discard pile")
+    def deal_damage(self, state: EpicBattlesState, player: str, n: int) -> None:
+        if n <= 0:
+            return
+        state.facts.append(("damage", player, n))
+        self.move_top(state, player, n, "discard")
+        if state.stage == "turn":
+            self.occur(state, "dealt_damage", player)
+
+    @BOOK.encodes("EB.chip", what="chipping moves the top cards of the blocker's deck to the discard pile, unless replaced")
+    def chip(self, state: EpicBattlesState, player: str, n: int) -> None:
+        if n <= 0:
+            return  # chipping nothing is no chip (docs/epic_battles-decisions.rst)
+        character = state.sides[player].character
+        if character is not None and character.name is not None:
+            for ability in B.abilities(state, character.name, A.Replacement):
+                subject = ability.event.subject
+                if ability.event.event == "chipped" and player in B.who(state, player, subject.owner if subject else "you"):
+                    self._run_now(state, player, character, ability.effect)
+                    return
+        state.facts.append(("chip", player, n))
+        self.move_top(state, player, n, "discard")
+        if state.stage == "turn":
+            self.occur(state, "chipped", player)
+
+    def _run_now(self, state: EpicBattlesState, controller: str, source: CardObj, effect: tuple[A.Step, ...]) -> None:
+        """Carry out a replacement at once; one that would need the log is not modelled."""
+        res = Resolution(controller, source, [interpreter.Frame(effect)], None, vars={"this": source.uid})
+        if not interpreter.run(self.effects, state, res) and state.stage == "turn":
+            raise B.Unmodelled(f"{source.name}: a replacement that needs choices is not modelled")
+
+    def knock_down(self, state: EpicBattlesState, player: str, how: str) -> None:
+        """``player`` is knocked down (``knock_down``) or launched (``launch``), EB.kw.knockdown, EB.kw.launcher."""
+        state.sides[player].down = how
+        state.facts.append(("down", player, how))
+        self.occur(state, "knocked_down" if how == "knock_down" else "launched", player)
+
+    def recover(self, state: EpicBattlesState, player: str) -> None:
+        """``player`` stands up, unless an effect forbids recovering (EB.recover.*)."""
+        side = state.sides[player]
+        if side.down is None or B.prohibited(state, player, "recover"):
+            return
+        side.down = None
+        self.occur(state, "recovered", player)
+
+    def check_empty(self, state: EpicBattlesState, player: str) -> bool:
+        """The instant a deck is empty its player loses the round (EB.win.round)."""
+        if state.stage == "turn" and len(state.sides[player].deck) == 0:
+            self.end_round(state, loser=player)
+            return True
+        return False
+
+    @BOOK.encodes("EB.win.round", "EB.win.game", "EB.setup.aggressor.later", "EB.setup.shuffle",
+                  what="a round ends the instant a deck is empty; two rounds win the game; the loser is the next aggressor")
+    def end_round(self, state: EpicBattlesState, loser: str) -> None:
+        winner = state.other(loser)
+        state.sides[winner].rounds_won += 1
+        state.round_winners.append(winner)
+        state.facts.append(("round", winner))
+        if state.resolution is not None:
+            state.resolution.frames.clear()
+            state.resolution.need = None
+        for res, _pending in state.suspended:
+            if res is not None:
+                res.frames.clear()
+        state.resolution = None
+        state.pending, state.waiting, state.scheduled, state.suspended = [], [], [], []
+        state.strikes, state.combo, state.combo_owner = [], [], None
+        state.lasting, state.delayed, state.recent = [], [], []
+        state.window = ""
+        if state.sides[winner].rounds_won >= 2:
+            state.winner = winner
+            state.stage = "over"
+            state.node = "over"
+            state.facts.append(("game", winner))
+            return
+        state.round += 1
+        state.turn = 0
+        state.aggressor = loser
+        state.stage = "setup"
+        state.node = "setup"
+        state.holder = ""
+        for side in state.sides.values():
+            for zone in (side.hand, side.energy, side.discard, side.arena, side.removed):
+                zone.cards.clear()
+            side.deck.cards.clear()
+            side.deck.hidden = side.deck_size
+            side.top.clear()
+            side.knowledge = DeckKnowledge(side.knowledge.registered, side.knowledge.limit, side.name)
+            side.down = None
+            side.shuffled = False
+            side.drawn = 0
+
+    # ================================================================== the work loop
+
+    def _drive(self, state: EpicBattlesState) -> None:
+        """Carry out the work the rules call for until the log must say something."""
+        for _ in range(10_000):
+            if state.stage != "turn":
+                state.scheduled.clear()
+                state.waiting.clear()
+                return
+            if state.waiting or state.scheduled:
+                state.pending[0:0] = state.waiting + state.scheduled
+                state.waiting, state.scheduled = [], []
+            res = state.resolution
+            if res is not None:
+                if res.need is not None:
+                    return
+                try:
+                    done = interpreter.run(self.effects, state, res)
+                except (B.Unmodelled, UnsupportedStep) as error:
+                    state.resolution = None
+                    state.pending.clear()
+                    source = getattr(res.source, "name", None)
+                    if source is not None and source not in str(error):
+                        raise B.Unmodelled(f"{source}: {error}") from None
+                    raise
+                if state.stage != "turn":
+                    continue
+                if not done:
+                    if state.resolution is res:
+                        return
+                    continue
+                if state.resolution is res:
+                    state.resolution = None
+                continue
+            if state.pending:
+                job = state.pending.pop(0)
+                if job.kind == "effect":
+                    state.resolution = Resolution(job.controller, job.source, [interpreter.Frame(job.effect)], job, vars=dict(job.vars))
+                else:
+                    getattr(self, job.then)(state, *job.args)
+                continue
+            self._settle(state)
+            if state.waiting or state.scheduled or state.pending:
+                continue
+            return
+        raise B.Unmodelled("the effects do not come to an end")
+
+    def _settle(self, state: EpicBattlesState) -> None:
+        """A negated attack waiting for a block finishes at once."""
+        strike = state.strikes[-1] if state.strikes else None
+        if strike is not None and strike.negated and strike.stage == "block" and state.window == "block":
+            state.window = ""
+            self.schedule(state, Job("then", then="_finish", args=(strike.sid,)))
+
+    # ================================================================== feeding an effect that waits for the log
+
+    def _feed(self, state: EpicBattlesState, ev: Any, kind: str) -> list[Ruling]:
+        res = state.resolution
+        assert res is not None and res.need is not None
+        need = res.need
+        if kind == need.kind and ev.by == need.player and kind != "may":
+            violation = self._feed_violation(state, need, ev)
+            if violation is not None:
+                return [Ruling(need.rule, violation)]
+            need.started = True
+            need.count -= 1
+            if need.count <= 0:
+                res.need = None
+            rulings = self._take_fed(state, res, need, ev)
+            self._drive(state)
+            return rulings
+        if need.kind == "may" and kind in ("accept", "decline") and ev.by == need.player:
+            res.need = None
+            if kind == "accept":
+                res.push(need.detail)
+            self._drive(state)
+            return []
+        if need.optional and kind == "decline" and ev.by == need.player:
+            res.need = None
+            self._drive(state)
+            return []
+        if need.optional:
+            res.need = None
+            self._drive(state)
+            return self._apply(state, ev, kind)
+        return [Ruling(need.rule, Violation(f"the effect being carried out needs {need.describe()}", need.describe(), f"{kind} by {ev.by}"))]
+
+    def _feed_violation(self, state: EpicBattlesState, need: Need, ev: Any) -> Violation | None:
+        side = state.sides[need.player]
+        if need.kind == "discard" and ev.card is not None:
+            problem = X.in_zone(side.hand, ev.card, "hand", need.player)
+            if problem is None and need.detail is not None and not B.accepts(state.cards.get(ev.card), need.detail):
+                return Violation(f"{ev.card} is not what the effect asks for", need.detail.describe(), ev.card)
+            return problem
+        if need.kind == "discard" and len(side.hand) == 0:
+            return Violation("nothing to discard", "a card in hand", "none")
+        if need.kind == "select":
+            sel = need.detail
+            problem = X.in_zone(side.discard, ev.card, "discard pile", need.player)
+            if problem is None and not B.accepts(state.cards.get(ev.card), sel):
+                return Violation(f"{ev.card} is not what the effect asks for", f"{sel.team or ''} {sel.type}".strip(), ev.card)
+            return problem
+        if need.kind == "search" and ev.card is not None and not B.accepts(state.cards.get(ev.card), need.detail):
+            return Violation(f"{ev.card} does not match the search", f"{need.detail.team or ''} {need.detail.type}".strip(), ev.card)
+        return None
+
+    @BOOK.encodes("EB.kw.taunt", "EB.kw.taunt.unpaid", "EB.kw.taunt.nonattack",
+                  what="what a taunted player turns over: an attack they can pay for is played at the taunter; anything else is discarded")
+    def _take_fed(self, state: EpicBattlesState, res: Resolution, need: Need, ev: Any) -> list[Ruling]:
+        player = need.player
+        side = state.sides[player]
+        rulings: list[Ruling] = []
+        if need.kind == "draw":
+            return self.draw(state, player, ev.card)
+        if need.kind == "discard":
+            side.discard.add(self.take(state, player, side.hand, ev.card, rulings))
+        elif need.kind == "select":
+            card = self.take(state, player, side.discard, ev.card, rulings)
+            to = res.vars.get("put_to")
+            if to == "hand":
+                side.hand.add(card)
+            elif to == "energy pile":
+                side.energy.add(card)
+            elif to == "removed":
+                side.removed.add(card)
+            else:  # deck bottom or top: the card is unseen again
+                side.deck.hidden += 1
+                if card.name is not None:
+                    side.knowledge.conceal(card.name)
+                if to == "deck top" and card.name is not None:
+                    side.top.insert(0, card.name)
+                    side.knowledge.reveal(card.name)
+        elif need.kind == "shuffle":
+            side.top.clear()
+        elif need.kind == "search":
+            if ev.card is not None:
+                rulings.extend(self.identify(state, player, ev.card))
+                side.deck.hidden = max(0, side.deck.hidden - 1)
+                side.hand.add(state.new_card(ev.card, player, state.cards[ev.card]))
+                self.check_empty(state, player)
+        elif need.kind == "reveal" and need.detail == "taunt":
+            card = self.take_top(state, player, ev.card, rulings)
+            card.face_up = True
+            if self.check_empty(state, player):
+                return rulings
+            self._taunted(state, res, player, card)
+        elif need.kind == "reveal":
+            index = int(res.vars.get("revealed", 0))
+            res.vars["revealed"] = index + 1
+            if index < len(side.top):
+                if side.top[index] != ev.card:
+                    rulings.append(Ruling(cite("EB.setup.draw"), Violation(f"{player}'s card {index + 1} from the top was shown to be "
+                                                                         f"{side.top[index]}", side.top[index], ev.card, "inconsistent")))
+            else:
+                if not B.can_reveal(state, player, ev.card):
+                    cap, rule = B.bound(state, player, ev.card)
+                    rulings.append(Ruling(cite(rule), Violation(f"{player}'s deck cannot hold {ev.card} on top",
+                                                                f"at most {cap} cop(ies)", ev.card, "inconsistent")))
+                side.top.append(ev.card)
+        return rulings
+
+    def _taunted(self, state: EpicBattlesState, res: Resolution, player: str, card: CardObj) -> None:
+        """The card a taunted player turned over: played at the taunter if it is an attack they can pay for."""
+        side = state.sides[player]
+        if B.role(card.defn) != "attack" or not self._playable_by_taunt(state, player, card):
+            side.discard.add(card)
+            return
+        state.suspended.append((state.resolution, state.pending))
+        state.resolution, state.pending = None, []
+        strike = Strike(state.next_sid, player, res.controller, card, taunted=True)
+        state.next_sid += 1
+        state.strikes.append(strike)
+        self._play_strike(state, strike)
+
+    def _playable_by_taunt(self, state: EpicBattlesState, player: str, card: CardObj) -> bool:
+        """A taunted attack is played only if its player can pay for it and its own conditions allow it."""
+        name = card.name or ""
+        for ability in B.abilities(state, name, A.Conditional):
+            if ability.timing is not None:
+                return False  # it is not part of a combo, so neither timing holds
+            if ability.condition is not None and not B.condition_holds(state, player, ability.condition, {"combo": 1}):
+                return False
+        _effect, extra = B.spell(state, name)
+        return X.cost_shortfall(state, player, B.cost(state, card, player, {"combo": 1}), extra, keep=0) is None
+
+    # ================================================================== claims
+    # A claim changes nothing once its precondition holds, but marks the fact it matched.
+
+    def _claim(self, state: EpicBattlesState, fact: tuple[Any, ...]) -> None:
+        index = X.unclaimed(state, fact)
+        if index is not None:
+            state.claimed.add(index)
+
+    def _do_damage(self, state: EpicBattlesState, ev: E.Damage) -> None:
+        self._claim(state, ("damage", ev.to, ev.amount))
+
+    def _do_chip(self, state: EpicBattlesState, ev: E.Chip) -> None:
+        self._claim(state, ("chip", ev.player, ev.amount))
+
+    def _do_down(self, state: EpicBattlesState, ev: E.Down) -> None:
+        self._claim(state, ("down", ev.player, ev.how))
+
+    def _do_round(self, state: EpicBattlesState, ev: E.Round) -> None:
+        self._claim(state, ("round", ev.winner))
+
+    def _do_game(self, state: EpicBattlesState, ev: E.Game) -> None:
+        self._claim(state, ("game", ev.winner))
+
+    def _do_step(self, state: EpicBattlesState, ev: E.Step) -> None:
+        return None
+
+    def _do_select(self, state: EpicBattlesState, ev: E.Select) -> None:  # pragma: no cover - its check always refuses
+        return None
+
+    _do_accept = _do_decline = _do_reveal = _do_search = _do_select
+
+    # ================================================================== simulation hooks
+
+    def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
+        """A random registered decklist within the construction rules (EB.deck.*, EB.side.*)."""
+        probe = EpicBattlesState(("a", "b"), {}, cards, False)
+        characters = sorted(c.name for c in cards if B.is_character(c))
+        character = rng.choice(characters)
+        usable = [c for c in cards if not B.is_character(c) and not B.keyword(probe, c.name, "side_deck_only")
+                  and B.character_allows(probe, c, character) and B.game_allows(probe, c, character)]
+        main: dict[str, int] = {}
+
+        def add(pool: list[Any], target: int) -> None:
+            pool = sorted(pool, key=lambda c: c.name)
+            rng.shuffle(pool)
+            for card in pool:
+                if sum(main.values()) >= target:
+                    return
+                room = B.copy_limit(probe, card) - main.get(card.name, 0)
+                if room > 0:
+                    main[card.name] = main.get(card.name, 0) + min(room, rng.randint(2, 4), target - sum(main.values()))
+
+        free = [c for c in usable if B.role(c) == "attack" and B.printed(c, "cost") == 0]
+        for card in free:
+            main[card.name] = B.copy_limit(probe, card)
+        add([c for c in usable if B.role(c) == "attack"], 27)
+        add([c for c in usable if B.role(c) == "block"], 46)
+        add([c for c in usable if B.role(c) == "event"], 59)
+        add(usable, 59)
+        side_pool = sorted(c.name for c in cards if B.keyword(probe, c.name, "side_deck_only")
+                           and B.character_allows(probe, c, character) and B.game_allows(probe, c, character))
+        side = {name: 1 for name in rng.sample(side_pool, 6)} if len(side_pool) >= 6 else {}
+        return {"character": character, "main": dict(sorted(main.items())), "side": dict(sorted(side.items()))}
+
+    def facts(self, state: EpicBattlesState) -> int:
+        return len(state.facts)
+
+    def claims_since(self, state: EpicBattlesState, before: int) -> list[dict[str, Any]]:
+        """Damage, chip, knock-down, round and game claims for the facts derived since ``before``."""
+        out: list[dict[str, Any]] = []
+        for fact in state.facts[before:]:
+            kind = fact[0]
+            if kind == "damage":
+                out.append({"do": "damage", "to": fact[1], "amount": fact[2]})
+            elif kind == "chip":
+                out.append({"do": "chip", "player": fact[1], "amount": fact[2]})
+            elif kind == "down":
+                out.append({"do": "down", "player": fact[1], "how": fact[2]})
+            elif kind == "round":
+                out.append({"do": "round", "winner": fact[1]})
+            elif kind == "game":
+                out.append({"do": "game", "winner": fact[1]})
+        return out
+
+    # ================================================================== end of log, views, copies
+
+    def finish(self, state: EpicBattlesState) -> list[Ruling]:
+        """At the end of a log with inferred passes, the players pass until an event is needed."""
+        rulings: list[Ruling] = []
+        if not state.explicit_passes:
+            try:
+                for _ in range(50):  # at most: the rest of a Set and an Action step, then the Draw step waits
+                    if not self._can_advance(state):
+                        break
+                    self._advance(state)
+            except (B.Unmodelled, UnsupportedStep) as error:
+                rulings.append(Ruling(None, Violation(str(error), severity="unverifiable")))
+        if state.resolution is not None and state.resolution.need is not None and not state.resolution.need.optional:
+            need = state.resolution.need
+            rulings.append(Ruling(need.rule, Violation("the log ends while an effect still needs events", need.describe(), "end of log", "info")))
+        return rulings
+
+    def view(self, state: EpicBattlesState) -> dict[str, Any]:
+        sides = {}
+        for player in state.players:
+            side = state.sides[player]
+            sides[player] = {
+                "character": side.character.name if side.character is not None else None,
+                "deck": len(side.deck), "hand": len(side.hand), "energy": len(side.energy),
+                "discard": len(side.discard), "arena": len(side.arena), "down": side.down, "rounds_won": side.rounds_won,
+            }
+        return {"stage": state.stage, "round": state.round, "turn": state.turn, "aggressor": state.aggressor,
+                "step": state.node, "window": state.window, "to_act": state.holder,
+                "attacks": [s.card.name for s in state.strikes], "combo": [name for _uid, name in state.combo],
+                "players": sides}
+
+    def copy(self, state: EpicBattlesState) -> EpicBattlesState:
+        return state.copy()
+
+    # ================================================================== legal moves
+
+    def legal_moves(self, state: EpicBattlesState, rng: random.Random | None = None) -> list[Event]:
+        """Every move the rules allow now; chance events are sampled (with ``rng``) or represented."""
+        candidates = self._candidates(state, rng or random.Random(0))
+        legal = []
+        quick = state.explicit_passes and (state.resolution is None or state.resolution.need is None)
+        for move in candidates:
+            if quick and state.stage != "over":
+                try:
+                    if BOOK.actions[str(move.__struct_config__.tag)].first_violation(state, move) is not None:
+                        continue  # refused by a precondition: apply would say so too
+                except (B.Unmodelled, UnsupportedStep):
+                    continue
+            trial = state.copy()
+            rulings = self.apply(trial, move)
+            if not any(r.violation.severity in ("illegal", "inconsistent", "malformed", "unverifiable") for r in rulings):
+                legal.append(move)
+        return legal
+
+    def _names(self, state: EpicBattlesState, player: str, zone: Zone, kind: str | None = None) -> list[str]:
+        """Names a card of the zone can have: the known ones, and any an unseen card could be."""
+        names = {c.name for c in zone if c.name is not None}
+        if zone.unknown() is not None:
+            names |= {d.name for d in state.cards if not B.is_character(d) and B.can_reveal(state, player, d.name)}
+        return sorted(n for n in names if kind is None or B.role(state.cards.get(n)) == kind)
+
+    def _candidates(self, state: EpicBattlesState, rng: random.Random) -> list[Event]:
+        out: list[Event] = []
+        if state.stage == "over":
+            return out
+        res = state.resolution
+        if res is not None and res.need is not None:
+            out.extend(self._need_candidates(state, res.need, rng))
+            if res.need.optional:  # any other event declines first (EpicBattles._feed)
+                out.append(E.Decline(0, res.need.player))
+                declined = state.copy()
+                self.apply(declined, E.Decline(0, res.need.player))
+                out.extend(m for m in self._candidates(declined, rng) if str(m.__struct_config__.tag) != "decline")
+            return out
+        for player in state.players:
+            side = state.sides[player]
+            if state.stage == "setup":
+                chars = [side.registered_character] if side.registered_character else [c.name for c in state.cards if B.is_character(c)]
+                out.extend(E.Character(0, player, c) for c in chars if c)
+                out.append(E.Shuffle(0, player))
+                out.append(E.Aggressor(0, None, player))
+                out.extend(E.Draw(0, player, n) for n in self._drawable(state, player, rng))
+                continue
+            out.append(E.Pass(0, player))
+            out.extend(E.Draw(0, player, n) for n in self._drawable(state, player, rng))
+            hand = self._names(state, player, side.hand)
+            for name in hand:
+                kind = B.role(state.cards.get(name))
+                if kind == "event":
+                    out.append(E.Set(0, player, name))
+                elif kind == "attack":
+                    link = state.window == "link"
+                    out.append(E.Attack(0, player, name, link=link))
+                    if B.alternative(state, name) is not None:
+                        out.append(E.Attack(0, player, name, alternative=True, link=link))
+                elif kind == "block":
+                    out.append(E.Block(0, player, name))
+                    out.append(E.Recover(0, player, discard=name))
+                out.append(E.Discard(0, player, name))
+            blocks = [n for n in self._names(state, player, side.discard, "block")]
+            for pair in combinations(blocks, 2):
+                out.append(E.Recover(0, player, remove=list(pair)))
+            for name in blocks:
+                if sum(1 for c in side.discard if c.name == name) >= 2 or side.discard.unknown() is not None:
+                    out.append(E.Recover(0, player, remove=[name, name]))
+            hidden = Zone("arena")
+            hidden.cards = [c for c in side.arena if not c.face_up]
+            facedown = self._names(state, player, hidden, "event")
+            flippable = [n for n in facedown if X.flip_moment(state, player, n) is not None]
+            out.extend(E.Flip(0, player, [n]) for n in flippable)
+            out.extend(E.Flip(0, player, list(pair)) for pair in combinations(flippable, 2))
+            if side.character is not None and side.character.name is not None:
+                count = len([a for a in B.abilities(state, side.character.name, A.Activated) if not a.alternative])
+                out.extend(E.Activate(0, player, i) for i in range(count))
+        return out
+
+    def _drawable(self, state: EpicBattlesState, player: str, rng: random.Random) -> list[str | None]:
+        side = state.sides[player]
+        if side.top:
+            return [side.top[0]]
+        knowledge = side.knowledge
+        if knowledge.registered is None:
+            return [None]
+        pool = [n for n, k in sorted(knowledge.registered.items()) for _ in range(k - knowledge.located[n])]
+        return [rng.choice(pool)] if pool else [None]
+
+    def _need_candidates(self, state: EpicBattlesState, need: Need, rng: random.Random) -> list[Event]:
+        p = need.player
+        side = state.sides[p]
+        if need.kind == "draw":
+            return [E.Draw(0, p, n) for n in self._drawable(state, p, rng)]
+        if need.kind == "discard":
+            return [E.Discard(0, p, n) for n in self._names(state, p, side.hand)]
+        if need.kind == "select":
+            return [E.Select(0, p, n) for n in self._names(state, p, side.discard) if B.accepts(state.cards.get(n), need.detail)]
+        if need.kind == "may":
+            return [E.Accept(0, p), E.Decline(0, p)]
+        if need.kind == "shuffle":
+            return [E.Shuffle(0, p)]
+        if need.kind == "reveal":
+            res = state.resolution
+            index = int(res.vars.get("revealed", 0)) if res is not None and need.detail == "top" else 0
+            if index < len(side.top):
+                return [E.Reveal(0, p, side.top[index])]
+            if side.knowledge.registered is None:
+                return [E.Reveal(0, p, d.name) for d in state.cards if not B.is_character(d) and B.can_reveal(state, p, d.name)]
+            pool = [n for n, k in sorted(side.knowledge.registered.items())
+                    for _ in range(k - side.knowledge.located[n] - side.top.count(n))]
+            return [E.Reveal(0, p, rng.choice(pool))] if pool else []
+        if need.kind == "search":
+            names: list[str | None] = [None]
+            names += [d.name for d in state.cards if B.accepts(d, need.detail) and B.can_reveal(state, p, d.name)
+                      and (side.knowledge.registered is None or side.knowledge.registered.get(d.name, 0) > 0)]
+            return [E.Search(0, p, n) for n in names]
+        return []
+
+
+__all__ = ["EpicBattles"]

@@ -1,0 +1,237 @@
+"""The Epic Battles game state: one mutable object while a replay is verified.
+
+Each player has a character beside their deck (EB.setup.character), the deck that is
+also their health (EB.win.health), a hand, an energy pile (EB.energy.pile), a discard
+pile, an arena of events set face down (EB.card.event.set) and the cards removed from
+the game. Attacks being carried out are :class:`Strike` records on a stack (a taunted
+attack runs inside the taunting one, EB.kw.taunt); the attacks of the current action
+form the combo (EB.combo.def).
+
+Work the rules still have to do is kept as plain data: :class:`Job` items (an effect to
+run, or the next part of the flow by method name) in ``pending``, so that a state can be
+copied at any moment for search and simulation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from spec.core.cards import CardDatabase, CardDef
+from spec.core.hidden import DeckKnowledge
+from spec.core.interpreter import Resolution
+from spec.core.state import CardObj, Zone
+
+STEPS = ("draw", "set", "action", "discard")
+"""The four steps of a turn, in order (EB.turn.steps)."""
+
+
+@dataclass(frozen=True)
+class Lasting:
+    """A change made by an effect that lasts: a damage or cost change, a can't, a can,
+    a link permission or ban, a gained trait or follow-up.
+
+    ``step`` is the effect step that made it; ``this`` and ``that`` are the card ids its
+    ``this``/``that`` selectors meant when it was made.
+    """
+
+    step: Any
+    controller: str
+    this: int | None = None
+    that: int | None = None
+    until: str = "end_of_round"
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """Something that just happened, which an event's flip timing or a trigger can name.
+
+    ``event`` uses the trigger vocabulary of the grammar (``played``, ``blocked``,
+    ``hit``, ``dealt_damage``, ``chipped``, ``knocked_down``, ``launched``,
+    ``recovered``, ``flipped``, ``combo_ends``, ``turn_begins``, ``turn_ends``,
+    ``phase_begins``, ``phase_ends``); ``who`` is the player the trigger's wording makes
+    its subject (who plays, who blocks, who is hit...); ``card`` the card concerned.
+    """
+
+    event: str
+    who: str | None = None
+    uid: int | None = None
+    defn: CardDef | None = None
+    labels: tuple[str, ...] = ()
+    phase: str | None = None
+
+
+@dataclass(frozen=True)
+class Job:
+    """Work the rules still have to do: run ``effect`` for ``controller`` (``kind="effect"``),
+    or call the game's method ``then`` with ``args`` (``kind="then"``)."""
+
+    kind: str
+    controller: str = ""
+    source: CardObj | None = None
+    effect: tuple[Any, ...] = ()
+    then: str = ""
+    args: tuple[Any, ...] = ()
+    vars: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Strike:
+    """One attack being carried out, from its cost to its arrival in the energy pile."""
+
+    sid: int
+    attacker: str
+    defender: str
+    card: CardObj
+    taunted: bool = False
+    stage: str = "paying"
+    """``paying``, ``text``, ``block`` (waiting for a block), ``blocking``, ``recover``
+    (waiting for a paid recovery), ``hit``, ``done``."""
+    blocked: bool = False
+    negated: bool = False
+    alternative: bool = False
+    position: int = 1
+    """Its place in the combo: 1 for the first attack of an action."""
+
+    def copy(self) -> Strike:
+        return replace(self, card=self.card.copy())
+
+
+@dataclass
+class Delayed:
+    """An effect waiting for a later moment (``end_of_combo``)."""
+
+    when: str
+    controller: str
+    source: CardObj | None
+    effect: tuple[Any, ...]
+
+
+@dataclass
+class Side:
+    """Everything one player has."""
+
+    name: str
+    deck: Zone
+    hand: Zone
+    energy: Zone
+    discard: Zone
+    arena: Zone
+    removed: Zone
+    knowledge: DeckKnowledge
+    deck_size: int
+    """How many cards the deck holds when a round starts (59 for a legal deck)."""
+    registered_character: str | None = None
+    character: CardObj | None = None
+    top: list[str] = field(default_factory=list)
+    """Names of the top cards of the deck that were revealed and stayed there, topmost first."""
+    down: str | None = None
+    """``knock_down`` or ``launch`` while knocked down or launched (EB.kw.knockdown)."""
+    rounds_won: int = 0
+    shuffled: bool = False
+    drawn: int = 0
+    """Cards drawn in the current set-up or Draw step."""
+
+    def copy(self) -> Side:
+        return Side(self.name, self.deck.copy(), self.hand.copy(), self.energy.copy(), self.discard.copy(),
+                    self.arena.copy(), self.removed.copy(), self.knowledge.copy(), self.deck_size,
+                    self.registered_character, None if self.character is None else self.character.copy(),
+                    list(self.top), self.down, self.rounds_won, self.shuffled, self.drawn)
+
+
+@dataclass
+class EpicBattlesState:
+    """The whole game at one moment."""
+
+    players: tuple[str, str]
+    sides: dict[str, Side]
+    cards: CardDatabase
+    explicit_passes: bool
+    stage: str = "setup"
+    """``setup`` (of a round), ``turn``, ``over``."""
+    round: int = 1
+    turn: int = 0
+    """The turn number within the round."""
+    aggressor: str | None = None
+    node: str = "setup"
+    """``setup`` or the step of the turn (:data:`STEPS`)."""
+    window: str = ""
+    """In the Action step: ``act`` (an action is due), ``block``, ``recover``, ``link``."""
+    holder: str = ""
+    """Who is to act in the current window or step."""
+    passes: int = 0
+    """Passes in a row in the current step (EB.turn.step3.end) or players done (Set step)."""
+    strikes: list[Strike] = field(default_factory=list)
+    combo: list[tuple[int, str]] = field(default_factory=list)
+    """``(card id, name)`` of the attacks of the current action, first to last."""
+    combo_owner: str | None = None
+    resolution: Resolution | None = None
+    pending: list[Job] = field(default_factory=list)
+    waiting: list[Job] = field(default_factory=list)
+    """Triggered abilities made by the work being done; they run next."""
+    scheduled: list[Job] = field(default_factory=list)
+    """Work the current job asked for; it runs after the triggers."""
+    suspended: list[tuple[Resolution | None, list[Job]]] = field(default_factory=list)
+    """Effects paused while a taunted attack is carried out, with the work after them."""
+    lasting: list[Lasting] = field(default_factory=list)
+    delayed: list[Delayed] = field(default_factory=list)
+    recent: list[Occurrence] = field(default_factory=list)
+    """What happened since the last move: the moments an event may be flipped at."""
+    facts: list[tuple[Any, ...]] = field(default_factory=list)
+    """Derived facts, for claims: ``("damage", player, n)``, ``("chip", player, n)``,
+    ``("down", player, how)``, ``("round", winner)``, ``("game", winner)``."""
+    facts_mark: int = 0
+    """Facts before this index came before the last move or chance event."""
+    claimed: set[int] = field(default_factory=set)
+    round_winners: list[str] = field(default_factory=list)
+    winner: str | None = None
+    next_uid: int = 1
+    next_sid: int = 1
+
+    def other(self, player: str) -> str:
+        a, b = self.players
+        return b if player == a else a
+
+    def in_order(self) -> tuple[str, str]:
+        """The players, the aggressor first (EB.turn.order)."""
+        first = self.aggressor or self.players[0]
+        return first, self.other(first)
+
+    def new_card(self, name: str | None, owner: str, defn: CardDef | None = None) -> CardObj:
+        card = CardObj(self.next_uid, name, owner, defn)
+        self.next_uid += 1
+        return card
+
+    def strike(self, sid: int) -> Strike | None:
+        for strike in self.strikes:
+            if strike.sid == sid:
+                return strike
+        return None
+
+    @property
+    def busy(self) -> bool:
+        """Whether an effect or a cost is being carried out (no player may act freely)."""
+        return self.resolution is not None or bool(self.pending)
+
+    def copy(self) -> EpicBattlesState:
+        """A cheap independent copy (mutable parts copied, card definitions shared)."""
+        return EpicBattlesState(
+            self.players, {k: v.copy() for k, v in self.sides.items()}, self.cards, self.explicit_passes,
+            self.stage, self.round, self.turn, self.aggressor, self.node, self.window, self.holder, self.passes,
+            [s.copy() for s in self.strikes], list(self.combo), self.combo_owner,
+            None if self.resolution is None else self.resolution.copy(), list(self.pending), list(self.waiting),
+            list(self.scheduled), [(None if r is None else r.copy(), list(p)) for r, p in self.suspended],
+            list(self.lasting), list(self.delayed), list(self.recent), list(self.facts), self.facts_mark,
+            set(self.claimed), list(self.round_winners), self.winner, self.next_uid, self.next_sid,
+        )
+
+
+def labels_of(defn: CardDef | None) -> tuple[str, ...]:
+    """The printed labels of a card: its height and its traits (for ``a Kick attack``)."""
+    if defn is None:
+        return ()
+    height = defn.stats.get("height")
+    return tuple(([height] if isinstance(height, str) else []) + list(defn.traits))
+
+
+__all__ = ["STEPS", "Delayed", "EpicBattlesState", "Job", "Lasting", "Occurrence", "Side", "Strike", "labels_of"]
