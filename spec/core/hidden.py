@@ -17,14 +17,16 @@ from collections.abc import Callable
 class DeckKnowledge:
     """What the log has shown of one player's deck."""
 
-    __slots__ = ("limit", "located", "registered")
+    __slots__ = ("limit", "located", "player", "registered")
 
-    def __init__(self, registered: Counter[str] | None, limit: Callable[[str], int | None]) -> None:
+    def __init__(self, registered: Counter[str] | None, limit: Callable[[str], int | None], player: str = "") -> None:
         self.registered = registered
         """Copies per name in the registered decklist, or ``None`` when not registered."""
         self.limit = limit
         """Construction limit per name, used when no decklist is registered."""
         self.located: Counter[str] = Counter()
+        self.player = player
+        """Whose deck it is (for messages)."""
 
     def bound(self, name: str) -> int | None:
         """How many copies of ``name`` the deck can hold (``None``: any number)."""
@@ -47,6 +49,6 @@ class DeckKnowledge:
             self.located[name] -= 1
 
     def copy(self) -> DeckKnowledge:
-        other = DeckKnowledge(self.registered, self.limit)
+        other = DeckKnowledge(self.registered, self.limit, self.player)
         other.located = self.located.copy()
         return other
