@@ -17,6 +17,7 @@ GAMES: dict[str, str] = {
     "neopets": "spec.neopets.game:Neopets",
     "bakugan": "spec.bakugan.game:Bakugan",
     "epic_battles": "spec.epic_battles.game:EpicBattles",
+    "ttcg": "spec.ttcg.game:Ttcg",
 }
 """Game id -> ``module:class`` of its rules."""
 

@@ -1,0 +1,502 @@
+"""Read-only questions about a TTCG state, shared by the rule checks and the effects.
+
+What a card *is* comes from its record: ``Unit (ELEMENT)`` is a creature whose type is
+the element (2.1.u, 2.1.w), ``Spell`` a magic card whose type is magic (2.1.v); its
+rank is its printed level (2.1.y, 2.1.am) changed by effects; its sub-types are its
+traits (2.1.x). What a card *does* comes from its parsed text: a card whose text does
+not parse, or that uses an effect type the rulebook does not define, raises
+:class:`Unmodelled`, which the verifier reports as unverifiable.
+
+Which effects are in force (the statics) follows 2.2.5.i: a Passive effect always, an
+Equip effect while its card is attached, a Continuous effect once switched on, a Latent
+effect while its card is untapped. Cards under others take no part (2.2.6.e) unless
+their text speaks of being under another card (2.2.5.b).
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Iterator
+
+from grammar import ast as A
+from grammar import ttcg_nodes as T
+from spec.core.cards import CardDatabase, CardDef
+from spec.core.state import CardObj
+from spec.ttcg.state import Pile, TtcgState
+
+ELEMENTS = ("water", "fire", "earth", "nature", "electric", "light", "dark")
+DEFINED_LABELS = ("normal", "continuous", "counter", "equip", "latent", "dormant", "passive")
+"""The effect types of 2.2.5.i; any other label is not defined by the rulebook."""
+
+
+class Unmodelled(Exception):
+    """The spec cannot give meaning to something the log uses (a card, a step, an effect type)."""
+
+
+# ---------------------------------------------------------------------- what a card is
+
+
+def is_creature(defn: CardDef | None) -> bool:
+    """A creature card (2.1.u): printed as ``Unit (ELEMENT)``."""
+    return defn is not None and defn.type.startswith("Unit")
+
+
+def is_magic(defn: CardDef | None) -> bool:
+    """A magic card (2.1.v): printed as ``Spell``."""
+    return defn is not None and defn.type == "Spell"
+
+
+def check_type(defn: CardDef) -> None:
+    """Raise :class:`Unmodelled` for a card type the rulebook does not describe."""
+    if not (is_creature(defn) or is_magic(defn)):
+        raise Unmodelled(f"{defn.name!r} is a {defn.type!r}: only creatures (Unit) and magic cards (Spell) are modelled")
+
+
+def element(defn: CardDef | None) -> str:
+    """The card's TYPE (2.1.w): its element for a creature, ``magic`` for a magic card."""
+    if defn is None:
+        return ""
+    if is_magic(defn):
+        return "magic"
+    found = re.search(r"\((\w+)\)", defn.type)
+    return found.group(1).lower() if found else ""
+
+
+def printed_rank(defn: CardDef | None) -> int:
+    """The stars printed on the card (2.1.y, 2.1.am); a card without stars is rank 1."""
+    return 1 if defn is None or defn.level is None else defn.level
+
+
+def kinds_of(defn: CardDef | None) -> set[str]:
+    """The words a card answers to in effect text: its type, sub-types and category."""
+    if defn is None:
+        return set()
+    words = {"card", element(defn)}
+    words.add("unit" if is_creature(defn) else "spell")
+    words.update(t.lower() for t in defn.traits)
+    return words
+
+
+# ---------------------------------------------------------------------- card texts
+
+
+def text_of(state: TtcgState, name: str) -> A.CardText:
+    """The parsed text of a card; raises :class:`Unmodelled` if it does not parse."""
+    tree = state.cards.tree(name)
+    if isinstance(tree, Exception):
+        raise Unmodelled(f"the text of {name!r} does not parse: {tree}")
+    if A.unknown_parts(tree):
+        raise Unmodelled(f"the text of {name!r} has parts the grammar does not cover")
+    return tree
+
+
+_EFFECTS: weakref.WeakKeyDictionary[CardDatabase, dict[str, tuple[tuple[str, object], ...]]] = weakref.WeakKeyDictionary()
+
+
+def effects_of(state: TtcgState, name: str) -> tuple[tuple[str, object], ...]:
+    """``(label, ability)`` for each effect of a card, in printed order (``normal`` if unlabelled).
+
+    Read once per card database and card (the verifier asks for them at every event).
+    """
+    known = _EFFECTS.setdefault(state.cards, {})
+    found = known.get(name)
+    if found is None:
+        out: list[tuple[str, object]] = []
+        for ability in text_of(state, name).abilities:
+            if isinstance(ability, T.Labelled):
+                out.append((ability.label, ability.ability))
+            else:
+                out.append(("normal", ability))
+        found = known[name] = tuple(out)
+    return found
+
+
+def defined(label: str, name: str) -> None:
+    """Raise :class:`Unmodelled` for an effect type 2.2.5.i does not define."""
+    if label not in DEFINED_LABELS:
+        raise Unmodelled(f"{name}: the effect type {label.capitalize()!r} is not defined by the rulebook (2.2.5.i)")
+
+
+# ---------------------------------------------------------------------- the field
+
+
+def piles(state: TtcgState) -> Iterator[tuple[str, Pile]]:
+    """Every pile on the field, active player's first, creatures before magic."""
+    order = (state.active, state.other(state.active)) if state.active else state.players
+    for player in order:
+        side = state.sides[player]
+        for pile in side.creatures + side.magic:
+            yield player, pile
+
+
+def pile_by_id(state: TtcgState, pile_id: int | None) -> Pile | None:
+    if pile_id is None:
+        return None
+    for _owner, pile in piles(state):
+        if pile.id == pile_id:
+            return pile
+    return None
+
+
+def owner_of_pile(state: TtcgState, pile_id: int) -> str | None:
+    for owner, pile in piles(state):
+        if pile.id == pile_id:
+            return owner
+    return None
+
+
+def pile_of(state: TtcgState, uid: int) -> Pile | None:
+    """The pile whose top card is the card ``uid``."""
+    for _owner, pile in piles(state):
+        if pile.card.uid == uid:
+            return pile
+    return None
+
+
+def on_field(state: TtcgState, uid: int) -> bool:
+    """Whether the card ``uid`` is on the field, on top or under (2.2.6.d)."""
+    return any(pile.card.uid == uid or any(c.uid == uid for c in pile.under) for _o, pile in piles(state))
+
+
+def find_pile(state: TtcgState, owner: str | None, name: str, slot: int | None, row: str | None = None) -> Pile | None:
+    """The pile of ``owner`` whose top card is ``name`` (the ``slot``-th such pile in its row)."""
+    for player in state.players if owner is None else (owner,):
+        if player not in state.sides:
+            return None
+        side = state.sides[player]
+        rows = [side.creatures, side.magic] if row is None else [side.creatures if row == "creature" else side.magic]
+        for rowlist in rows:
+            if slot is not None:
+                if 0 <= slot < len(rowlist) and rowlist[slot].card.name == name:
+                    return rowlist[slot]
+                continue
+            for pile in rowlist:
+                if pile.card.name == name:
+                    return pile
+    return None
+
+
+def slot_of(state: TtcgState, owner: str, pile: Pile) -> int | None:
+    """The slot to name ``pile`` by, when its owner has another pile of the same name."""
+    side = state.sides[owner]
+    row = side.creatures if pile.row == "creature" else side.magic
+    if sum(1 for p in row if p.card.name == pile.card.name) < 2:
+        return None
+    return row.index(pile)
+
+
+def creatures(state: TtcgState, player: str) -> list[Pile]:
+    return state.sides[player].creatures
+
+
+# ---------------------------------------------------------------------- numbers on cards
+
+
+_GUARD: set[int] = set()
+
+
+def rank(state: TtcgState, card: CardObj) -> int:
+    """A card's current rank: printed, set by effects, then raised or lowered by them.
+
+    A change whose reach itself depends on a rank is read with printed ranks (no loop).
+    """
+    value = printed_rank(card.defn)
+    if card.uid in _GUARD:
+        return value
+    delta = 0
+    _GUARD.add(card.uid)
+    try:
+        changes = list(_changes(state, card))
+    finally:
+        _GUARD.discard(card.uid)
+    for what, amount, kind in changes:
+        if what != "rank":
+            continue
+        if kind == "set":
+            value = amount
+        else:
+            delta += amount
+    return max(0, value + delta)
+
+
+def stat(state: TtcgState, pile: Pile, which: str) -> int:
+    """A creature's attack or defense (2.1.z, 2.1.aa): printed, changed by effects in force.
+
+    Magic cards have no attack or defense (2.1.u, 2.1.v): the numbers printed on them
+    change nothing (see docs/ttcg-decisions.rst).
+    """
+    card = pile.card
+    value = card.defn.stat(which) if card.defn is not None and is_creature(card.defn) else 0
+    for what, amount, kind in _changes(state, card):
+        if what == which:
+            value = amount if kind == "set" else value + amount
+    return value
+
+
+def _changes(state: TtcgState, card: CardObj) -> Iterator[tuple[str, int, str]]:
+    """(stat, amount, ``boost``/``set``) of every change that applies to ``card``."""
+    for lasting in state.lasting:
+        if lasting.kind in ("boost", "set") and lasting_covers(state, lasting, card):
+            yield lasting.what, lasting.amount, lasting.kind
+    pile = pile_of(state, card.uid)
+    if pile is None:
+        return
+    for controller, source, step in statics(state):
+        if isinstance(step, T.Boost | T.SetStat) and step_covers(state, controller, source, step.what, card):
+            amount = step.delta if isinstance(step, T.Boost) else step.value
+            yield step.stat, amount if isinstance(amount, int) else 0, "boost" if isinstance(step, T.Boost) else "set"
+
+
+def lasting_covers(state: TtcgState, lasting: object, card: CardObj) -> bool:
+    uids = getattr(lasting, "uids", None)
+    if uids is not None:
+        return card.uid in uids
+    selector = getattr(lasting, "selector", None)
+    if selector is None:
+        return False
+    return pile_of(state, card.uid) is not None and cards_match(state, card, selector, lasting.controller)  # type: ignore[attr-defined]
+
+
+def step_covers(state: TtcgState, controller: str, source: Pile, what: T.Cards, card: CardObj) -> bool:
+    """Whether a static step of ``source`` speaks of ``card`` (a card on the field)."""
+    if what.quantifier == "this":
+        return source.card.uid == card.uid
+    if what.quantifier == "equipped":
+        target = pile_by_id(state, source.equipped_to)
+        return target is not None and target.card.uid == card.uid
+    if what.other and source.card.uid == card.uid:
+        return False
+    return pile_of(state, card.uid) is not None and cards_match(state, card, what, controller)
+
+
+# ---------------------------------------------------------------------- matching cards
+
+
+def whose(state: TtcgState, controller: str, relative: str | None) -> list[str]:
+    """Players meant by ``you``/``opponent``/``each`` from the controller's side."""
+    if relative in (None, "any", "they", "each"):
+        return list(state.players)
+    if relative in ("you", "controller", "owner"):
+        return [controller]
+    if relative == "opponent":
+        return [state.other(controller)]
+    if relative == "active":
+        return [state.active]
+    if relative == "nonactive":
+        return [state.nonactive]
+    return list(state.players)
+
+
+def kinds_match(defn: CardDef | None, kinds: tuple[str, ...], any_type: bool = False) -> bool:
+    """Whether a card is of one of ``kinds`` (each kind's words must all apply)."""
+    if not kinds:
+        return True
+    have = kinds_of(defn)
+    for kind in kinds:
+        words = [w for w in kind.split() if not (any_type and w in ELEMENTS)]
+        if all(w in have for w in words):
+            return True
+    return False
+
+
+def rank_ok(value: int, wanted: object, op: str) -> bool:
+    if not isinstance(wanted, int):
+        return True
+    return value == wanted if op == "==" else value >= wanted if op == ">=" else value <= wanted
+
+
+def cards_match(state: TtcgState, card: CardObj, sel: T.Cards, controller: str) -> bool:
+    """Whether ``card`` answers to the selector, read from ``controller``'s side.
+
+    Where the card is (field, hand...) is the caller's business; for a card on the
+    field, ``controller``/``owner`` of the selector must name its owner.
+    """
+    defn = card.defn
+    if not kinds_match(defn, sel.kinds, sel.any_type):
+        return False
+    if sel.rank is not None:
+        current = rank(state, card) if pile_of(state, card.uid) is not None else printed_rank(defn)
+        if not rank_ok(current, sel.rank, sel.rank_op):
+            return False
+    who = sel.controller or sel.owner
+    return not (who is not None and who != "they" and card.owner not in whose(state, controller, who))
+
+
+_RANKED = re.compile(r"^rank (\d+|X)(?: or (higher|lower))? (.*)$")
+
+
+def selector_match(state: TtcgState, card: CardObj, sel: A.Selector | None, controller: str,
+                   source: CardObj | None = None) -> bool:
+    """Whether ``card`` answers to a shared :class:`~grammar.ast.Selector` (trigger subjects)."""
+    if sel is None:
+        return True
+    if sel.quantifier == "this":
+        return source is not None and source.uid == card.uid
+    words = sel.type
+    wanted: int | None = None
+    op = "=="
+    found = _RANKED.match(words)
+    if found:
+        wanted = int(found.group(1)) if found.group(1).isdigit() else None
+        op = {"higher": ">=", "lower": "<="}.get(found.group(2) or "", "==")
+        words = found.group(3)
+    kinds = tuple(k for k in words.split(" or ") if k and k != "card")
+    if not kinds_match(card.defn, kinds):
+        return False
+    if wanted is not None and not rank_ok(rank(state, card), wanted, op):
+        return False
+    if sel.owner is not None and card.owner not in whose(state, controller, sel.owner):
+        return False
+    return not (sel.zone == "field" and not on_field(state, card.uid))
+
+
+# ---------------------------------------------------------------------- effects in force
+
+
+def _condition_for(ability: object) -> A.Condition | None:
+    return getattr(ability, "condition", None)
+
+
+def speaks_of_being_under(ability: object) -> bool:
+    cond = _condition_for(ability)
+    return cond is not None and cond.subject == "state" and cond.value == "under another card"
+
+
+def in_force(state: TtcgState, owner: str, pile: Pile, card: CardObj, index: int, label: str, ability: object) -> bool:
+    """Whether a static effect (Passive or Replacement) of ``card`` applies now (2.2.5.i)."""
+    defined(label, card.name or "")
+    under = card.uid != pile.card.uid
+    if under and not speaks_of_being_under(ability):
+        return False  # 2.2.6.e: cards beneath take no part, unless their text says so (2.2.5.b)
+    if label == "equip" and (under or pile.equipped_to is None or pile_by_id(state, pile.equipped_to) is None):
+        return False
+    if label == "continuous" and (under or index not in pile.switched_on):
+        return False
+    if label == "latent" and not under and pile.tapped:
+        return False  # 2.2.5.i.5; cards under are untapped (2.2.5.h.2)
+    if label in ("counter", "dormant"):
+        return False
+    cond = _condition_for(ability)
+    return cond is None or condition_holds(state, owner, cond, card, pile)
+
+
+def statics(state: TtcgState) -> list[tuple[str, Pile, A.Step]]:
+    """(controller, source pile, step) of every static step in force on the field."""
+    found: list[tuple[str, Pile, A.Step]] = []
+    for owner, pile in piles(state):
+        for card in [pile.card, *pile.under]:
+            if card.name is None:
+                continue
+            for index, (label, ability) in enumerate(effects_of(state, card.name)):
+                if isinstance(ability, A.Passive) and in_force(state, owner, pile, card, index, label, ability):
+                    found.extend((owner, pile, step) for step in ability.effect)
+    return found
+
+
+def restricted(state: TtcgState, card: CardObj, action: str) -> bool:
+    """Whether an effect in force says ``card`` cannot ``action`` (be destroyed, attack...)."""
+    for lasting in state.lasting:
+        if lasting.kind == "restrict" and lasting.what == action and lasting_covers(state, lasting, card):
+            return True
+    if pile_of(state, card.uid) is None:
+        return False
+    for controller, source, step in statics(state):
+        if isinstance(step, T.Restrict) and step.action == action and step_covers(state, controller, source, step.what, card):
+            return True
+    return False
+
+
+def indestructible(state: TtcgState, card: CardObj, by: str) -> bool:
+    """Whether ``card`` cannot be destroyed now (2.1.aj, 2.1.ak); ``by`` is ``battle`` or ``effect``."""
+    if restricted(state, card, "be destroyed"):
+        return True
+    return restricted(state, card, "be destroyed in battle" if by == "battle" else "be destroyed by effects")
+
+
+def prohibited(state: TtcgState, player: str, action: str) -> bool:
+    """Whether a lasting prohibition stops ``player`` from ``action``."""
+    return any(x.kind == "prohibit" and x.what == action and x.uids == (player_key(state, player),) for x in state.lasting)
+
+
+def player_key(state: TtcgState, player: str) -> int:
+    return -1 - state.players.index(player)
+
+
+def extra_play_kinds(state: TtcgState) -> list[tuple[str, ...]]:
+    """Kinds of cards that effects in force let the active player play beyond two (2.2.5.b)."""
+    return [kinds for count, kinds in state.flags.extra for _ in range(count)]
+
+
+def rank_up_allowed(state: TtcgState, target: CardObj, using: CardDef, target_owner: str) -> bool:
+    """Whether an effect in force lets ``using`` level up ``target`` despite another type (2.2.5.b)."""
+    probe = CardObj(-1, using.name, target_owner, using)
+    for controller, source, step in statics(state):
+        if not isinstance(step, T.RankUp) or not step.permission:
+            continue
+        if not step_covers(state, controller, source, step.target, target):
+            continue
+        if kinds_match(using, step.using.kinds, step.using.any_type) and cards_match(
+                state, probe, T.Cards("any", kinds=step.using.kinds, rank=step.using.rank, rank_op=step.using.rank_op,
+                                      any_type=step.using.any_type), controller):
+            return True
+    for lasting in state.lasting:
+        if (lasting.kind == "rank_up" and lasting_covers(state, lasting, target) and lasting.using is not None
+                and kinds_match(using, lasting.using.kinds, lasting.using.any_type)):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------- conditions
+
+
+def condition_holds(state: TtcgState, controller: str, cond: A.Condition, card: CardObj | None,
+                    pile: Pile | None = None) -> bool:
+    """Whether a condition of an effect holds, read from ``controller``'s side."""
+    if cond.subject == "state" and card is not None:
+        place = pile if pile is not None else _pile_holding(state, card.uid)
+        value = cond.value
+        if value == "on the field":
+            return place is not None
+        if value == "under another card":
+            return place is not None and place.card.uid != card.uid
+        if value in ("tapped", "dormant"):
+            return place is not None and place.card.uid == card.uid and place.tapped
+        if value == "untapped":
+            return place is None or place.card.uid != card.uid or not place.tapped
+        if value == "in hand":
+            return any(c.uid == card.uid for c in state.sides[card.owner].hand)
+        if value == "in discard pile":
+            return any(c.uid == card.uid for c in state.sides[card.owner].discard)
+        raise Unmodelled(f"the condition 'this card is {value}' is not modelled")
+    if cond.subject == "points":
+        player = whose(state, controller, cond.of.owner if cond.of is not None else "you")[0]
+        return _compare(state.sides[player].points, cond.op, cond.value)
+    if cond.subject == "cards" and cond.of is not None:
+        count = 0
+        for owner, other in piles(state):
+            if cond.of.owner is not None and owner not in whose(state, controller, cond.of.owner):
+                continue
+            if selector_match(state, other.card, A.Selector("all", cond.of.type), controller):
+                count += 1
+        return _compare(count, cond.op, cond.value)
+    raise Unmodelled(f"the condition on {cond.subject!r} is not modelled")
+
+
+def _pile_holding(state: TtcgState, uid: int) -> Pile | None:
+    for _owner, pile in piles(state):
+        if pile.card.uid == uid or any(c.uid == uid for c in pile.under):
+            return pile
+    return None
+
+
+def _compare(value: int, op: str, wanted: object) -> bool:
+    if not isinstance(wanted, int):
+        raise Unmodelled(f"a comparison with {wanted!r} is not modelled")
+    if op == ">=":
+        return value >= wanted
+    if op == "<=":
+        return value <= wanted
+    if op == "==":
+        return value == wanted
+    raise Unmodelled(f"the comparison {op!r} is not modelled")

@@ -1,0 +1,1196 @@
+"""The True Trading Card Game (TTCG) as a transition system: set-up, turns, the chain, battle.
+
+:class:`Ttcg` implements :class:`spec.core.game.Game`. The preconditions of each event
+live in :mod:`spec.ttcg.actions`; this module moves the game along: deck construction
+(2.2.1), the start (2.2.2), the phases of a turn (2.2.3), playing and levelling up
+(2.2.4, 2.2.6), effects on the chain and their tapping (2.2.5), battle (2.2.7), points
+(2.2.8), the hand limit (2.2.10) and an empty deck (2.2.11). Card text runs through the
+core interpreter (:mod:`spec.ttcg.effects`).
+
+The chain. An effect a player uses is paid for (its card tapped, its written cost
+paid) and put on the chain; effects set off by a trigger join it once what set them
+off is over. The players may answer (a Counter effect, a magic effect in either turn);
+when both pass in a row the whole chain resolves, last in first out (2.2.5.d.p1), an
+effect left without its card doing nothing (2.2.5.d.p2). A declared attack waits in the
+same way and is fought when both pass with the chain empty.
+
+Passes. With ``options.passes = "explicit"`` every pass is logged. With ``"implicit"``
+passes are inferred: when an event is not legal where the game stands, the players
+pass as often as the rules allow (resolving the chain, fighting a declared battle,
+moving to later phases and turns) until it is, never past what the rules make
+compulsory (the Draw Phase draw, discarding down to ten, what an effect needs). If no
+such point exists the event is judged where the game stood.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Annotated, Any, ClassVar
+
+import msgspec
+
+from grammar import ast as A
+from grammar import ttcg_nodes as T
+from spec.core import interpreter
+from spec.core.cards import CardDef
+from spec.core.deck import over_limit, size_violation
+from spec.core.findings import Violation
+from spec.core.game import Event, Game, Ruling, Setup
+from spec.core.hidden import DeckKnowledge
+from spec.core.interpreter import Need, Resolution, UnsupportedStep
+from spec.core.queue import Priority
+from spec.core.state import CardObj, Zone
+from spec.ttcg import actions as X
+from spec.ttcg import board as B
+from spec.ttcg import events as E
+from spec.ttcg.actions import BOOK
+from spec.ttcg.effects import Choice, Effects
+from spec.ttcg.state import (
+    EXHAUSTION_LOSS,
+    OPENING_HAND,
+    Battle,
+    Link,
+    Pile,
+    Side,
+    TtcgState,
+)
+from spec.ttcg.turn import TURN
+
+cite = BOOK.cite
+
+NO_ACTOR = ("roll", "first", "phase", "destroyed", "points", "game")
+"""Event kinds that no player performs."""
+
+DECK_SIZE = (50, 70)
+COPIES = 2
+MAX_ADVANCES = 400
+"""A bound on the passes inferred for one event (each advances the game)."""
+
+# Rules encoded by the structure of this module rather than by one function.
+BOOK.note("2.2.3.a", "2.2.7.a", what="the turn graph (spec.ttcg.turn.TURN): Draw, Main and Battle Phases, then the end of the turn")
+BOOK.note("2.2.4.a", what="a played card always enters its pile untapped and face up (Ttcg._do_play, Ttcg.new_pile)")
+BOOK.note("2.2.4.b.1", "2.2.4.c.1", what="no check waits a turn before a new card's effects may be used")
+BOOK.note("2.2.4.b.2", what="no check limits a magic card's effects to its owner's turn (only 2.2.4.c.2 for creatures)")
+BOOK.note("2.2.5.f.3", what="no check looks at whether an attacker is tapped, and attacking taps nothing")
+BOOK.note("2.2.5.h.2", "2.2.6.c.p2",
+          what="only a pile's top card carries a tapped state: cards in hand, deck, discard pile or under others never do")
+BOOK.note("2.2.6.f", what="the field limits count piles (board.creatures), not the cards under their tops")
+BOOK.note("2.2.10.a", what="the hand is brought to ten at the end of its player's turn (the end phase waits for the discards)")
+BOOK.note("2.2.1.c", what="deck construction checks sizes and copies only, never the mix of creatures and magic cards")
+BOOK.contradiction("2.2.8.b", "2.2.8.c", why="2.2.8.b speaks of gaining points by destroying, while 2.2.8.c has the owner of the "
+                   "destroyed creature lose them; the spec reads points as a count down from 20 (docs/ttcg-decisions.rst)")
+BOOK.contradiction("2.2.4.b.2", "2.2.5.i.1", why="a Normal effect is used in the turn of its own player, yet magic cards use their "
+                   "effects in either turn; the spec lets magic cards use every effect in either turn")
+BOOK.contradiction("2.2.5.i.3", "2.2.4.c.2", why="Counter effects answer at any time, creatures use effects only in the turn of their "
+                   "owner; the spec lets a Counter effect of a creature answer in either turn")
+BOOK.contradiction("2.1.r", "2.1.ai", why="DESTROY is defined twice, in the same sense")
+
+
+class Decklist(msgspec.Struct, forbid_unknown_fields=True):
+    """A registered TTCG decklist: copies per card name."""
+
+    deck: dict[str, Annotated[int, msgspec.Meta(ge=0, le=1000)]] = {}
+
+
+def copy_limit(_name: str) -> int:
+    """Copies of one card a deck may hold, all rarities together (2.2.1.b)."""
+    return COPIES
+
+
+class Ttcg(Game[TtcgState, Event]):
+    """The True Trading Card Game, basic rules (section 2 of the development document)."""
+
+    id: ClassVar[str] = "ttcg"
+    title: ClassVar[str] = "True Trading Card Game (TTCG)"
+    rulesets: ClassVar[tuple[str, ...]] = ("ttcg/1",)
+    default_cards: ClassVar[str] = "ttcg/base"
+    events = E.EVENTS
+    event_kinds = E.KINDS
+    book = BOOK
+    turn = TURN
+
+    def __init__(self) -> None:
+        self.effects = Effects(self)
+        self._probing = False
+        """True while :meth:`legal_moves` tries candidates (illegal ones need not be carried out)."""
+
+    # ================================================================== set-up and decks
+
+    @BOOK.encodes("2.2.8.a", what="each player's points start at 20")
+    def setup(self, setup: Setup) -> TtcgState:
+        sides: dict[str, Side] = {}
+        for player in setup.players:
+            deck = setup.decks.get(player)
+            registered = self._check_deck(setup, player, deck) if deck is not None else None
+            side = Side(player, Zone("deck", ordered=True, public=False), Zone("hand", public=False), Zone("discard pile"),
+                        DeckKnowledge(registered, copy_limit))
+            side.deck.hidden = sum(registered.values()) if registered is not None else DECK_SIZE[1]
+            sides[player] = side
+        state = TtcgState(setup.players, sides, setup.cards, setup.options.get("passes") == "explicit")
+        state.priority = Priority(setup.players[0])
+        return state
+
+    @BOOK.encodes("2.2.1.a", "2.2.1.b", "2.2.1.c", what="deck construction checked against the registered decklist")
+    def _check_deck(self, setup: Setup, player: str, deck: Any) -> Counter[str]:
+        def find(rule: str, message: str, expected: str, actual: str) -> None:
+            setup.rulings.append(Ruling(cite(rule), Violation(f"{player}'s deck: {message}", expected, actual)))
+
+        try:
+            typed = msgspec.convert(deck, Decklist)
+        except msgspec.ValidationError as error:
+            setup.rulings.append(Ruling(None, Violation(f"{player}'s decklist is not valid: {error}", "{\"deck\": {name: copies}}",
+                                                        "a different shape", "malformed")))
+            return Counter()
+        counts = Counter({name: n for name, n in typed.deck.items() if n > 0})
+        for name in counts:
+            defn = setup.cards.get(name)
+            if defn is None:
+                setup.rulings.append(Ruling(None, Violation(f"{player}'s deck lists {name!r}, which is not in the card database",
+                                                            "a card of the database", name, "unverifiable")))
+            elif not (B.is_creature(defn) or B.is_magic(defn)):
+                setup.rulings.append(Ruling(None, Violation(f"{player}'s deck lists {name!r}, a {defn.type}: only creatures and "
+                                                            "magic cards are modelled", "Unit or Spell", defn.type, "unverifiable")))
+        problem = size_violation(sum(counts.values()), *DECK_SIZE)
+        if problem:
+            find("2.2.1.a", "deck size", f"{DECK_SIZE[0]} to {DECK_SIZE[1]} cards", problem)
+        for name, n, cap in over_limit(counts, copy_limit):
+            find("2.2.1.b", f"{n} copies of {name}", f"at most {cap}", str(n))
+        return counts
+
+    # ================================================================== applying events
+
+    def apply(self, state: TtcgState, event: Event) -> list[Ruling]:
+        kind = str(event.__struct_config__.tag)
+        try:
+            return self._apply(state, event, kind)
+        except (B.Unmodelled, UnsupportedStep) as error:
+            return [Ruling(None, Violation(str(error), severity="unverifiable"))]
+
+    def _apply(self, state: TtcgState, ev: Any, kind: str) -> list[Ruling]:
+        if ev.by is None and kind not in NO_ACTOR:
+            return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
+        if ev.by is not None and ev.by not in state.players:
+            return [Ruling(None, Violation(f"{ev.by!r} is not a player of this game", "one of " + ", ".join(state.players), str(ev.by),
+                                           "malformed"))]
+        missing = self._unknown_card(state, ev, kind)
+        if missing is not None:
+            return [missing]
+        claim = E.KINDS[kind] == "claim"
+        if state.stage == "over" and not claim:
+            return [Ruling(cite("2.2.8.c"), Violation("an event after the game was over", "no more events", kind))]
+        if not claim:
+            state.destroyed_mark = len(state.destroyed_log)
+        if state.resolution is not None and state.resolution.need is not None and not claim:
+            return self._feed(state, ev, kind)
+        action = BOOK.actions[kind]
+        hit = action.first_violation(state, ev)
+        if hit is not None and kind != "pass" and not state.explicit_passes:
+            snapshot: TtcgState | None = None
+            progressed: Any = hit
+            steps = 0
+            while progressed is not None and self._can_advance(state) and steps < MAX_ADVANCES:
+                steps += 1
+                if snapshot is None:
+                    snapshot = state.copy()
+                self._advance(state)
+                if state.resolution is not None and state.resolution.need is not None and not claim:
+                    need = state.resolution.need
+                    if self._answers(need, kind) or need.optional:
+                        return self._feed(state, ev, kind)
+                    break
+                progressed = action.first_violation(state, ev)
+            if progressed is None:
+                hit = None
+            elif snapshot is not None:
+                state.__dict__.update(snapshot.__dict__)
+        if hit is not None:
+            check, violation = hit
+            self._apply_anyway(state, ev, kind)
+            return [Ruling(check.rule, violation, check.name)]
+        perform = getattr(self, f"_do_{kind}", None)
+        return (perform(state, ev) if perform is not None else None) or []
+
+    @staticmethod
+    def _answers(need: Need, kind: str) -> bool:
+        return need.kind == kind or (need.kind == "rank_up" and kind in ("play", "decline"))
+
+    def _apply_anyway(self, state: TtcgState, ev: Any, kind: str) -> None:
+        """Carry out an illegal move as far as it physically can be (for ``--keep-going``)."""
+        if self._probing:
+            return
+        snapshot = state.copy()
+        perform = getattr(self, f"_do_{kind}", None)
+        try:
+            if perform is not None:
+                perform(state, ev)
+        except Exception:  # noqa: BLE001 - the move cannot be carried out: leave the state as it was
+            state.__dict__.update(snapshot.__dict__)
+
+    def _unknown_card(self, state: TtcgState, ev: Any, kind: str) -> Ruling | None:
+        names: list[str] = []
+        for name in ("card",):
+            value = getattr(ev, name, None)
+            if isinstance(value, str):
+                names.append(value)
+        for name in ("on", "equip", "target"):
+            ref = getattr(ev, name, None)
+            if ref is not None:
+                names.append(ref.card)
+        names += [ref.card for ref in getattr(ev, "cards", [])]
+        for name in names:
+            if name not in state.cards:
+                if kind in ("draw", "mill"):
+                    return None  # the card moves as a hidden card; reported below
+                return Ruling(None, Violation(f"{name!r} is not in the card database {state.cards.name}", "a card the spec knows",
+                                              name, "unverifiable"))
+            B.check_type(state.cards[name])
+        return None
+
+    # ------------------------------------------------------------------ set-up
+
+    def _do_shuffle(self, state: TtcgState, ev: E.Shuffle) -> None:
+        state.sides[ev.by or ""].shuffled = True
+
+    @BOOK.encodes("2.2.2.a.p2", what="the official die: the first player of the header takes even faces, the second odd ones")
+    def _do_roll(self, state: TtcgState, ev: E.Roll) -> None:
+        state.first = state.players[0] if ev.die % 2 == 0 else state.players[1]
+        self._maybe_start(state)
+
+    @BOOK.encodes("2.2.2.a.p1", what="the player picked by chance takes the first turn")
+    def _do_first(self, state: TtcgState, ev: E.First) -> None:
+        state.first = ev.player
+        self._maybe_start(state)
+
+    @BOOK.encodes("2.2.2.b", "2.2.3.a.1", "2.2.2.c.p2", what="a draw moves the top card of the deck to the hand; "
+                  "the game starts once both hands hold seven cards, with no draw in the first turn")
+    def _do_draw(self, state: TtcgState, ev: E.Draw) -> list[Ruling]:
+        rulings = self.draw(state, ev.by or "", ev.card)
+        if state.stage == "setup":
+            state.sides[ev.by or ""].opening_draws += 1
+            self._maybe_start(state)
+        else:
+            state.flags.drew = True
+        return rulings
+
+    def draw(self, state: TtcgState, player: str, name: str | None) -> list[Ruling]:
+        """The top card of the deck goes to the hand; a name the deck cannot hold is inconsistent."""
+        side = state.sides[player]
+        rulings = self._reveal_from_deck(state, player, name)
+        if side.deck.hidden > 0:
+            side.deck.hidden -= 1
+        known = name if name is not None and name in state.cards else None
+        side.hand.add(state.new_card(known, player, state.cards.get(known) if known else None))
+        return rulings
+
+    def _reveal_from_deck(self, state: TtcgState, player: str, name: str | None) -> list[Ruling]:
+        side = state.sides[player]
+        if name is None:
+            return []
+        if name not in state.cards:
+            return [Ruling(None, Violation(f"{name!r} is not in the card database", "a known card", name, "unverifiable"))]
+        rulings: list[Ruling] = []
+        if not side.knowledge.can_reveal(name):
+            rulings.append(Ruling(cite("2.2.1.b"), Violation(f"{player}'s {name}: the registered deck holds no further copy",
+                                                              f"at most {side.knowledge.bound(name)} cop(ies)",
+                                                              f"copy {side.knowledge.located[name] + 1}", "inconsistent")))
+        side.knowledge.reveal(name)
+        return rulings
+
+    def _maybe_start(self, state: TtcgState) -> None:
+        if state.stage != "setup" or state.first is None:
+            return
+        if all(s.opening_draws >= OPENING_HAND for s in state.sides.values()):
+            state.stage = "turn"
+            state.active = state.first
+            state.turn = 0
+            self._start_turn(state)
+
+    # ------------------------------------------------------------------ moves
+
+    def _do_pass(self, state: TtcgState, ev: E.Pass) -> None:
+        if state.priority.pass_(ev.by or "", state.other(ev.by or "")):
+            self._advance(state)
+
+    @BOOK.encodes("2.2.3.a.2.a", "2.2.6.c.p1", "2.2.6.c.p2", "2.2.5.i.4.b",
+                  what="a play from the hand is counted; a level up puts the card on top, the cards beneath untapped")
+    def _do_play(self, state: TtcgState, ev: E.Play) -> None:
+        player = ev.by or ""
+        card = self.take_from_hand(state, player, ev.card)
+        state.flags.plays += 1
+        self._place(state, player, card, ev.on, ev.equip, by_effect=False)
+        state.priority.act(player)
+        self._drive(state)
+
+    def _place(self, state: TtcgState, player: str, card: CardObj, on: E.Ref | None, equip: E.Ref | None, by_effect: bool) -> None:
+        if on is not None:
+            pile = B.find_pile(state, player, on.card, on.slot)
+            if pile is None:
+                pile = self.new_pile(state, player, card, by_effect)
+                return
+            old = pile.card
+            pile.under.append(old)
+            pile.card = card
+            pile.tapped = False  # 2.2.4.a; the card beneath counts as untapped (2.2.6.c.p2)
+            pile.tapped_turn = -1
+            pile.switched_on = set()
+            if pile.row == "magic":
+                pile.equipped_to = None  # 2.2.5.i.4.b
+            self._forget(state, old)
+            state.flags.played += 1
+            self.fire(state, "ranked_up", player, old)
+            self.fire(state, "played", player, card)
+            return
+        pile = self.new_pile(state, player, card, by_effect)
+        if equip is not None:
+            target = B.find_pile(state, player, equip.card, equip.slot, "creature")
+            pile.equipped_to = target.id if target is not None else None
+
+    def new_pile(self, state: TtcgState, player: str, card: CardObj, by_effect: bool) -> Pile:
+        """A new pile on ``player``'s field for ``card``, face up and untapped (2.2.4.a)."""
+        pile = Pile(state.new_id(), card, "creature" if B.is_creature(card.defn) else "magic")
+        side = state.sides[player]
+        (side.creatures if pile.row == "creature" else side.magic).append(pile)
+        state.flags.played += 1
+        self.fire(state, "played", player, card)
+        return pile
+
+    def row_full(self, state: TtcgState, player: str, defn: CardDef | None) -> bool:
+        return X.room_for(state, player, defn.name if defn is not None else "") is not None
+
+    def take_from_hand(self, state: TtcgState, player: str, name: str) -> CardObj:
+        side = state.sides[player]
+        card = side.hand.find(name)
+        if card is None:
+            card = side.hand.unknown()
+            if card is None:  # keep going after an illegal move: conjure the card
+                card = state.new_card(name, player)
+            else:
+                side.hand.remove(card)
+                side.knowledge.reveal(name)
+            card.name, card.defn = name, state.cards.get(name)
+        else:
+            side.hand.remove(card)
+        return card
+
+    def take_from(self, state: TtcgState, card: CardObj, zone: str) -> None:
+        """Take ``card`` out of its owner's ``zone`` (deck, hand or discard pile)."""
+        side = state.sides[card.owner]
+        if zone == "deck":
+            if side.deck.hidden > 0:
+                side.deck.hidden -= 1
+        elif zone == "hand":
+            if card in side.hand.cards:
+                side.hand.remove(card)
+        elif zone == "discard pile" and card in side.discard.cards:
+            side.discard.remove(card)
+
+    @BOOK.encodes("2.2.5.f.1", "2.2.5.g.1", "2.2.5.i.2", "2.2.5.i.6.p2",
+                  what="using an effect taps its card (a Dormant effect taps it anew) and puts the effect on the chain; "
+                  "a Continuous effect stays in force from then on")
+    def _do_activate(self, state: TtcgState, ev: E.Activate) -> None:
+        player = ev.by or ""
+        pile = X.activated_pile(state, ev)
+        found = X.effect_of(state, ev)
+        if pile is None or found is None:
+            return
+        label, ability = found
+        pile.tapped = True
+        pile.tapped_turn = state.turn
+        state.priority.act(player)
+        if isinstance(ability, A.Passive):
+            pile.switched_on.add(ev.effect)
+            self._drive(state)
+            return
+        assert isinstance(ability, A.Activated)
+        link = Link(player, pile.card, pile.id, ability.effect, ev.effect, "activated", label)
+        # A cost that takes the card itself off the field does not leave its effect without a card (2.2.5.d.p2).
+        link.leaves_field = any(isinstance(step, T.Destroy | T.DiscardCards) and step.what.quantifier == "this" for step in ability.cost)
+        if ability.cost:
+            state.paying = link
+            state.resolution = Resolution(player, pile.card, [interpreter.Frame(ability.cost)], None)
+        else:
+            state.chain.append(link)
+        self._drive(state)
+
+    def _do_attack(self, state: TtcgState, ev: E.Attack) -> None:
+        player = ev.by or ""
+        pile = B.find_pile(state, player, ev.card, ev.slot, "creature")
+        if pile is None:
+            return
+        target = None
+        if ev.target is not None:
+            target = B.find_pile(state, state.other(player), ev.target.card, ev.target.slot, "creature")
+        state.battle = Battle(pile.id, player, target.id if target is not None else None)
+        state.flags.attacked.add(pile.id)
+        self.fire(state, "attacks", player, pile.card)
+        if target is not None:
+            self.fire(state, "attacked", player, target.card)
+        state.priority.act(player)
+        self._drive(state)
+
+    @BOOK.encodes("2.2.10.b", what="discarding at the end of the turn moves the card from the hand to the discard pile")
+    def _do_discard(self, state: TtcgState, ev: E.Discard) -> None:
+        self.discard_from_hand(state, ev.by or "", ev.card or "")
+        self._drive(state)
+
+    def discard_from_hand(self, state: TtcgState, player: str, name: str) -> None:
+        card = self.take_from_hand(state, player, name)
+        state.sides[player].discard.add(card)
+        state.flags.discarded += 1
+        self.fire(state, "discarded", player, card)
+
+    def _do_destroyed(self, state: TtcgState, ev: E.Destroyed) -> None:
+        index = X.unclaimed_destruction(state, ev.owner, ev.card)
+        if index is not None:
+            state.destroyed_claimed = index + 1
+
+    # ================================================================== feeding an effect
+
+    def _feed(self, state: TtcgState, ev: Any, kind: str) -> list[Ruling]:
+        res = state.resolution
+        assert res is not None and res.need is not None
+        need = res.need
+        if need.kind == "rank_up":
+            return self._feed_rank_up(state, ev, kind, need)
+        if kind == need.kind and ev.by == need.player:
+            violation = self._feed_violation(state, need, ev)
+            if violation is not None:
+                return [Ruling(need.rule, violation)]
+            rulings = self._take_fed(state, need, ev) or []
+            need.started = True
+            need.count -= 1
+            if kind == "choose" or need.count <= 0:
+                if res.need is need:
+                    res.need = None
+                self._drive(state)
+            return rulings
+        return [Ruling(need.rule, Violation(f"the effect being carried out needs {self._describe(need)}", self._describe(need),
+                                            f"{kind} by {ev.by}"))]
+
+    @staticmethod
+    def _describe(need: Need) -> str:
+        if need.kind == "choose" and isinstance(need.detail, Choice):
+            return f"a choice by {need.player} of {need.detail.describe()}"
+        return need.describe()
+
+    def _feed_rank_up(self, state: TtcgState, ev: Any, kind: str, need: Need) -> list[Ruling]:
+        res = state.resolution
+        assert res is not None
+        if kind == "play" and ev.by == need.player:
+            violation = self._rank_up_violation(state, need, ev)
+            if violation is not None:
+                return [Ruling(need.rule, violation)]
+            card = self.take_from_hand(state, need.player, ev.card)
+            self._place(state, need.player, card, ev.on, None, by_effect=True)
+            res.need = None
+            self._drive(state)
+            return []
+        res.need = None
+        self._drive(state)
+        if kind == "decline" and ev.by == need.player:
+            return []
+        return self._apply(state, ev, kind)
+
+    def _rank_up_violation(self, state: TtcgState, need: Need, ev: E.Play) -> Violation | None:
+        targets, using = need.detail
+        problem = X.in_hand(state, need.player, ev.card)
+        if problem is not None:
+            return problem
+        if ev.on is None or ev.equip is not None:
+            return Violation("the rank up the effect allows names no card to go on", "a card on the player's field", "none")
+        pile = B.find_pile(state, need.player, ev.on.card, ev.on.slot)
+        if pile is None or pile.id not in targets:
+            return Violation(f"{ev.on.card} is not a card the effect ranks up", "a card the effect names", ev.on.card)
+        defn = state.cards.get(ev.card)
+        probe = CardObj(-1, ev.card, need.player, defn)
+        if not B.cards_match(state, probe, msgspec.structs.replace(using, controller=None, owner=None, zone=None), need.player):
+            return Violation(f"{ev.card} is not of the kind the effect names", " or ".join(using.kinds) or "a card", ev.card)
+        if B.printed_rank(defn) != B.rank(state, pile.card) + 1:
+            return Violation(f"{ev.card} is rank {B.printed_rank(defn)}", f"rank {B.rank(state, pile.card) + 1}",
+                             str(B.printed_rank(defn)))
+        return None
+
+    def _feed_violation(self, state: TtcgState, need: Need, ev: Any) -> Violation | None:
+        side = state.sides[need.player]
+        if need.kind == "discard":
+            if ev.card is None:
+                return Violation("a discard that does not show the card", "the card's name", "null")
+            problem = X.in_hand(state, need.player, ev.card)
+            if problem is None and need.detail is not None:
+                probe = CardObj(-1, ev.card, need.player, state.cards.get(ev.card))
+                if not B.cards_match(state, probe, msgspec.structs.replace(need.detail, zone=None, controller=None, owner=None),
+                                     need.player):
+                    return Violation(f"{ev.card} is not what the effect asks for", " or ".join(need.detail.kinds), ev.card)
+            return problem
+        if need.kind in ("draw", "mill") and len(side.deck) == 0:
+            return Violation("the deck is empty", "no more cards", "a card from it")
+        if need.kind == "choose":
+            return self._choice_violation(state, need.detail, ev.cards)
+        return None
+
+    def _choice_violation(self, state: TtcgState, choice: Choice, refs: list[E.Ref]) -> Violation | None:
+        if not choice.low <= len(refs) <= choice.high:
+            return Violation(f"{len(refs)} card(s) picked", choice.describe(), str(len(refs)))
+        if choice.zone in ("deck", "hand"):
+            seen: Counter[str] = Counter()
+            for ref in refs:
+                defn = state.cards.get(ref.card)
+                probe = CardObj(-1, ref.card, choice.owners[0], defn)
+                if not B.cards_match(state, probe, msgspec.structs.replace(choice.what, controller=None, owner=None), choice.controller):
+                    return Violation(f"{ref.card} is not what the effect asks for", choice.describe(), ref.card)
+                seen[ref.card] += 1
+                owner = ref.owner or choice.owners[0]
+                if owner not in choice.owners:
+                    return Violation(f"{ref.card} taken from {owner}'s {choice.zone}", choice.describe(), owner)
+                if choice.zone == "hand":
+                    problem = X.in_hand(state, owner, ref.card)
+                    if problem is None and seen[ref.card] > sum(1 for c in state.sides[owner].hand if c.name == ref.card) + \
+                            sum(1 for c in state.sides[owner].hand if c.name is None):
+                        problem = Violation(f"{ref.card} picked more often than the hand holds it", "cards of the hand", ref.card)
+                    if problem is not None:
+                        return problem
+                else:
+                    knowledge = state.sides[owner].knowledge
+                    bound = knowledge.bound(ref.card)
+                    if bound is not None and knowledge.located[ref.card] + seen[ref.card] > bound:
+                        return Violation(f"{owner}'s {ref.card}: the registered deck holds no further copy",
+                                         f"at most {bound} cop(ies)", ref.card, "inconsistent")
+            return None
+        pool = self.effects.candidates(state, choice)
+        for ref in refs:
+            match = self._match_ref(state, pool, ref, choice.zone)
+            if match is None:
+                return Violation(f"{ref.card} cannot be picked", choice.describe(), ref.card)
+            pool.remove(match)
+        return None
+
+    def _match_ref(self, state: TtcgState, pool: list[CardObj], ref: E.Ref, zone: str) -> CardObj | None:
+        if zone == "field" and ref.slot is not None:
+            pile = B.find_pile(state, ref.owner, ref.card, ref.slot)
+            return pile.card if pile is not None and pile.card in pool else None
+        for card in pool:
+            if card.name == ref.card and ref.owner in (None, card.owner):
+                return card
+        return None
+
+    def _take_fed(self, state: TtcgState, need: Need, ev: Any) -> list[Ruling] | None:
+        player = need.player
+        side = state.sides[player]
+        if need.kind == "draw":
+            return self.draw(state, player, ev.card)
+        if need.kind == "mill":
+            rulings = self._reveal_from_deck(state, player, ev.card)
+            if side.deck.hidden > 0:
+                side.deck.hidden -= 1
+            known = ev.card if ev.card in state.cards else None
+            side.discard.add(state.new_card(known, player, state.cards.get(known) if known else None))
+            return rulings
+        if need.kind == "discard":
+            self.discard_from_hand(state, player, ev.card)
+            return None
+        if need.kind == "choose":
+            choice: Choice = need.detail
+            res = state.resolution
+            assert res is not None
+            cards = self._picked(state, choice, ev.cards)
+            res.need = None
+            follow = self.effects.apply_choice(state, res, choice.step, cards)
+            if follow is not None:
+                res.need = follow
+            return None
+        return None
+
+    def _picked(self, state: TtcgState, choice: Choice, refs: list[E.Ref]) -> list[CardObj]:
+        out: list[CardObj] = []
+        if choice.zone == "deck":
+            for ref in refs:
+                owner = ref.owner or choice.owners[0]
+                state.sides[owner].knowledge.reveal(ref.card)
+                out.append(state.new_card(ref.card, owner, state.cards.get(ref.card)))
+            return out
+        if choice.zone == "hand":
+            for ref in refs:
+                owner = ref.owner or choice.owners[0]
+                card = self.take_from_hand(state, owner, ref.card)
+                state.sides[owner].hand.add(card)  # it leaves the hand as the step says
+                out.append(card)
+            return out
+        pool = self.effects.candidates(state, choice)
+        for ref in refs:
+            match = self._match_ref(state, pool, ref, choice.zone)
+            if match is not None:
+                pool.remove(match)
+                out.append(match)
+        return out
+
+    # ================================================================== the chain, battle, phases
+
+    def _can_advance(self, state: TtcgState) -> bool:
+        """Whether both players may pass now (nothing compulsory is owed)."""
+        return (state.stage == "turn" and not X.waiting_for_events(state) and not X.draw_due(state)
+                and not X.discard_due(state))
+
+    @BOOK.encodes("2.2.5.d.p1", what="both players passing resolves the chain, last in first out, then a declared battle, "
+                  "and otherwise ends the phase")
+    def _advance(self, state: TtcgState) -> None:
+        """What both players passing in succession does."""
+        if state.chain:
+            state.resolving = state.chain
+            state.chain = []
+            self._drive(state)
+            return
+        if state.battle is not None:
+            self._resolve_battle(state)
+            self._drive(state)
+            state.priority.reset(state.active)
+            return
+        self._leave(state)
+
+    @BOOK.encodes("2.2.5.d.p2", "2.2.5.c", what="an effect whose card left the field, or that was countered, does nothing; "
+                  "its card stays tapped, as used")
+    def _valid(self, state: TtcgState, link: Link) -> bool:
+        if link.negated:
+            return False
+        if link.leaves_field or link.pile is None:
+            return True
+        pile = B.pile_by_id(state, link.pile)
+        return pile is not None and pile.card.uid == link.source.uid
+
+    def _drive(self, state: TtcgState) -> None:
+        """Carry on with what is under way until the log must say something."""
+        while True:
+            if state.stage == "over":
+                self._clear(state)
+                return
+            res = state.resolution
+            if res is not None:
+                if res.need is not None:
+                    return
+                try:
+                    done = interpreter.run(self.effects, state, res)
+                except (B.Unmodelled, UnsupportedStep) as error:
+                    state.resolution = None
+                    state.paying = None
+                    source = getattr(res.source, "name", None)
+                    if source is not None and source not in str(error):
+                        raise B.Unmodelled(f"{source}: {error}") from None
+                    raise
+                if not done:
+                    if state.stage == "over":
+                        continue
+                    return
+                state.resolution = None
+                if res.item is None and state.paying is not None:
+                    link, state.paying = state.paying, None
+                    state.chain.append(link)
+                elif res.item is not None and not state.resolving:
+                    state.priority.reset(state.active)
+                continue
+            if state.resolving:
+                link = state.resolving.pop()
+                if self._valid(state, link):
+                    state.resolution = Resolution(link.controller, link.source, [interpreter.Frame(link.effect)], link)
+                else:
+                    state.fizzled += 1
+                    if not state.resolving:
+                        state.priority.reset(state.active)
+                continue
+            if state.waiting and state.paying is None:
+                state.chain.extend(state.waiting)
+                state.waiting = []
+            return
+
+    def _clear(self, state: TtcgState) -> None:
+        state.chain, state.resolving, state.waiting = [], [], []
+        state.resolution, state.paying, state.battle = None, None, None
+
+    @BOOK.encodes("2.2.7.e", "2.2.7.f", "2.2.7.g", "2.2.7.d", "2.2.8.d",
+                  what="battle: attack against defense, the weaker creature destroyed; a direct attack costs the attacker's level")
+    def _resolve_battle(self, state: TtcgState) -> None:
+        battle = state.battle
+        state.battle = None
+        if battle is None:
+            return
+        attacker = B.pile_by_id(state, battle.attacker)
+        if attacker is None:
+            return
+        opponent = state.other(battle.player)
+        if battle.target is None:
+            self.change_points(state, opponent, -B.rank(state, attacker.card))
+            return
+        defender = B.pile_by_id(state, battle.target)
+        if defender is None:
+            return
+        strike = B.stat(state, attacker, "attack")
+        guard = B.stat(state, defender, "defense")
+        if strike > guard:
+            self.destroy(state, defender, by="battle")
+        elif guard > strike:
+            self.destroy(state, attacker, by="battle")
+
+    def _leave(self, state: TtcgState) -> None:
+        if state.node == "end":
+            self._end_turn(state)
+            return
+        self._enter(state, TURN.next(state.node))
+
+    @BOOK.encodes("2.2.11.a", "2.2.11.b", what="a Draw Phase begun with an empty deck costs five points instead of the draw")
+    def _enter(self, state: TtcgState, node: str) -> None:
+        state.node = node
+        state.priority.reset(state.active)
+        if node == "draw" and len(state.sides[state.active].deck) == 0 and state.turn != 1:
+            self.change_points(state, state.active, -EXHAUSTION_LOSS)
+        if node == "end":
+            for delayed in [d for d in state.delayed if d.turn == state.turn]:
+                state.waiting.append(Link(delayed.controller, delayed.source, None, delayed.effect, -1, "triggered",
+                                          leaves_field=True))
+            state.delayed = [d for d in state.delayed if d.turn != state.turn]
+        self._drive(state)
+
+    def _start_turn(self, state: TtcgState) -> None:
+        state.turn += 1
+        state.flags = type(state.flags)()
+        state.lasting = [x for x in state.lasting if x.until_start is None or x.until_start > state.turn]
+        state.priority.reset(state.active)
+        state.node = "draw"
+        self.fire(state, "turn_begins", state.active, None)
+        self._enter(state, "draw")
+
+    def _end_turn(self, state: TtcgState) -> None:
+        self._expire_turn_end(state)
+        nxt = state.nonactive
+        while state.sides[nxt].skips > 0:
+            state.sides[nxt].skips -= 1
+            state.turn += 1  # the skipped turn passes, durations with it
+            state.lasting = [x for x in state.lasting if x.until_start is None or x.until_start > state.turn]
+            self._expire_turn_end(state)
+            nxt = state.other(nxt)
+        state.active = nxt
+        self._start_turn(state)
+
+    def _expire_turn_end(self, state: TtcgState) -> None:
+        state.lasting = [x for x in state.lasting if x.until_end is None or x.until_end > state.turn]
+
+    def duration_bounds(self, state: TtcgState, controller: str, duration: A.Duration | None) -> tuple[int | None, int | None]:
+        """(turn it ends as it begins, turn it ends as it ends) for an effect's duration."""
+        if duration is None or duration.until == "permanent":
+            return None, None
+        mine = 2 if controller == state.active else 1
+        until = duration.until
+        if until == "end_of_turn":
+            return None, state.turn
+        if until == "your_next_turn":
+            return state.turn + mine, None
+        if until == "end_of_your_next_turn":
+            return None, state.turn + mine
+        if until == "next_turn":
+            return None, state.turn + 1
+        if until.startswith("next_") and until.endswith("_turns"):
+            return None, state.turn + int(until.split("_")[1])
+        raise B.Unmodelled(f"the duration {until!r} is not modelled")
+
+    # ================================================================== leaving the field, points
+
+    @BOOK.encodes("2.1.r", "2.2.5.i.4.a", "2.2.8.c", "2.2.8.b", "2.2.6.d",
+                  what="destroying sends the pile to the discard pile; its owner loses the creature's level in points; "
+                  "the equipment attached to it is destroyed too")
+    def destroy(self, state: TtcgState, pile: Pile, by: str) -> bool:
+        """Destroy the pile whose top is ``pile.card`` (unless it cannot be destroyed); True if it was."""
+        top = pile.card
+        if B.indestructible(state, top, by):
+            return False
+        owner = B.owner_of_pile(state, pile.id) or top.owner
+        self._no_replacement(state, owner, pile)
+        level = B.rank(state, top)
+        was_tapped = pile.tapped
+        equips = [p for _o, p in B.piles(state) if p.equipped_to == pile.id]
+        self._remove(state, owner, pile)
+        state.destroyed_log.append((owner, top.name or ""))
+        state.flags.destroyed += 1
+        if pile.row == "creature":
+            self.change_points(state, owner, -level)
+        self.fire(state, "destroyed", owner, top, leaving=(not was_tapped))
+        for equip in equips:
+            if state.stage == "over":
+                break
+            if B.pile_by_id(state, equip.id) is not None:
+                self.destroy(state, equip, by)
+        return True
+
+    def _no_replacement(self, state: TtcgState, owner: str, pile: Pile) -> None:
+        if pile.card.name is None:
+            return
+        for index, (label, ability) in enumerate(B.effects_of(state, pile.card.name)):
+            if isinstance(ability, A.Replacement) and B.in_force(state, owner, pile, pile.card, index, label, ability):
+                raise B.Unmodelled(f"{pile.card.name}: replacing a destruction ('instead') is not modelled")
+
+    def discard_pile(self, state: TtcgState, pile: Pile) -> None:
+        """A card discarded from the field takes its pile with it (no points, not destroyed)."""
+        owner = B.owner_of_pile(state, pile.id) or pile.card.owner
+        was_tapped = pile.tapped
+        self._remove(state, owner, pile)
+        state.flags.discarded += 1
+        self.fire(state, "discarded", owner, pile.card, leaving=(not was_tapped))
+
+    def _remove(self, state: TtcgState, owner: str, pile: Pile) -> None:
+        side = state.sides[owner]
+        row = side.creatures if pile.row == "creature" else side.magic
+        if pile in row:
+            row.remove(pile)
+        else:
+            for other in list(row):
+                if other.id == pile.id:
+                    row.remove(other)
+        for card in [*pile.under, pile.card]:
+            state.sides[card.owner].discard.add(card)
+            self._forget(state, card)
+        if state.battle is not None and pile.id in (state.battle.attacker, state.battle.target):
+            pass  # the battle finds the pile gone and does nothing
+
+    def _forget(self, state: TtcgState, card: CardObj) -> None:
+        """Changes that applied to a card end when it leaves its place (it is a new object elsewhere)."""
+        for lasting in state.lasting:
+            if lasting.uids is not None and card.uid in lasting.uids:
+                lasting.uids = tuple(u for u in lasting.uids if u != card.uid)
+        state.lasting = [x for x in state.lasting if x.uids != () or x.kind == "prohibit"]
+
+    def change_points(self, state: TtcgState, player: str, delta: int) -> None:
+        """Add ``delta`` points to ``player``; the game ends when a player has none left (docs/ttcg-decisions.rst)."""
+        state.sides[player].points += delta
+        low = [p for p in state.players if state.sides[p].points <= 0]
+        if low and state.stage == "turn":
+            state.stage = "over"
+            state.winner = state.other(low[0]) if len(low) == 1 else None
+
+    # ================================================================== triggers
+
+    @BOOK.encodes("2.2.5.h.1", "2.2.5.h.3", "2.2.5.i.5", "2.2.5.i.7", "2.2.5.e",
+                  what="triggers: a Latent or unlabelled trigger needs its card untapped and taps it, a Passive one does not; "
+                  "a card leaving the field sets off only its own 'this card' triggers, and only if it was untapped")
+    def fire(self, state: TtcgState, event: str, actor: str, card: CardObj | None, leaving: bool | None = None) -> None:
+        """Set off the triggers ``event`` (happening to ``card``, by or to ``actor``) matches."""
+        for owner, pile in B.piles(state):
+            top = pile.card
+            if top.name is None:
+                continue
+            for index, (label, ability) in enumerate(B.effects_of(state, top.name)):
+                if not isinstance(ability, A.Triggered):
+                    continue
+                if not self._matches(state, owner, top, ability.trigger, event, actor, card):
+                    continue
+                self._set_off(state, owner, pile, top, index, label, ability)
+        if leaving is not None and card is not None and card.name is not None:
+            for index, (label, ability) in enumerate(B.effects_of(state, card.name)):
+                if not isinstance(ability, A.Triggered) or ability.trigger.event != event:
+                    continue
+                subject = ability.trigger.subject
+                if subject is None or subject.quantifier != "this":
+                    continue  # 2.2.5.h.3: the card's other effects do not answer its own departure
+                B.defined(label, card.name)
+                if label != "passive" and not leaving:
+                    continue  # 2.2.5.h.1: it was tapped
+                state.waiting.append(Link(card.owner, card, None, ability.effect, index, "triggered", label, leaves_field=True))
+
+    def _set_off(self, state: TtcgState, owner: str, pile: Pile, top: CardObj, index: int, label: str, ability: A.Triggered) -> None:
+        B.defined(label, top.name or "")
+        if label not in ("normal", "latent", "passive"):
+            raise B.Unmodelled(f"{top.name}: a {label} effect with a trigger is not modelled")
+        if label != "passive":
+            if pile.tapped:
+                return  # 2.2.5.e, 2.2.5.i.5: a tapped card's trigger does not go off
+            pile.tapped = True  # 2.2.5.f.1, 2.2.5.g.1: going off is being used
+            pile.tapped_turn = state.turn
+        state.waiting.append(Link(owner, top, pile.id, ability.effect, index, "triggered", label))
+
+    def _matches(self, state: TtcgState, owner: str, source: CardObj, trig: A.Trigger, event: str, actor: str,
+                 card: CardObj | None) -> bool:
+        if trig.event != event:
+            return False
+        if event in ("turn_begins",):
+            return trig.who is None or actor in B.whose(state, owner, trig.who)
+        if trig.who is not None and actor not in B.whose(state, owner, trig.who):
+            return False
+        if card is None:
+            return trig.subject is None
+        if trig.subject is not None and trig.subject.quantifier == "this":
+            return card.uid == source.uid
+        subject = trig.subject
+        if event in ("destroyed", "discarded", "sent_to_discard"):
+            if card.uid == source.uid:
+                return False
+            if subject is not None and subject.zone == "field":
+                subject = msgspec.structs.replace(subject, zone=None)  # it was on the field: it has just left
+        return B.selector_match(state, card, subject, owner, source)
+
+    # ================================================================== simulation hooks
+
+    def supported(self, cards: Any, name: str) -> bool:
+        """Whether every effect of a card is one the spec can run (for random decks)."""
+        try:
+            effects = B.effects_of(_Probe(cards), name)  # type: ignore[arg-type]
+        except B.Unmodelled:
+            return False
+        for label, ability in effects:
+            if label not in B.DEFINED_LABELS or isinstance(ability, A.Replacement):
+                return False
+            for node in _walk(ability):
+                tag = getattr(getattr(node, "__struct_config__", None), "tag", None)
+                if isinstance(node, T.Cards) and node.zone == "revealed":
+                    return False
+                if tag in _STEP_TAGS and not hasattr(self.effects, f"do_{tag}"):
+                    return False
+                if isinstance(node, A.Trigger) and node.event not in ("destroyed", "discarded", "played", "attacks",
+                                                                      "attacked", "turn_begins"):
+                    return False
+        return True
+
+    def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
+        """A random registered decklist within the construction rules (2.2.1): 50 to 70 cards, two copies at most."""
+        names = sorted(c.name for c in cards if (B.is_creature(c) or B.is_magic(c)) and self.supported(cards, c.name))
+        low = [n for n in names if B.printed_rank(cards[n]) == 1]
+        high = [n for n in names if n not in low]
+        target = rng.randint(DECK_SIZE[0], min(DECK_SIZE[1], 2 * len(names)))
+        deck: dict[str, int] = {n: 2 for n in low}
+        rng.shuffle(high)
+        for name in high:
+            if sum(deck.values()) >= target:
+                break
+            deck[name] = min(2, target - sum(deck.values()))
+        return {"deck": dict(sorted(deck.items()))}
+
+    def facts(self, state: TtcgState) -> tuple[int, tuple[int, ...], str]:
+        return len(state.destroyed_log), tuple(state.sides[p].points for p in state.players), state.stage
+
+    def claims_since(self, state: TtcgState, before: tuple[int, tuple[int, ...], str]) -> list[dict[str, Any]]:
+        """Destroyed, points and game claims for what was derived since ``before``."""
+        out: list[dict[str, Any]] = []
+        destroyed, points, stage = before
+        for owner, name in state.destroyed_log[destroyed:]:
+            out.append({"do": "destroyed", "card": name, "owner": owner})
+        for player, old in zip(state.players, points, strict=True):
+            if state.sides[player].points != old:
+                out.append({"do": "points", "player": player, "points": state.sides[player].points})
+        if state.stage == "over" and stage != "over":
+            out.append({"do": "game", "winner": state.winner})
+        return out
+
+    # ================================================================== end of log, views, copies
+
+    def finish(self, state: TtcgState) -> list[Ruling]:
+        """At the end of a log with inferred passes, the players pass until an event is needed."""
+        rulings: list[Ruling] = []
+        if not state.explicit_passes:
+            try:
+                steps = 0
+                while self._can_advance(state) and steps < MAX_ADVANCES and not (state.node == "draw" and not state.chain):
+                    steps += 1
+                    self._advance(state)
+            except (B.Unmodelled, UnsupportedStep) as error:
+                rulings.append(Ruling(None, Violation(str(error), severity="unverifiable")))
+        if state.resolution is not None and state.resolution.need is not None and not state.resolution.need.optional:
+            need = state.resolution.need
+            rulings.append(Ruling(need.rule, Violation("the log ends while an effect still needs events", self._describe(need),
+                                                       "end of log", "info")))
+        return rulings
+
+    def view(self, state: TtcgState) -> dict[str, Any]:
+        sides = {}
+        for player in state.players:
+            side = state.sides[player]
+            sides[player] = {
+                "points": side.points, "hand": len(side.hand), "deck": len(side.deck), "discard": len(side.discard),
+                "creatures": [self._pile_view(state, p) for p in side.creatures],
+                "magic": [self._pile_view(state, p) for p in side.magic],
+            }
+        return {"stage": state.stage, "turn": state.turn, "active": state.active, "phase": state.node,
+                "chain": [link.source.name for link in state.chain],
+                "battle": None if state.battle is None else {"attacker": state.battle.attacker, "target": state.battle.target},
+                "players": sides}
+
+    def _pile_view(self, state: TtcgState, pile: Pile) -> dict[str, Any]:
+        out: dict[str, Any] = {"card": pile.card.name, "tapped": pile.tapped}
+        try:
+            out["rank"] = B.rank(state, pile.card)
+            if pile.row == "creature":
+                out["attack"] = B.stat(state, pile, "attack")
+                out["defense"] = B.stat(state, pile, "defense")
+        except B.Unmodelled:  # a card on the field whose text the spec cannot read: show what is printed
+            defn = pile.card.defn
+            out["rank"] = B.printed_rank(defn)
+            if pile.row == "creature" and defn is not None:
+                out["attack"], out["defense"] = defn.stat("attack"), defn.stat("defense")
+        if pile.under:
+            out["under"] = [c.name for c in pile.under]
+        if pile.equipped_to is not None:
+            out["equipped_to"] = pile.equipped_to
+        return out
+
+    def resources(self, state: TtcgState) -> dict[str, dict[str, int]]:
+        """Per player: points, hand and deck sizes, creatures and magic cards on the field."""
+        return {p: {"points": s.points, "hand": len(s.hand), "deck": len(s.deck), "creatures": len(s.creatures),
+                    "magic": len(s.magic)} for p, s in state.sides.items()}
+
+    def copy(self, state: TtcgState) -> TtcgState:
+        return state.copy()
+
+    # ================================================================== legal moves
+
+    def legal_moves(self, state: TtcgState, rng: random.Random | None = None) -> list[Event]:
+        """Every move the rules allow now; chance events are sampled (with ``rng``) or represented."""
+        candidates = self._candidates(state, rng or random.Random(0))
+        legal = []
+        self._probing = True
+        try:
+            for move in candidates:
+                trial = state.copy()
+                rulings = self.apply(trial, move)
+                if not any(r.violation.severity in ("illegal", "inconsistent", "malformed", "unverifiable") for r in rulings):
+                    legal.append(move)
+        finally:
+            self._probing = False
+        return legal
+
+    def _candidates(self, state: TtcgState, rng: random.Random) -> list[Event]:
+        out: list[Event] = []
+        if state.stage == "over":
+            return out
+        res = state.resolution
+        if res is not None and res.need is not None:
+            out.extend(self._need_candidates(state, res.need, rng))
+            if res.need.optional:
+                out.append(E.Decline(0, res.need.player))
+            return out
+        if state.stage == "setup":
+            out.append(E.Roll(0, None, rng.randint(1, 6)))
+            out.extend(E.First(0, None, p) for p in state.players)
+            for player in state.players:
+                out.append(E.Shuffle(0, player))
+                out.extend(E.Draw(0, player, n) for n in self._drawable(state, player, rng))
+            return out
+        for player in state.players:
+            side = state.sides[player]
+            out.append(E.Pass(0, player))
+            if player == state.active:
+                out.extend(E.Draw(0, player, n) for n in self._drawable(state, player, rng))
+                for name in sorted(set(side.hand.names())):
+                    out.append(E.Discard(0, player, name))
+                    out.extend(self._play_candidates(state, player, name))
+                for pile in side.creatures:
+                    ref = E.Ref(pile.card.name or "", None, B.slot_of(state, player, pile))
+                    foes = state.sides[state.other(player)].creatures
+                    targets: list[E.Ref | None] = [E.Ref(p.card.name or "", state.other(player), B.slot_of(state, state.other(player), p))
+                                                   for p in foes]
+                    for target in targets or [None]:
+                        out.append(E.Attack(0, player, ref.card, ref.slot, target))
+            for pile in side.piles():
+                if pile.card.name is None:
+                    continue
+                slot = B.slot_of(state, player, pile)
+                for index in range(len(B.effects_of(state, pile.card.name))):
+                    out.append(E.Activate(0, player, pile.card.name, index, slot))
+        return out
+
+    def _play_candidates(self, state: TtcgState, player: str, name: str) -> list[Event]:
+        out: list[Event] = []
+        defn = state.cards[name]
+        side = state.sides[player]
+        if B.printed_rank(defn) == 1:
+            out.append(E.Play(0, player, name))
+            if B.is_magic(defn) and X.has_equip_effect(state, name):
+                for pile in side.creatures:
+                    out.append(E.Play(0, player, name, None, E.Ref(pile.card.name or "", None, B.slot_of(state, player, pile))))
+        for pile in side.piles():
+            if B.rank(state, pile.card) + 1 == B.printed_rank(defn):
+                out.append(E.Play(0, player, name, E.Ref(pile.card.name or "", None, B.slot_of(state, player, pile))))
+        return out
+
+    def _drawable(self, state: TtcgState, player: str, rng: random.Random) -> list[str | None]:
+        """The names the top card of a registered deck can have (one ``None`` when unregistered)."""
+        knowledge = state.sides[player].knowledge
+        if knowledge.registered is None:
+            return [None]
+        names = sorted(n for n, k in knowledge.registered.items() if k > knowledge.located[n])
+        return list(names) if names else [None]
+
+    def _need_candidates(self, state: TtcgState, need: Need, rng: random.Random) -> list[Event]:
+        p = need.player
+        side = state.sides[p]
+        if need.kind == "draw":
+            return [E.Draw(0, p, n) for n in self._drawable(state, p, rng)]
+        if need.kind == "mill":
+            return [E.Mill(0, p, n) for n in self._drawable(state, p, rng)]
+        if need.kind == "shuffle":
+            return [E.Shuffle(0, p)]
+        if need.kind == "discard":
+            return [E.Discard(0, p, n) for n in sorted(set(side.hand.names()))]
+        if need.kind == "rank_up":
+            targets, _using = need.detail
+            out: list[Event] = []
+            for pile in side.piles():
+                if pile.id in targets:
+                    for name in sorted(set(side.hand.names())):
+                        out.append(E.Play(0, p, name, E.Ref(pile.card.name or "", None, B.slot_of(state, p, pile))))
+            return out
+        if need.kind == "choose":
+            return [E.Choose(0, p, refs) for refs in self._choice_options(state, need.detail, rng)]
+        return []
+
+    def _choice_options(self, state: TtcgState, choice: Choice, rng: random.Random) -> list[list[E.Ref]]:
+        if choice.zone == "deck":
+            owner = choice.owners[0]
+            knowledge = state.sides[owner].knowledge
+            names = [n for n, k in (knowledge.registered or {}).items() for _ in range(k - knowledge.located[n])]
+            fits = sorted({n for n in names if B.cards_match(state, CardObj(-1, n, owner, state.cards.get(n)),
+                                                             msgspec.structs.replace(choice.what, controller=None, owner=None),
+                                                             choice.controller)})
+            options: list[list[E.Ref]] = [[]] if choice.low == 0 else []
+            options += [[E.Ref(n)] for n in fits]
+            return options
+        if choice.zone == "hand":
+            owner = choice.owners[0]
+            names = sorted({c.name for c in state.sides[owner].hand if c.name is not None})
+            fits = [n for n in names if B.cards_match(state, CardObj(-1, n, owner, state.cards.get(n)),
+                                                      msgspec.structs.replace(choice.what, controller=None, owner=None),
+                                                      choice.controller)]
+            options = [[]] if choice.low == 0 else []
+            options += [[E.Ref(n)] for n in fits]
+            return options
+        pool = self.effects.candidates(state, choice)
+        refs = []
+        for card in pool:
+            owner = card.owner
+            pile = B.pile_of(state, card.uid)
+            slot = B.slot_of(state, owner, pile) if pile is not None else None
+            refs.append(E.Ref(card.name or "", owner, slot))
+        options = []
+        for size in sorted({choice.low, choice.high}):
+            if size == 0:
+                options.append([])
+                continue
+            for _ in range(3):
+                options.append(rng.sample(refs, size) if len(refs) >= size else list(refs))
+        return options
+
+
+class _Probe:
+    """Enough of a state for :func:`board.effects_of` to read a card database."""
+
+    def __init__(self, cards: Any) -> None:
+        self.cards = cards
+
+
+def _walk(node: object) -> list[object]:
+    out = [node]
+    if isinstance(node, msgspec.Struct):
+        for name in node.__struct_fields__:
+            out.extend(_walk(getattr(node, name)))
+    elif isinstance(node, tuple):
+        for item in node:
+            out.extend(_walk(item))
+    return out
+
+
+_STEP_TAGS = {getattr(getattr(s, "__struct_config__", None), "tag", None) for s in A.Step.__args__}  # type: ignore[attr-defined]
+
+__all__ = ["Ttcg"]

@@ -1,0 +1,240 @@
+"""The TTCG game state: one mutable object while a replay is verified.
+
+Each player has a deck (private, ordered), a hand (private, its size public), a discard
+pile (public) and a field of two rows (2.2.9.a): up to five creature piles and up to
+five magic piles. A *pile* is a card on the field with the cards levelled up beneath
+it (2.1.q, 2.2.6.c); the top card is the one in play, the cards under it stay on the
+field but take no part (2.2.6.d-f). Effects wait on the *chain* (2.1.ah) until both
+players pass; a declared attack waits as the *battle*.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from grammar import ast as A
+from spec.core.cards import CardDatabase, CardDef
+from spec.core.hidden import DeckKnowledge
+from spec.core.interpreter import Resolution
+from spec.core.queue import Priority
+from spec.core.state import CardObj, Zone
+
+START_POINTS = 20
+"""Points each player begins with (2.2.8.a)."""
+ZONE_SIZE = 5
+"""Piles each row of a field holds (2.2.9.b, 2.2.9.c)."""
+HAND_LIMIT = 10
+"""Cards a hand may keep at the end of its player's turn (2.2.10)."""
+OPENING_HAND = 7
+"""Cards each player draws to begin (2.2.2.b)."""
+PLAYS_PER_MAIN_PHASE = 2
+"""Cards the active player may put on the field in a Main Phase (2.2.3.a.2.a)."""
+EXHAUSTION_LOSS = 5
+"""Points lost at a Draw Phase begun with an empty deck (2.2.11)."""
+
+
+@dataclass
+class Pile:
+    """A card on the field (``card``, the top) with the cards under it, oldest first."""
+
+    id: int
+    card: CardObj
+    row: str
+    """``creature`` or ``magic``."""
+    under: list[CardObj] = field(default_factory=list)
+    tapped: bool = False
+    tapped_turn: int = -1
+    """The turn in which the top card last became tapped (for Dormant effects, 2.2.5.i.6.p2)."""
+    switched_on: set[int] = field(default_factory=set)
+    """Continuous effects of the top card that were activated and stay in force (2.2.5.i.2)."""
+    equipped_to: int | None = None
+    """For a magic card attached as equipment: the pile id of its creature (2.2.5.i.4)."""
+
+    def copy(self) -> Pile:
+        return Pile(self.id, self.card.copy(), self.row, [c.copy() for c in self.under], self.tapped,
+                    self.tapped_turn, set(self.switched_on), self.equipped_to)
+
+
+@dataclass
+class Side:
+    """Everything one player has."""
+
+    name: str
+    deck: Zone
+    hand: Zone
+    discard: Zone
+    knowledge: DeckKnowledge
+    creatures: list[Pile] = field(default_factory=list)
+    magic: list[Pile] = field(default_factory=list)
+    points: int = START_POINTS
+    shuffled: bool = False
+    opening_draws: int = 0
+    skips: int = 0
+    """Turns of this player still to be skipped (an effect's cost)."""
+
+    def piles(self) -> list[Pile]:
+        return self.creatures + self.magic
+
+    def copy(self) -> Side:
+        return Side(self.name, self.deck.copy(), self.hand.copy(), self.discard.copy(), self.knowledge.copy(),
+                    [p.copy() for p in self.creatures], [p.copy() for p in self.magic], self.points, self.shuffled,
+                    self.opening_draws, self.skips)
+
+
+@dataclass
+class TurnFlags:
+    """What has happened this turn (reset as each turn begins)."""
+
+    drew: bool = False
+    plays: int = 0
+    """Cards put on the field from the hand this Main Phase (2.2.3.a.2.a)."""
+    extra: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
+    """Extra plays granted by effects: (how many, the kinds they must be)."""
+    attacked: set[int] = field(default_factory=set)
+    """Pile ids of the creatures that attacked this turn (2.2.7.b)."""
+    discarded: int = 0
+    """Cards discarded this turn by anyone (for "for each card discarded this turn")."""
+    destroyed: int = 0
+    played: int = 0
+
+    def copy(self) -> TurnFlags:
+        return TurnFlags(self.drew, self.plays, list(self.extra), set(self.attacked), self.discarded,
+                         self.destroyed, self.played)
+
+
+@dataclass
+class Lasting:
+    """A change an effect made that lasts: a boost, a set value, a restriction, a prohibition.
+
+    It applies to the cards ``uids`` (chosen as the effect resolved) or, when ``uids`` is
+    ``None``, to every card ``selector`` matches from ``controller``'s side at the time.
+    """
+
+    kind: str
+    """``boost``, ``set``, ``restrict``, ``prohibit`` or ``rank_up``."""
+    controller: str
+    what: str
+    """The stat (``attack``, ``defense``, ``rank``) or the action restricted."""
+    amount: int = 0
+    uids: tuple[int, ...] | None = None
+    selector: Any = None
+    using: Any = None
+    """For ``rank_up`` permissions: the cards that may be used."""
+    until_start: int | None = None
+    """It ends as this turn begins."""
+    until_end: int | None = None
+    """It ends as this turn ends; with neither, it lasts while its cards are on the field."""
+    order: int = 0
+
+
+@dataclass
+class Link:
+    """An effect on the chain: who used it, its card, and what it does."""
+
+    controller: str
+    source: CardObj
+    pile: int | None
+    """The pile the source was the top of when the effect was used (``None`` if not on the field)."""
+    effect: tuple[A.Step, ...]
+    index: int
+    kind: str
+    """``activated`` or ``triggered``."""
+    label: str = "normal"
+    leaves_field: bool = False
+    """A trigger on its own card leaving the field: it works from the discard pile (2.2.5.h.1)."""
+    negated: bool = False
+    event_card: CardObj | None = None
+    """For a trigger: the card the event happened to."""
+
+
+@dataclass
+class Battle:
+    """A declared attack waiting to be resolved (2.2.7)."""
+
+    attacker: int
+    """Pile id of the attacking creature."""
+    player: str
+    target: int | None
+    """Pile id of the defending creature, or ``None`` for a direct attack (2.2.7.d)."""
+
+
+@dataclass
+class Delayed:
+    """An effect waiting for the end of the turn ("at the end of this turn")."""
+
+    turn: int
+    controller: str
+    source: CardObj
+    effect: tuple[A.Step, ...]
+
+
+@dataclass
+class TtcgState:
+    """The whole game at one moment."""
+
+    players: tuple[str, str]
+    sides: dict[str, Side]
+    cards: CardDatabase
+    explicit_passes: bool
+    stage: str = "setup"
+    """``setup``, ``turn`` or ``over``."""
+    first: str | None = None
+    active: str = ""
+    turn: int = 0
+    node: str = "draw"
+    """The current phase (see :data:`spec.ttcg.turn.TURN`)."""
+    priority: Priority = field(default_factory=lambda: Priority(""))
+    chain: list[Link] = field(default_factory=list)
+    resolving: list[Link] = field(default_factory=list)
+    """Links of the chain being resolved, last first; the chain itself is then empty."""
+    resolution: Resolution | None = None
+    paying: Link | None = None
+    """An effect whose cost is being paid; it joins the chain once the cost is paid."""
+    battle: Battle | None = None
+    flags: TurnFlags = field(default_factory=TurnFlags)
+    lasting: list[Lasting] = field(default_factory=list)
+    delayed: list[Delayed] = field(default_factory=list)
+    waiting: list[Link] = field(default_factory=list)
+    """Triggered effects set off by what is happening, waiting to join the chain (2.2.5.d)."""
+    destroyed_log: list[tuple[str, str]] = field(default_factory=list)
+    """(owner, card name) of every destroyed card, in order (for ``destroyed`` claims)."""
+    destroyed_mark: int = 0
+    """Destructions before this index came before the last move or chance event."""
+    destroyed_claimed: int = 0
+    winner: str | None = None
+    fizzled: int = 0
+    """Effects that did nothing because their card had left the field or they were countered (2.2.5.d.p2)."""
+    next_uid: int = 1
+    next_order: int = 1
+
+    def other(self, player: str) -> str:
+        a, b = self.players
+        return b if player == a else a
+
+    @property
+    def nonactive(self) -> str:
+        return self.other(self.active)
+
+    def new_card(self, name: str | None, owner: str, defn: CardDef | None = None) -> CardObj:
+        card = CardObj(self.next_uid, name, owner, defn)
+        self.next_uid += 1
+        return card
+
+    def new_id(self) -> int:
+        self.next_uid += 1
+        return self.next_uid - 1
+
+    def copy(self) -> TtcgState:
+        """A cheap independent copy (mutable parts copied, card definitions shared)."""
+        other = TtcgState(
+            self.players, {k: v.copy() for k, v in self.sides.items()}, self.cards, self.explicit_passes,
+            self.stage, self.first, self.active, self.turn, self.node,
+            Priority(self.priority.holder, self.priority.passes), list(self.chain), list(self.resolving),
+            None if self.resolution is None else self.resolution.copy(), self.paying,
+            None if self.battle is None else replace(self.battle), self.flags.copy(),
+            [replace(x) for x in self.lasting], list(self.delayed), list(self.waiting),
+            list(self.destroyed_log), self.destroyed_mark, self.destroyed_claimed, self.winner, self.fizzled,
+            self.next_uid, self.next_order,
+        )
+        return other

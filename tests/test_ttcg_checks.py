@@ -1,0 +1,621 @@
+"""TTCG: one case per rule check, and the decisions of docs/ttcg-decisions.rst, pinned.
+
+Each :class:`Case` builds a small game state (two players, ``ann`` active, with the
+hands and fields the rule is about), applies one event and names the check that must
+judge it first. Remove the check and its case fails. (Many checks are also broken by a
+replay of ``replays/ttcg/illegal``; ``tests/test_ttcg_corpus.py`` makes sure every check
+has one or the other.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from spec import load_game
+from spec.core.cards import CardDatabase, shipped_database
+from spec.core.game import Ruling, Setup
+from spec.ttcg import board as B
+from spec.ttcg import events as E
+from spec.ttcg.state import Lasting, Pile, TtcgState
+
+GAME: Any = load_game("ttcg")
+CARDS = CardDatabase.load(shipped_database("ttcg", "base"), "ttcg")
+
+
+def fresh(hands: dict[str, list[str]] | None = None, fields: dict[str, list[str]] | None = None, turn: int = 3,
+          node: str = "main", active: str = "ann", explicit: bool = True, stage: str = "turn") -> TtcgState:
+    """A state in ``active``'s turn ``turn``, phase ``node``, with the cards given (decks unregistered)."""
+    state = GAME.setup(Setup(("ann", "ben"), {}, {"passes": "explicit" if explicit else "implicit"}, CARDS))
+    if stage == "turn":
+        state.stage, state.first, state.turn, state.active, state.node = "turn", "ann", turn, active, node
+        state.flags.drew = node != "draw"
+        for side in state.sides.values():
+            side.opening_draws = 7
+    state.priority.reset(active)
+    for player, names in (hands or {}).items():
+        for name in names:
+            give(state, player, name)
+    for player, names in (fields or {}).items():
+        for name in names:
+            put(state, player, name)
+    return state
+
+
+def give(state: TtcgState, player: str, name: str) -> None:
+    state.sides[player].hand.add(state.new_card(name, player, CARDS[name]))
+    state.sides[player].knowledge.reveal(name)
+    state.sides[player].deck.hidden -= 1
+
+
+def put(state: TtcgState, player: str, name: str, tapped: bool = False) -> Pile:
+    card = state.new_card(name, player, CARDS[name])
+    state.sides[player].knowledge.reveal(name)
+    pile = Pile(state.new_id(), card, "creature" if B.is_creature(CARDS[name]) else "magic", tapped=tapped,
+                tapped_turn=1 if tapped else -1)
+    (state.sides[player].creatures if pile.row == "creature" else state.sides[player].magic).append(pile)
+    return pile
+
+
+def judged(state: TtcgState, event: Any) -> list[Ruling]:
+    return [r for r in GAME.apply(state, event) if r.violation.severity in ("illegal", "inconsistent")]
+
+
+def ok(state: TtcgState, *events: Any) -> None:
+    """Apply events that must all be accepted."""
+    for event in events:
+        rulings = [r for r in GAME.apply(state, event) if r.violation.severity != "info"]
+        assert not rulings, f"{event}: {[(r.rule, r.violation.message) for r in rulings]}"
+
+
+def restrict(state: TtcgState, pile: Pile, what: str) -> None:
+    state.lasting.append(Lasting("restrict", pile.card.owner, what, uids=(pile.card.uid,)))
+
+
+@dataclass(frozen=True)
+class Case:
+    check: str
+    rule: str
+    state: Callable[[], TtcgState]
+    event: Callable[[TtcgState], Any]
+    note: str = field(default="")
+
+
+def _setup(first: str | None = None) -> TtcgState:
+    state = fresh(stage="setup")
+    state.first = first
+    return state
+
+
+def _tapped(name: str, turn: int = 1) -> Callable[[], TtcgState]:
+    def make() -> TtcgState:
+        state = fresh()
+        pile = put(state, "ann", name, tapped=True)
+        pile.tapped_turn = turn
+        return state
+    return make
+
+
+def _answering(name: str) -> Callable[[], TtcgState]:
+    """``ben`` used an effect in ``ann``'s turn; ``ann`` holds priority with ``name`` on her field."""
+    def make() -> TtcgState:
+        state = fresh(fields={"ann": [name], "ben": ["Hush Veil"]})
+        ok(state, E.Pass(0, "ann"), E.Activate(0, "ben", "Hush Veil", 1), E.Pass(0, "ben"))
+        return state
+    return make
+
+
+def _full(row: str) -> Callable[[], TtcgState]:
+    names = ["Pebble Imp"] * 5 if row == "creature" else ["Hush Veil"] * 5
+    return lambda: fresh(hands={"ann": ["Mire Tentacle", "Undertow"]}, fields={"ann": names})
+
+
+def _under() -> TtcgState:
+    state = fresh()
+    pile = put(state, "ann", "Kiln Drake")
+    pile.under.append(state.new_card("Ember Whelp", "ann", CARDS["Ember Whelp"]))
+    return state
+
+
+def _shielded(what: str, owner: str) -> Callable[[], TtcgState]:
+    def make() -> TtcgState:
+        state = fresh(node="battle", fields={"ann": ["Mire Tentacle"], "ben": ["Pebble Imp"]})
+        restrict(state, state.sides[owner].creatures[0], what)
+        return state
+    return make
+
+
+def _attacked() -> TtcgState:
+    state = fresh(node="battle", fields={"ann": ["Mire Tentacle"]})
+    state.flags.attacked.add(state.sides["ann"].creatures[0].id)
+    return state
+
+
+def _over_ten(extra: list[str] | None = None) -> TtcgState:
+    return fresh(node="end", hands={"ann": ["Pebble Imp"] * 2 + ["Hush Veil"] * 2 + ["Undertow"] * 2 + ["Static Wisp"] * 2
+                                    + ["Gale Step"] * 2 + ["Ember Whelp"] + (extra or [])})
+
+
+def _empty_deck_draw() -> TtcgState:
+    state = fresh(node="draw")
+    state.sides["ann"].deck.hidden = 0
+    return state
+
+
+def _indestructible_shatterpoint() -> TtcgState:
+    state = fresh(fields={"ann": ["Shatterpoint"]})
+    restrict(state, state.sides["ann"].magic[0], "be destroyed")
+    return state
+
+
+CASES: list[Case] = [
+    Case("roll_once", "ttcg:2.2.2.a.p1", lambda: _setup("ann"), lambda s: E.Roll(0, None, 3)),
+    Case("die_face", "ttcg:2.2.2.a.p2", lambda: _setup(), lambda s: E.Roll(0, None, 7)),
+    Case("first_once", "ttcg:2.2.2.a.p1", lambda: _setup(), lambda s: E.First(0, None, "zed")),
+    Case("shuffle_called_for", "ttcg:2.2.2.b", fresh, lambda s: E.Shuffle(0, "ann")),
+    Case("opening_hand", "ttcg:2.2.2.b", lambda: _setup(), lambda s: E.Draw(0, "ann", None)),
+    Case("no_draw_first_turn", "ttcg:2.2.2.c.p2", lambda: fresh(turn=1, node="draw"), lambda s: E.Draw(0, "ann", None)),
+    Case("draw_in_draw_phase", "ttcg:2.2.3.a.1", fresh, lambda s: E.Draw(0, "ann", None)),
+    Case("draw_from_cards", "ttcg:2.2.11.a", _empty_deck_draw, lambda s: E.Draw(0, "ann", None)),
+    Case("pass_with_priority", "ttcg:2.2.3.a", fresh, lambda s: E.Pass(0, "ben")),
+    Case("no_pass_before_draw", "ttcg:2.2.3.a.1", lambda: fresh(node="draw"), lambda s: E.Pass(0, "ann")),
+    Case("no_pass_over_hand_limit", "ttcg:2.2.10.b", _over_ten, lambda s: E.Pass(0, "ann")),
+    Case("play_in_main_phase", "ttcg:2.2.3.a.2.a", lambda: fresh(node="battle", hands={"ann": ["Pebble Imp"]}),
+         lambda s: E.Play(0, "ann", "Pebble Imp")),
+    Case("play_from_hand", "ttcg:2.2.3.a.2.a", lambda: fresh(hands={"ann": ["Pebble Imp"]}), lambda s: E.Play(0, "ann", "Static Wisp")),
+    Case("two_plays", "ttcg:2.2.3.a.2.a", lambda: fresh(hands={"ann": ["Pebble Imp", "Static Wisp", "Mire Tentacle"]}),
+         lambda s: (setattr(s.flags, "plays", 2), E.Play(0, "ann", "Mire Tentacle"))[1]),
+    Case("high_rank_levels_up", "ttcg:2.2.6.a", lambda: fresh(hands={"ann": ["Kiln Drake"]}), lambda s: E.Play(0, "ann", "Kiln Drake")),
+    Case("level_up_fits", "ttcg:2.2.6.b", lambda: fresh(hands={"ann": ["Quarry Colossus"]}, fields={"ann": ["Ember Whelp"]}),
+         lambda s: E.Play(0, "ann", "Quarry Colossus", E.Ref("Ember Whelp"))),
+    Case("creature_room", "ttcg:2.2.9.b", _full("creature"), lambda s: E.Play(0, "ann", "Mire Tentacle")),
+    Case("magic_room", "ttcg:2.2.9.c", _full("magic"), lambda s: E.Play(0, "ann", "Undertow")),
+    Case("equip_target", "ttcg:2.2.5.i.4", lambda: fresh(hands={"ann": ["Hush Veil"]}, fields={"ann": ["Pebble Imp"]}),
+         lambda s: E.Play(0, "ann", "Hush Veil", None, E.Ref("Pebble Imp"))),
+    Case("activate_on_field", "ttcg:2.2.5.c", lambda: fresh(hands={"ann": ["Gravelhide Boar"]}),
+         lambda s: E.Activate(0, "ann", "Gravelhide Boar", 0)),
+    Case("activate_not_under", "ttcg:2.2.6.e", _under, lambda s: E.Activate(0, "ann", "Ember Whelp", 0)),
+    Case("activatable_effect", "ttcg:2.2.5.c", lambda: fresh(fields={"ann": ["Mossback Golem"]}),
+         lambda s: E.Activate(0, "ann", "Mossback Golem", 1)),
+    Case("activate_when_acting", "ttcg:2.2.5.c", lambda: fresh(fields={"ben": ["Hush Veil"]}),
+         lambda s: E.Activate(0, "ben", "Hush Veil", 1)),
+    Case("creature_effect_own_turn", "ttcg:2.2.4.c.2", lambda: fresh(fields={"ben": ["Gravelhide Boar"]}),
+         lambda s: (s.priority.reset("ben"), E.Activate(0, "ben", "Gravelhide Boar", 0))[1]),
+    Case("counter_answers", "ttcg:2.2.5.i.3", lambda: fresh(fields={"ben": ["Hush Veil"]}),
+         lambda s: (s.priority.reset("ben"), E.Activate(0, "ben", "Hush Veil", 0))[1]),
+    Case("creature_untapped", "ttcg:2.2.5.e", _tapped("Gravelhide Boar"), lambda s: E.Activate(0, "ann", "Gravelhide Boar", 0)),
+    Case("magic_untapped", "ttcg:2.2.5.f.2", _tapped("Hush Veil"), lambda s: E.Activate(0, "ann", "Hush Veil", 1)),
+    Case("dormant_needs_tapped", "ttcg:2.2.5.i.6.p1", lambda: fresh(fields={"ann": ["Static Wisp"]}),
+         lambda s: E.Activate(0, "ann", "Static Wisp", 1)),
+    Case("dormant_not_same_turn", "ttcg:2.2.5.i.6.p2", _tapped("Static Wisp", turn=3), lambda s: E.Activate(0, "ann", "Static Wisp", 1)),
+    Case("cost_payable", "ttcg:2.2.5.b", _indestructible_shatterpoint, lambda s: E.Activate(0, "ann", "Shatterpoint", 0)),
+    Case("attack_in_battle_phase", "ttcg:2.2.3.a.3", lambda: fresh(fields={"ann": ["Mire Tentacle"]}),
+         lambda s: E.Attack(0, "ann", "Mire Tentacle")),
+    Case("no_attack_first_turn", "ttcg:2.2.2.c.p1", lambda: fresh(turn=1, node="battle", fields={"ann": ["Mire Tentacle"]}),
+         lambda s: E.Attack(0, "ann", "Mire Tentacle")),
+    Case("attacker_on_field", "ttcg:2.2.7.b", lambda: fresh(node="battle", fields={"ann": ["Hush Veil"]}),
+         lambda s: E.Attack(0, "ann", "Hush Veil")),
+    Case("attack_once", "ttcg:2.2.7.b", _attacked, lambda s: E.Attack(0, "ann", "Mire Tentacle")),
+    Case("attack_not_forbidden", "ttcg:2.2.5.b", _shielded("attack", "ann"), lambda s: E.Attack(0, "ann", "Mire Tentacle", None,
+                                                                                                   E.Ref("Pebble Imp", "ben"))),
+    Case("attack_targets_creature", "ttcg:2.2.7.c", _shielded("nothing", "ben"), lambda s: E.Attack(0, "ann", "Mire Tentacle")),
+    Case("target_attackable", "ttcg:2.2.5.b", _shielded("be attacked", "ben"),
+         lambda s: E.Attack(0, "ann", "Mire Tentacle", None, E.Ref("Pebble Imp", "ben"))),
+    Case("discard_to_hand_limit", "ttcg:2.2.10.b", lambda: fresh(hands={"ann": ["Pebble Imp"]}), lambda s: E.Discard(0, "ann", "Pebble Imp")),
+    Case("discard_from_hand", "ttcg:2.2.10.b", _over_ten, lambda s: E.Discard(0, "ann", "Kiln Drake")),
+    Case("_unasked", "ttcg:2.1.ac", fresh, lambda s: E.Choose(0, "ann", [])),
+    Case("phase_claim", "ttcg:2.2.3.a", fresh, lambda s: E.Phase(0, None, "battle")),
+    Case("destroyed_claim", "ttcg:2.2.7.g", fresh, lambda s: E.Destroyed(0, None, "Pebble Imp", "ben")),
+    Case("points_claim", "ttcg:2.2.8.a", fresh, lambda s: E.Points(0, None, "ben", 19)),
+    Case("game_claim", "ttcg:2.2.8.c", fresh, lambda s: E.GameOver(0, None, "ann")),
+]
+
+
+def check_fired_by(case: Case) -> str | None:
+    """The name of the check that judged the case's event first (None if it was accepted)."""
+    state = case.state()
+    rulings = judged(state, case.event(state))
+    return rulings[0].check if rulings else None
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.check for c in CASES])
+def test_rule_check_fires(case: Case) -> None:
+    state = case.state()
+    event = case.event(state)
+    rulings = judged(state, event)
+    assert rulings, f"{event} was accepted"
+    assert (rulings[0].rule, rulings[0].check) == (case.rule, case.check)
+
+
+def test_every_check_has_a_case() -> None:
+    checks = {c.name for a in GAME.book.actions.values() for c in a.checks}
+    assert checks == {c.check for c in CASES}
+
+
+# ----------------------------------------------------------------- decisions (docs/ttcg-decisions.rst)
+
+
+def points(state: TtcgState) -> tuple[int, int]:
+    return state.sides["ann"].points, state.sides["ben"].points
+
+
+def test_d1_points_count_down_and_the_game_ends_at_zero() -> None:
+    """Decision 1 (2.2.8.a-c): a destroyed creature costs its owner its level; no points left ends the game."""
+    state = fresh(node="battle", fields={"ann": ["Ember Whelp"], "ben": ["Static Wisp"]})
+    state.sides["ben"].points = 1
+    ok(state, E.Attack(0, "ann", "Ember Whelp", None, E.Ref("Static Wisp", "ben")), E.Pass(0, "ann"), E.Pass(0, "ben"))
+    assert points(state) == (20, 0)
+    assert state.stage == "over" and state.winner == "ann"
+    ok(state, E.Destroyed(0, None, "Static Wisp", "ben"), E.Points(0, None, "ben", 0), E.GameOver(0, None, "ann"))
+    assert judged(state, E.Pass(0, "ann"))[0].rule == "ttcg:2.2.8.c"
+
+
+def test_d2_a_tie_in_battle_destroys_nothing() -> None:
+    """Decision 2 (2.2.7.g): neither creature is stronger, so neither is destroyed."""
+    state = fresh(node="battle", fields={"ann": ["Murkfang Bat"], "ben": ["Ironroot Sentinel"]})
+    state.sides["ann"].creatures[0].card.defn = CARDS["Murkfang Bat"]
+    state.lasting.append(Lasting("set", "ann", "attack", 740, uids=(state.sides["ann"].creatures[0].card.uid,)))
+    ok(state, E.Attack(0, "ann", "Murkfang Bat", None, E.Ref("Ironroot Sentinel", "ben")), E.Pass(0, "ann"), E.Pass(0, "ben"))
+    assert state.destroyed_log == [] and points(state) == (20, 20)
+
+
+def test_d2_the_weaker_attacker_is_destroyed() -> None:
+    state = fresh(node="battle", fields={"ann": ["Pebble Imp"], "ben": ["Ember Whelp"]})
+    ok(state, E.Attack(0, "ann", "Pebble Imp", None, E.Ref("Ember Whelp", "ben")), E.Pass(0, "ann"), E.Pass(0, "ben"))
+    assert state.destroyed_log == [("ann", "Pebble Imp")] and points(state) == (19, 20)
+
+
+def test_d3_there_is_no_untap_step() -> None:
+    """Decision 3: a tapped card stays tapped into later turns; its Dormant effect is usable from the next turn."""
+    state = fresh(fields={"ann": ["Static Wisp"]}, explicit=False)
+    ok(state, E.Activate(0, "ann", "Static Wisp", 0), E.Choose(0, "ann", []))
+    assert judged(state.copy(), E.Activate(0, "ann", "Static Wisp", 1))[0].rule == "ttcg:2.2.5.i.6.p2"
+    ok(state, E.Draw(0, "ben", None), E.Phase(0, None, "end"), E.Draw(0, "ann", None))
+    assert state.turn == 5 and state.sides["ann"].creatures[0].tapped
+    ok(state, E.Activate(0, "ann", "Static Wisp", 1))
+    assert judged(state.copy(), E.Activate(0, "ann", "Static Wisp", 1))[0].rule == "ttcg:2.2.5.i.6.p2"  # used: tapped anew
+
+
+def test_d4_the_official_die_gives_even_faces_to_the_first_player_listed() -> None:
+    for die, first in ((2, "ann"), (5, "ben")):
+        state = _setup()
+        ok(state, E.Roll(0, None, die))
+        assert state.first == first
+
+
+def test_d5_the_chain_resolves_last_in_first_out() -> None:
+    """Decision 5 (2.1.ah, 2.2.5.d.p1): everything on the chain resolves when both pass, the last first."""
+    state = fresh(fields={"ann": ["Gravelhide Boar", "Hush Veil"]})
+    state.sides["ben"].points = 1
+    ok(state, E.Activate(0, "ann", "Gravelhide Boar", 0), E.Activate(0, "ann", "Hush Veil", 1))
+    assert [link.source.name for link in state.chain] == ["Gravelhide Boar", "Hush Veil"]
+    ok(state, E.Pass(0, "ann"), E.Pass(0, "ben"))
+    assert points(state) == (23, 1) and state.chain == []
+
+
+def test_d5_simultaneous_triggers_resolve_in_reverse_order() -> None:
+    """Two cards answer the same play: they join the chain in field order and resolve the other way round."""
+    state = fresh(hands={"ann": ["Hush Veil"]}, fields={"ben": ["Stormherald", "Murkfang Bat"]})
+    ok(state, E.Play(0, "ann", "Hush Veil"))
+    assert [link.source.name for link in state.chain] == ["Stormherald", "Murkfang Bat"]
+    ok(state, E.Pass(0, "ann"), E.Pass(0, "ben"))
+    assert points(state) == (19, 20)  # Murkfang Bat first ...
+    assert state.resolution is not None and state.resolution.need is not None and state.resolution.need.kind == "mill"  # ... then Stormherald
+
+
+def test_d6_a_creature_counter_answers_in_the_opponents_turn() -> None:
+    """Decision 6 (2.2.5.i.3 over 2.2.4.c.2): Rubble Giant counters a creature effect in ann's turn."""
+    state = fresh(fields={"ann": ["Gravelhide Boar"], "ben": ["Rubble Giant"]})
+    ok(state, E.Activate(0, "ann", "Gravelhide Boar", 0), E.Pass(0, "ann"), E.Activate(0, "ben", "Rubble Giant", 0),
+       E.Pass(0, "ben"), E.Pass(0, "ann"))
+    assert points(state) == (20, 19)  # the counter's cost paid, ann's gain countered
+
+
+def test_d6_a_counter_does_nothing_to_an_effect_of_another_kind() -> None:
+    state = fresh(fields={"ann": ["Hush Veil"], "ben": ["Rubble Giant"]})
+    ok(state, E.Activate(0, "ann", "Hush Veil", 1), E.Pass(0, "ann"), E.Activate(0, "ben", "Rubble Giant", 0),
+       E.Pass(0, "ben"), E.Pass(0, "ann"))
+    assert points(state) == (21, 19)  # a magic card's effect is not a unit card's
+
+
+def test_d7_magic_cards_use_any_effect_in_either_turn() -> None:
+    """Decision 7 (2.2.4.b.2 over 2.2.5.i.1): a magic card's Normal effect in the opponent's turn."""
+    state = fresh(fields={"ben": ["Hush Veil"]})
+    ok(state, E.Pass(0, "ann"), E.Activate(0, "ben", "Hush Veil", 1), E.Pass(0, "ben"), E.Pass(0, "ann"))
+    assert points(state) == (20, 21)
+
+
+def test_d8_triggers_need_an_untapped_card_and_tap_it_passive_ones_do_not() -> None:
+    """Decision 8 (2.2.5.e, 2.2.5.i.5, 2.2.5.i.7): Duskmire Shade's trigger taps it; a tapped one stays silent."""
+    state = fresh(fields={"ann": ["Pyre Drake"], "ben": ["Duskmire Shade", "Gloomcap Wretch", "Rubble Giant", "Pebble Imp"]})
+    ok(state, E.Activate(0, "ann", "Pyre Drake", 0), E.Pass(0, "ann"), E.Pass(0, "ben"),
+       E.Choose(0, "ann", [E.Ref("Gloomcap Wretch", "ben")]))
+    shade = state.sides["ben"].creatures[0]
+    assert shade.tapped and [link.source.name for link in state.chain] == ["Duskmire Shade", "Gloomcap Wretch"]
+    state = fresh(fields={"ann": ["Pyre Drake"], "ben": ["Rubble Giant", "Pebble Imp"]})
+    state.sides["ben"].creatures[0].tapped = True
+    ok(state, E.Activate(0, "ann", "Pyre Drake", 0), E.Pass(0, "ann"), E.Pass(0, "ben"), E.Choose(0, "ann", [E.Ref("Pebble Imp", "ben")]))
+    assert [link.source.name for link in state.chain] == ["Rubble Giant"]  # Passive: tapped or not
+
+
+def test_d8_a_card_leaving_the_field_answers_only_with_its_own_this_card_effects() -> None:
+    """2.2.5.h.1, 2.2.5.h.3: Gloomcap Wretch draws only if untapped; Kiln Drake ignores its own destruction."""
+    state = fresh(fields={"ann": ["Pyre Drake"], "ben": ["Gloomcap Wretch"]})
+    state.sides["ben"].creatures[0].tapped = True
+    ok(state, E.Activate(0, "ann", "Pyre Drake", 0), E.Pass(0, "ann"), E.Pass(0, "ben"),
+       E.Choose(0, "ann", [E.Ref("Gloomcap Wretch", "ben")]))
+    assert state.chain == []
+    state = fresh(fields={"ann": ["Pyre Drake"], "ben": ["Kiln Drake"]})
+    ok(state, E.Activate(0, "ann", "Pyre Drake", 0), E.Pass(0, "ann"), E.Pass(0, "ben"), E.Choose(0, "ann", [E.Ref("Kiln Drake", "ben")]))
+    assert state.chain == [] and points(state) == (20, 18)
+
+
+def test_d9_levelling_up_counts_as_a_play_and_keeps_to_one_rank_more() -> None:
+    """Decision 9 (2.2.3.a.2.a, 2.2.6.b): a level up is one of the two plays; permissions lift the type only."""
+    state = fresh(hands={"ann": ["Kiln Drake", "Bloomcaller Dryad", "Grove Warden", "Mire Tentacle"]},
+                  fields={"ann": ["Ember Whelp", "Mossback Golem"]})
+    assert judged(state.copy(), E.Play(0, "ann", "Grove Warden", E.Ref("Mossback Golem")))[0].rule == "ttcg:2.2.6.b"
+    ok(state, E.Play(0, "ann", "Kiln Drake", E.Ref("Ember Whelp")), E.Play(0, "ann", "Bloomcaller Dryad", E.Ref("Mossback Golem")))
+    assert judged(state, E.Play(0, "ann", "Mire Tentacle"))[0].check == "two_plays"
+
+
+def test_d9_magic_cards_level_up_magic_cards() -> None:
+    state = fresh(hands={"ann": ["Time Fold", "Grave Pact"]}, fields={"ann": ["Hush Veil", "Pebble Imp"]})
+    assert judged(state.copy(), E.Play(0, "ann", "Time Fold", E.Ref("Pebble Imp")))[0].rule == "ttcg:2.2.6.b"
+    ok(state, E.Play(0, "ann", "Time Fold", E.Ref("Hush Veil")))
+
+
+def test_d9_a_lowered_rank_is_the_rank_a_level_up_builds_on() -> None:
+    state = fresh(hands={"ann": ["Gravelhide Boar"]}, fields={"ann": ["Pebble Imp"]})
+    state.lasting.append(Lasting("boost", "ben", "rank", -1, uids=(state.sides["ann"].creatures[0].card.uid,)))
+    ok(state, E.Play(0, "ann", "Gravelhide Boar", E.Ref("Pebble Imp")))
+
+
+def test_d10_numbers_printed_on_magic_cards_change_nothing() -> None:
+    state = fresh(fields={"ann": ["Pebble Imp", "Arc Lance"]})
+    state.sides["ann"].magic[0].equipped_to = state.sides["ann"].creatures[0].id
+    assert B.stat(state, state.sides["ann"].creatures[0], "attack") == 90 + 120  # the Equip effect, not the printed 40
+    assert B.stat(state, state.sides["ann"].creatures[0], "defense") == 410
+
+
+def test_d11_the_hand_limit_is_met_at_the_end_of_the_turn_only() -> None:
+    """Decision 11 (2.2.10.a, 2.2.10.b): eleven cards are fine in the Main Phase, not when the turn ends."""
+    state = _over_ten(["Kiln Drake"])
+    state.node = "main"
+    ok(state, E.Pass(0, "ann"), E.Pass(0, "ben"))
+    assert state.node == "battle"
+    state.node = "end"
+    assert judged(state.copy(), E.Pass(0, "ann"))[0].rule == "ttcg:2.2.10.b"
+    ok(state, E.Discard(0, "ann", "Kiln Drake"), E.Discard(0, "ann", "Ember Whelp"), E.Pass(0, "ann"), E.Pass(0, "ben"))
+    assert state.active == "ben" and len(state.sides["ann"].hand) == 10
+
+
+def test_d12_an_empty_deck_costs_five_points_at_the_draw_phase_only() -> None:
+    """Decision 12 (2.2.11.a, 2.2.11.b): an effect's draw from an empty deck just draws nothing."""
+    state = fresh(fields={"ann": ["Pebble Imp"]}, explicit=False)
+    state.sides["ann"].deck.hidden = 0
+    ok(state, E.Activate(0, "ann", "Pebble Imp", 1), E.Phase(0, None, "battle"))
+    assert points(state) == (20, 20)
+    ok(state, E.Draw(0, "ben", None), E.Phase(0, None, "end"), E.Phase(0, None, "main"))
+    assert state.active == "ann" and points(state) == (15, 20)
+
+
+def test_d13_equipment_is_attached_as_it_is_played_and_goes_with_its_creature() -> None:
+    """Decision 13 (2.2.5.i.4, 2.2.5.i.4.a): Arc Lance is destroyed with the creature it is attached to."""
+    state = fresh(hands={"ann": ["Arc Lance"]}, fields={"ann": ["Ember Whelp"], "ben": ["Pyre Drake"]}, explicit=False)
+    ok(state, E.Play(0, "ann", "Arc Lance", None, E.Ref("Ember Whelp")))
+    assert B.stat(state, state.sides["ann"].creatures[0], "attack") == 365 + 120
+    ok(state, E.Draw(0, "ben", None), E.Activate(0, "ben", "Pyre Drake", 0), E.Pass(0, "ben"), E.Pass(0, "ann"),
+       E.Choose(0, "ben", [E.Ref("Ember Whelp", "ann")]))
+    assert state.destroyed_log == [("ann", "Ember Whelp"), ("ann", "Arc Lance")] and points(state) == (19, 20)
+
+
+def test_d13_a_levelled_up_equip_card_is_no_longer_attached() -> None:
+    state = fresh(hands={"ann": ["Time Fold"]}, fields={"ann": ["Ember Whelp", "Arc Lance"]})
+    state.sides["ann"].magic[0].equipped_to = state.sides["ann"].creatures[0].id
+    ok(state, E.Play(0, "ann", "Time Fold", E.Ref("Arc Lance")))
+    assert state.sides["ann"].magic[0].equipped_to is None
+
+
+def test_d14_a_card_discarded_from_the_field_takes_its_pile_and_costs_no_points() -> None:
+    state = fresh(fields={"ann": ["Kiln Drake"]})
+    state.sides["ann"].creatures[0].under.append(state.new_card("Ember Whelp", "ann", CARDS["Ember Whelp"]))
+    ok(state, E.Activate(0, "ann", "Kiln Drake", 1))
+    assert state.sides["ann"].creatures == [] and sorted(state.sides["ann"].discard.names()) == ["Ember Whelp", "Kiln Drake"]
+    assert points(state) == (20, 20) and state.destroyed_log == []
+
+
+def test_d16_cards_under_others_work_only_where_their_text_says_so() -> None:
+    """Decision 16 (2.2.6.e, 2.2.5.b): Quarry Colossus beneath another card boosts golems; Brine Skitter beneath does not."""
+    state = fresh(fields={"ann": ["Bastion Hulk", "Pebble Imp"]})
+    hulk = state.sides["ann"].creatures[0]
+    hulk.under.append(state.new_card("Quarry Colossus", "ann", CARDS["Quarry Colossus"]))
+    assert B.stat(state, state.sides["ann"].creatures[1], "defense") == 410 + 75
+    hulk.under = [state.new_card("Brine Skitter", "ann", CARDS["Brine Skitter"])]
+    assert B.stat(state, state.sides["ann"].creatures[1], "defense") == 410
+
+
+def test_d17_a_latent_effect_while_dormant_never_applies() -> None:
+    """Decision 17 (2.2.5.i.5): Latent wants the card untapped, 'dormant' means tapped: Lantern Moth's boost never holds."""
+    state = fresh(fields={"ann": ["Lantern Moth"]})
+    moth = state.sides["ann"].creatures[0]
+    assert B.stat(state, moth, "attack") == 195
+    moth.tapped = True
+    assert B.stat(state, moth, "attack") == 195
+
+
+def test_d18_undefined_effect_types_and_unmodelled_steps_are_unverifiable() -> None:
+    state = fresh(fields={"ann": ["Voidcaller", "Sparkjaw"]})
+    rulings = GAME.apply(state.copy(), E.Activate(0, "ann", "Voidcaller", 0))
+    assert rulings[0].violation.severity == "unverifiable" and "Overload" in rulings[0].violation.message
+    state.sides["ann"].discard.add(state.new_card("Voltfang Stalker", "ann", CARDS["Voltfang Stalker"]))
+    ok(state, E.Activate(0, "ann", "Sparkjaw", 0), E.Pass(0, "ann"))
+    rulings = GAME.apply(state, E.Pass(0, "ben"))
+    assert rulings[0].violation.severity == "unverifiable" and "Sparkjaw" in rulings[0].violation.message
+
+
+def test_d19_for_the_next_turns_counts_turns_after_this_one() -> None:
+    """Decision 19: 'for the next two turns' lasts to the end of the second turn after this one."""
+    state = fresh(fields={"ann": ["Last Stand", "Glimmer Knight"]})
+    ok(state, E.Activate(0, "ann", "Last Stand", 0), E.Pass(0, "ann"), E.Pass(0, "ben"))
+    knight = state.sides["ann"].creatures[0].card
+    assert B.indestructible(state, knight, "effect")
+    for turn in (4, 5):
+        state.turn = turn
+        GAME._expire_turn_end(state)
+    assert not B.indestructible(state, knight, "effect")
+
+
+def test_d20_the_first_player_is_known_before_the_opening_hands() -> None:
+    state = _setup()
+    assert judged(state.copy(), E.Draw(0, "ann", None))[0].rule == "ttcg:2.2.2.b"
+    ok(state, E.Shuffle(0, "ann"), E.First(0, None, "ben"), *[E.Draw(0, p, None) for p in ("ann", "ben") for _ in range(7)])
+    assert state.stage == "turn" and state.active == "ben" and state.turn == 1
+
+
+def test_d21_a_skipped_turn_passes_as_a_turn() -> None:
+    state = fresh(fields={"ann": ["Cavern Lurker"]}, explicit=False)
+    ok(state, E.Activate(0, "ann", "Cavern Lurker", 0), E.Phase(0, None, "battle"), E.Draw(0, "ben", None))
+    assert state.sides["ann"].skips == 1
+    ok(state, E.Phase(0, None, "end"), E.Draw(0, "ben", None))
+    assert state.active == "ben" and state.turn == 6
+
+
+def test_d22_a_direct_attack_costs_the_attackers_level() -> None:
+    state = fresh(node="battle", fields={"ann": ["Quarry Colossus"]})
+    ok(state, E.Attack(0, "ann", "Quarry Colossus"), E.Pass(0, "ann"), E.Pass(0, "ben"))
+    assert points(state) == (20, 18)
+
+
+def test_d23_exactly_needs_the_full_number() -> None:
+    """2.1.al: Bastion Hulk destroys exactly two rank 3 knights or nothing."""
+    state = fresh(fields={"ann": ["Bastion Hulk"], "ben": ["Prism Warden"]})
+    ok(state, E.Activate(0, "ann", "Bastion Hulk", 1), E.Pass(0, "ann"), E.Pass(0, "ben"))
+    assert state.resolution is None and state.destroyed_log == []
+
+
+def test_d25_an_effect_whose_card_left_the_field_does_nothing() -> None:
+    """Decision 25 (2.2.5.d.p2): Gravelhide Boar's gain is lost when Arc Lance destroys the Boar first; Arc Lance's own cost does not stop it."""
+    state = fresh(fields={"ann": ["Static Wisp", "Arc Lance"]})
+    ok(state, E.Activate(0, "ann", "Static Wisp", 0), E.Activate(0, "ann", "Arc Lance", 1), E.Pass(0, "ann"), E.Pass(0, "ben"),
+       E.Choose(0, "ann", [E.Ref("Static Wisp", "ann")]))
+    assert state.fizzled == 1 and state.destroyed_log == [("ann", "Arc Lance"), ("ann", "Static Wisp")]
+    assert state.sides["ann"].creatures[0:] == [] and state.resolution is None
+
+
+def test_d15_destroy_is_defined_twice_and_read_once() -> None:
+    assert any(set(ids) == {"2.1.r", "2.1.ai"} for ids, _why in GAME.book.contradictions)
+    assert "2.1.r" in GAME.book.encoded_ids()
+
+
+def test_d24_a_dormant_effect_is_used_once_a_turn() -> None:
+    state = _tapped("Static Wisp")()
+    ok(state, E.Activate(0, "ann", "Static Wisp", 1))
+    assert state.sides["ann"].creatures[0].tapped_turn == state.turn
+    assert judged(state, E.Activate(0, "ann", "Static Wisp", 1))[0].check == "dormant_not_same_turn"
+
+
+def test_d26_continuous_effects_and_rank_ups_asked_by_effects() -> None:
+    state = fresh(fields={"ann": ["Quake Sigil", "Pebble Imp"]})
+    imp = state.sides["ann"].creatures[0]
+    ok(state, E.Activate(0, "ann", "Quake Sigil", 1))
+    assert state.chain == [] and B.stat(state, imp, "attack") == 90 + 40
+    state = fresh(hands={"ann": ["Quarry Colossus", "Mire Tentacle", "Gloomcap Wretch"]}, fields={"ann": ["Ember Whelp"]})
+    state.flags.plays = 1
+    ok(state, E.Activate(0, "ann", "Ember Whelp", 0), E.Pass(0, "ann"), E.Pass(0, "ben"))
+    assert state.resolution is not None and state.resolution.need is not None and state.resolution.need.kind == "rank_up"
+    ok(state, E.Play(0, "ann", "Quarry Colossus", E.Ref("Ember Whelp")))
+    assert state.sides["ann"].creatures[0].card.name == "Quarry Colossus" and state.flags.plays == 1
+    ok(state, E.Play(0, "ann", "Mire Tentacle"))
+    assert judged(state, E.Play(0, "ann", "Gloomcap Wretch"))[0].check == "two_plays"
+
+
+def test_every_decision_is_pinned_by_its_tests() -> None:
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "ttcg-decisions.rst").read_text(encoding="utf-8")
+    numbers = [int(n) for n in re.findall(r"^(\d+)\. ", text, re.MULTILINE)]
+    assert numbers == list(range(1, len(numbers) + 1))
+    pinned = re.findall(r"``(test_d\d+_\w+)``", text)
+    for number in numbers:
+        assert any(name.startswith(f"test_d{number}_") for name in pinned), f"decision {number} names no test"
+    for name in pinned:
+        assert callable(globals().get(name)), f"{name} is not a test of this module"
+    index = GAME.book.index
+    for line in re.findall(r"^\*\*Rules:\*\*(.*)$", text, re.MULTILINE):
+        for rule in re.findall(r"\d+(?:\.[0-9a-z]+)+", line):
+            assert rule in index, f"the decisions cite {rule}, which is not in the rule index"
+
+
+# ----------------------------------------------------------------- never silently legal, bad input
+
+
+def _replay(tmp_path: Any, events: list[str], cards: Any = "ttcg/base") -> Any:
+    import json
+
+    from verifier.verify import verify_file
+
+    header = {"replay": 1, "game": "ttcg", "ruleset": "ttcg/1", "players": ["ann", "ben"], "decks": {"ann": None, "ben": None},
+              "cards": cards, "options": {"passes": "implicit"}}
+    opening = [json.dumps({"seq": 1, "do": "first", "player": "ann"})]
+    opening += [json.dumps({"seq": i + 2, "do": "draw", "by": p, "card": None}) for i, p in enumerate(["ann"] * 7 + ["ben"] * 7)]
+    body = [line.replace('"seq": 0', f'"seq": {16 + i}') for i, line in enumerate(events)]
+    path = tmp_path / "replay.jsonl"
+    path.write_text("\n".join([json.dumps(header), *opening, *body]) + "\n", encoding="utf-8")
+    return verify_file(path)
+
+
+def test_a_card_whose_text_does_not_parse_is_unverifiable_and_named(tmp_path: Any) -> None:
+    cards = [{"name": "Odd Newt", "type": "Unit (Water)", "text": "Frobnicate the moon.\nDraw one card.",
+              "stats": {"attack": 100, "defense": 100}}]
+    report = _replay(tmp_path, ['{"seq": 0, "do": "play", "by": "ann", "card": "Odd Newt"}'], cards)
+    assert report.verdict == "unverifiable"
+    assert any("Odd Newt" in f.message for f in report.findings)
+
+
+def test_an_unknown_card_or_action_is_reported_never_legal(tmp_path: Any) -> None:
+    report = _replay(tmp_path, ['{"seq": 0, "do": "play", "by": "ann", "card": "Nowhere Card"}'])
+    assert report.verdict == "unverifiable" and "Nowhere Card" in report.findings[0].message
+    report = _replay(tmp_path, ['{"seq": 0, "do": "summon", "by": "ann", "card": "Pebble Imp"}'])
+    assert report.verdict == "malformed" and report.findings[0].line == 17
+    report = _replay(tmp_path, ['{"seq": 0, "do": "play", "by": "ann", "card": "Pebble Imp", "face": "down"}'])
+    assert report.verdict == "malformed" and report.findings[0].line == 17
+
+
+def test_an_undefined_effect_type_in_a_log_is_unverifiable(tmp_path: Any) -> None:
+    report = _replay(tmp_path, ['{"seq": 0, "do": "play", "by": "ann", "card": "Grave Pact"}'])
+    assert report.verdict == "illegal"  # rank 2: it needs a card to level up (2.2.6.a)
+    report = _replay(tmp_path, ['{"seq": 0, "do": "play", "by": "ann", "card": "Gloomcap Wretch"}',
+                                '{"seq": 0, "do": "play", "by": "ann", "card": "Voidcaller", "on": {"card": "Gloomcap Wretch"}}'])
+    assert report.verdict == "illegal" and report.findings[0].rule == "ttcg:2.2.6.b"  # rank 3 on rank 1
+
+
+def test_a_registered_deck_is_checked_and_revealed_cards_must_fit_it(tmp_path: Any) -> None:
+    import json
+
+    from verifier.verify import verify_file
+
+    deck = {"deck": {name: 2 for name in sorted(c.name for c in CARDS)[:24]}}
+    header = {"replay": 1, "game": "ttcg", "ruleset": "ttcg/1", "players": ["ann", "ben"], "decks": {"ann": deck, "ben": deck},
+              "cards": "ttcg/base"}
+    path = tmp_path / "decks.jsonl"
+    path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    report = verify_file(path)
+    assert report.verdict == "illegal" and report.findings[0].rule == "ttcg:2.2.1.a"
+    deck = {"deck": {name: 3 if i == 0 else 2 for i, name in enumerate(sorted(c.name for c in CARDS)[:25])}}
+    header["decks"] = {"ann": deck, "ben": None}
+    path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    report = verify_file(path)
+    assert report.verdict == "illegal" and report.findings[0].rule == "ttcg:2.2.1.b"
+    deck = {"deck": {name: 2 for name in sorted(c.name for c in CARDS)[:25]}}
+    header["decks"] = {"ann": deck, "ben": None}
+    outside = sorted(c.name for c in CARDS)[30]
+    lines = [json.dumps(header), json.dumps({"seq": 1, "do": "first", "player": "ann"}),
+             json.dumps({"seq": 2, "do": "draw", "by": "ann", "card": outside})]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report = verify_file(path)
+    assert report.verdict == "inconsistent" and report.findings[0].rule == "ttcg:2.2.1.b"
