@@ -379,3 +379,15 @@ def test_html_of_a_large_batch_leaves_out_legal_timelines(monkeypatch: pytest.Mo
     _, page = _render([path, _legal_replay()])
     assert "legal ones are shown without their timeline" in page
     assert page.count('<table class="events"') == 1 and f'id="r1-e{seq}"' in page
+
+
+@pytest.mark.parametrize("game", ["bakugan", "ttcg", "epic_battles"])
+def test_every_game_with_replays_charts_its_players_resources(game: str) -> None:
+    from verifier.timeline import Timeline
+    from verifier.verify import verify_file
+
+    path = sorted((Path(__file__).resolve().parents[1] / "replays" / game / "legal").glob("*.jsonl"))[0]
+    timeline = Timeline()
+    assert verify_file(path, timeline=timeline).verdict == "legal"
+    assert set(timeline.series) == set(json.loads(path.read_text(encoding="utf-8").splitlines()[0])["players"])
+    assert all(series for series in timeline.series.values())

@@ -1222,6 +1222,12 @@ class Bakugan(Game[BakuganState, Event]):
             rulings.append(Ruling(need.rule, Violation("the log ends while an effect still needs events", need.describe(), "end of log", "info")))
         return rulings
 
+    def resources(self, state: BakuganState) -> dict[str, dict[str, int]]:
+        """Per player: hand and deck sizes, Energy cards (and charged ones), open Bakugan, discard pile."""
+        return {player: {"hand": len(side.hand), "deck": len(side.deck), "energy": len(side.energy),
+                         "charged": side.charged(), "open Bakugan": 3 - side.closed(), "discard": len(side.discard)}
+                for player, side in ((p, state.sides[p]) for p in state.players)}
+
     def view(self, state: BakuganState) -> dict[str, Any]:
         players = {}
         for player in state.players:

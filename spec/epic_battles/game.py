@@ -1115,6 +1115,12 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             rulings.append(Ruling(need.rule, Violation("the log ends while an effect still needs events", need.describe(), "end of log", "info")))
         return rulings
 
+    def resources(self, state: EpicBattlesState) -> dict[str, dict[str, int]]:
+        """Per player: deck (their life), hand, energy pile, discard pile, rounds won."""
+        return {player: {"deck": len(side.deck), "hand": len(side.hand), "energy": len(side.energy),
+                         "discard": len(side.discard), "rounds won": side.rounds_won}
+                for player, side in ((p, state.sides[p]) for p in state.players)}
+
     def view(self, state: EpicBattlesState) -> dict[str, Any]:
         sides = {}
         for player in state.players:

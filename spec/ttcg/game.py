@@ -994,6 +994,12 @@ class Ttcg(Game[TtcgState, Event]):
                                                        "end of log", "info")))
         return rulings
 
+    def resources(self, state: TtcgState) -> dict[str, dict[str, int]]:
+        """Per player: points, hand and deck sizes, creatures and magic cards on the field."""
+        return {player: {"points": side.points, "hand": len(side.hand), "deck": len(side.deck),
+                         "creatures": len(side.creatures), "magic": len(side.magic)}
+                for player, side in ((p, state.sides[p]) for p in state.players)}
+
     def view(self, state: TtcgState) -> dict[str, Any]:
         sides = {}
         for player in state.players:
