@@ -51,3 +51,23 @@ def test_the_mutate_command(legal_game: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["share_flagged"] == 1.0 and data["missed"] == []
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _explicit_legal(game: str) -> Path | None:
+    for path in sorted((ROOT / "replays" / game / "legal").glob("*.jsonl")):
+        if json.loads(path.read_text(encoding="utf-8").splitlines()[0]).get("options", {}).get("passes") == "explicit":
+            return path
+    return None
+
+
+@pytest.mark.parametrize("game", ["bakugan", "ttcg", "epic_battles"])
+def test_no_mutant_of_another_game_is_missed(game: str) -> None:
+    path = _explicit_legal(game)
+    if path is None:
+        pytest.skip(f"no explicit-pass legal replay of {game}")
+    report = run([path], count=4, seed=3)
+    assert report.counts["missed"] == 0, [(m.description, m.why) for m in report.mutants if m.outcome == "missed"]
+    assert all(m.rule for m in report.mutants if m.outcome == "flagged")

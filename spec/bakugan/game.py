@@ -112,6 +112,9 @@ def card_identity(defn: CardDef) -> tuple[str, str | None, str]:
 class Bakugan(Game[BakuganState, Event]):
     """The Bakugan TCG (2023) glossary rules for two players."""
 
+    chance_fields: ClassVar[dict[str, tuple[str, ...]]] = {"draw": ("card",), "flip": ("card",)}
+    """Chance outcomes legal_moves samples (left out when matching moves, see Game.choice_key)."""
+
     id: ClassVar[str] = "bakugan"
     title: ClassVar[str] = "Bakugan TCG (2023)"
     rulesets: ClassVar[tuple[str, ...]] = ("bakugan/1",)

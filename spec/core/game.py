@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
 from spec.core.cards import CardDatabase
 from spec.core.findings import Violation
 from spec.core.rules import RuleBook
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from spec.core.conflicts import Policy
 
 
 class Event(msgspec.Struct, tag_field="do", forbid_unknown_fields=True, omit_defaults=True):
@@ -122,6 +125,10 @@ class Game(ABC, Generic[S, E]):
 
     # ------------------------------------------------------------ simulation hooks
 
+    chance_fields: ClassVar[dict[str, tuple[str, ...]]] = {}
+    """Per event kind, the fields holding a chance outcome that :meth:`legal_moves` samples
+    (a drawn card's name, a die's face): :meth:`choice_key` leaves them out."""
+
     def choice_key(self, event: E) -> Any:
         """What identifies a move among the moves :meth:`legal_moves` offers.
 
@@ -131,6 +138,8 @@ class Game(ABC, Generic[S, E]):
         """
         data = msgspec.to_builtins(event)
         data.pop("seq", None)
+        for name in self.chance_fields.get(str(event.__struct_config__.tag), ()):
+            data.pop(name, None)
         return msgspec.json.encode(data, order="deterministic")
 
     def offers(self, state: S, event: E) -> bool:
@@ -148,4 +157,28 @@ class Game(ABC, Generic[S, E]):
 
     def claims_since(self, state: S, before: Any) -> list[dict[str, Any]]:
         """Claim events (without ``seq``) for what was derived since ``before`` was taken."""
+        return []
+
+    # ------------------------------------------------------------ conflicts (spec.core.conflicts)
+
+    def conflict_policy(self) -> Policy:
+        """The game's precedence policy for clashing effects.
+
+        The default is ``POLICY`` of ``spec/<game>/conflicts.py``, or, for a game without
+        one, a policy that settles nothing (every conflict is then reported unsettled).
+        """
+        from spec.core.conflicts import policy_for
+
+        return policy_for(self.id)
+
+    def conflicts_met(self, state: S, memo: dict[str, Any]) -> list[Ruling]:
+        """Findings for conflicts between effects in force that were not reported yet.
+
+        The verifier calls this after every event with ``memo``, a dict it keeps for one
+        replay (the game stores there what it has reported). A settled conflict gives an
+        ``info`` finding naming the effects and the precedence rule; a gap in the rules, or
+        a check z3 could not decide, an ``unverifiable`` one. Keep it cheap: the default
+        reports nothing, and a game should call z3 only once a pre-filter has found two
+        effects that could clash.
+        """
         return []

@@ -75,6 +75,9 @@ class Decklist(msgspec.Struct, forbid_unknown_fields=True):
 class EpicBattles(Game[EpicBattlesState, Event]):
     """The Epic Battles CCG rules."""
 
+    chance_fields: ClassVar[dict[str, tuple[str, ...]]] = {"draw": ("card",), "reveal": ("card",)}
+    """Chance outcomes legal_moves samples (left out when matching moves, see Game.choice_key)."""
+
     id: ClassVar[str] = "epic_battles"
     title: ClassVar[str] = "Epic Battles CCG"
     rulesets: ClassVar[tuple[str, ...]] = ("epic_battles/1",)

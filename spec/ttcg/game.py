@@ -101,6 +101,9 @@ def copy_limit(_name: str) -> int:
 class Ttcg(Game[TtcgState, Event]):
     """The True Trading Card Game, basic rules (section 2 of the development document)."""
 
+    chance_fields: ClassVar[dict[str, tuple[str, ...]]] = {"draw": ("card",), "roll": ("die",)}
+    """Chance outcomes legal_moves samples (left out when matching moves, see Game.choice_key)."""
+
     id: ClassVar[str] = "ttcg"
     title: ClassVar[str] = "True Trading Card Game (TTCG)"
     rulesets: ClassVar[tuple[str, ...]] = ("ttcg/1",)
