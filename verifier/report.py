@@ -81,6 +81,10 @@ def to_text(report: Report, show_state: bool = True) -> str:
             out.append(f"    difference: {compact(f.diff)}")
         if show_state and f.severity != "info":
             out.extend(_state_lines(f.state))
+    for f in getattr(report, "conflicts", None) or []:
+        where = f"seq {f.seq}" if f.seq is not None else "set-up"
+        rule = f" [{printable(f.rule)}]" if f.rule else ""
+        out.append(f"  conflict settled{rule} at {where}: {printable(f.message)}")
     return "\n".join(out)
 
 

@@ -3,7 +3,11 @@
 The verifier reads the header (refusing a ruleset the spec does not know), loads the
 card database, checks deck construction, then hands each event to the game's ``apply``.
 By default it stops judging at the first ``illegal`` finding and says so; with
-``keep_going`` it goes on, marking later findings as made after the divergence.
+``keep_going`` it goes on, marking later findings as made after the divergence. After
+each event the game reports the conflicts between effects in force that it met and how
+its precedence policy settled them: ``info`` findings, listed in the report's
+``conflicts`` (they never change a verdict); a clash no rule settles is an
+``unverifiable`` finding.
 Findings come out in contract 3's shape; the same input always gives the same report.
 """
 
@@ -35,6 +39,9 @@ class Report(msgspec.Struct, omit_defaults=True):
     stopped_at: int | None = None
     """The seq after which judging stopped (first illegal move), if it did."""
     final_state: dict[str, Any] | None = None
+    conflicts: list[Finding] = []
+    """Each conflict between effects the game met and how its precedence policy settled it
+    (``info`` findings, kept apart from ``findings``: they never change the verdict)."""
 
 
 class Verifier(Visitor[Report]):
@@ -57,6 +64,10 @@ class Verifier(Visitor[Report]):
         self.stopped_at: int | None = None
         self.diverged = False
         self.malformed = False
+        self.conflicts_memo: dict[str, Any] = {}
+        """What the game has reported of the conflicts in force (see ``Game.conflicts_met``)."""
+        self.conflicts: list[Finding] = []
+        """Settled conflicts met (``info``), for the report's ``conflicts``."""
 
     # ---------------------------------------------------------------- header
 
@@ -119,6 +130,9 @@ class Verifier(Visitor[Report]):
         self.events += 1
         for ruling in self.game.apply(self.state, event):
             self._record(event.seq, line, ruling)
+        if not self.diverged and not self.malformed:
+            for ruling in self.game.conflicts_met(self.state, self.conflicts_memo):
+                self._record(event.seq, line, ruling)
         if self.timeline is not None:
             self.timeline.record(self.game, self.state, event, line)
         return not self._should_stop()
@@ -139,6 +153,9 @@ class Verifier(Visitor[Report]):
         state = None
         if v.severity != "info" and self.with_state and self.game is not None and self.state is not None:
             state = self.game.view(self.state)
+        if ruling.check == "conflicts" and v.severity == "info":
+            self.conflicts.append(Finding(seq, line, v.severity, ruling.rule, v.message, v.expected, v.actual))
+            return
         self.findings.append(Finding(seq, line, v.severity, ruling.rule, v.message, v.expected, v.actual, state, v.diff,
                                      self.diverged))
         if v.severity == "illegal":
@@ -163,7 +180,7 @@ class Verifier(Visitor[Report]):
                                     "(use --keep-going to go on)"))
         final = self.game.view(self.state) if self.game is not None and self.state is not None and self.with_state else None
         return Report(self.path, self.game.id if self.game else None, verdict_of(findings), self.events, findings,
-                      self.stopped_at, final)
+                      self.stopped_at, final, list(self.conflicts))
 
 
 def _decoder_for(header: Header) -> Any:

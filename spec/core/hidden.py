@@ -6,18 +6,28 @@ whereabouts the log has shown outside the hidden region; that count can never ex
 the copies registered (or, with no decklist, the copies the construction rules allow).
 Any arrangement of the deck is possible while every count is within bounds, so this
 check is exact for draws, reveals, plays and cards shuffled back.
+
+Counting is not enough once the log shows a hidden card only as a *kind* ("a Faerie")
+without its name: which card it was becomes a choice that later events constrain.
+Every change of knowledge is therefore also written to a journal of
+:class:`~spec.core.hidden_z3.Observation` (cheap to copy: a shared linked list); when
+the journal holds such a mark, :meth:`DeckKnowledge.contradiction` hands it to z3
+(:mod:`spec.core.hidden_z3`). Without marks counting stays the whole check.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from spec.core.hidden_z3 import DeckModel, HiddenOutcome, Observation
 
 
 class DeckKnowledge:
     """What the log has shown of one player's deck."""
 
-    __slots__ = ("limit", "located", "player", "registered")
+    __slots__ = ("checked", "done", "journal", "length", "limit", "located", "marks", "now", "player", "registered")
 
     def __init__(self, registered: Counter[str] | None, limit: Callable[[str], int | None], player: str = "") -> None:
         self.registered = registered
@@ -26,7 +36,17 @@ class DeckKnowledge:
         """Construction limit per name, used when no decklist is registered."""
         self.located: Counter[str] = Counter()
         self.player = player
-        """Whose deck it is (for messages)."""
+        self.now: int | None = None
+        """The seq of the event being applied (the game sets it), for the journal."""
+        self.journal: tuple[Any, Observation] | None = None
+        """The observations so far, newest first, as a linked list ``(earlier, observation)``."""
+        self.length = 0
+        self.marks = 0
+        """How many observations show a card only as a kind (each needs the solver)."""
+        self.checked = 0
+        """The journal length at the last solver check that found no contradiction."""
+        self.done = False
+        """Set once a contradiction (or an undecided check) was reported: later checks add nothing."""
 
     def bound(self, name: str) -> int | None:
         """How many copies of ``name`` the deck can hold (``None``: any number)."""
@@ -39,16 +59,61 @@ class DeckKnowledge:
         bound = self.bound(name)
         return bound is None or self.located[name] < bound
 
-    def reveal(self, name: str) -> None:
-        """A copy of ``name`` left the hidden region (drawn face up, played, revealed)."""
-        self.located[name] += 1
+    def _note(self, observation: Observation) -> None:
+        self.journal = (self.journal, observation)
+        self.length += 1
 
-    def conceal(self, name: str) -> None:
+    def reveal(self, name: str, words: str = "", source: str = "deck") -> None:
+        """A copy of ``name`` left the hidden region (drawn face up, played, revealed).
+
+        ``source`` is ``deck`` when it came out of the deck itself, ``hidden`` when it
+        was a hidden card out of the deck (in hand) now shown by name.
+        """
+        self.located[name] += 1
+        self._note(Observation(self.now, "out", name, words=words or f"showed {name}", source=source))  # type: ignore[arg-type]
+
+    def conceal(self, name: str, words: str = "") -> None:
         """A known copy of ``name`` went back into the hidden region (shuffled in)."""
         if self.located[name] > 0:
             self.located[name] -= 1
+            self._note(Observation(self.now, "back", name, words=words or f"shuffled {name} back"))
+
+    def mark(self, names: Iterable[str], words: str) -> None:
+        """A hidden card was shown to be one of ``names``, without its own name."""
+        self.marks += 1
+        self._note(Observation(self.now, "mark", names=frozenset(names), words=words))
+
+    def observations(self) -> list[Observation]:
+        """The journal, oldest first."""
+        out: list[Observation] = []
+        node = self.journal
+        while node is not None:
+            node, observation = node
+            out.append(observation)
+        out.reverse()
+        return out
+
+    def contradiction(self, deck_size: int | None = None) -> HiddenOutcome | None:
+        """What z3 finds wrong with the journal, when counting is not enough (``None``: nothing).
+
+        Only a journal with marks goes to the solver, and only when it grew since the last
+        check that found it consistent.
+        """
+        if self.marks == 0 or self.length == self.checked or self.done:
+            return None
+        from spec.core.hidden_z3 import check
+
+        outcome = check(DeckModel(self.player, self.registered, self.limit, deck_size), self.observations())
+        self.checked = self.length
+        if outcome.status == "consistent":
+            return None
+        self.done = True
+        return outcome
 
     def copy(self) -> DeckKnowledge:
-        other = DeckKnowledge(self.registered, self.limit, self.player)
+        other = DeckKnowledge.__new__(DeckKnowledge)
+        other.registered, other.limit, other.player = self.registered, self.limit, self.player
         other.located = self.located.copy()
+        other.now, other.journal, other.length = self.now, self.journal, self.length
+        other.marks, other.checked, other.done = self.marks, self.checked, self.done
         return other

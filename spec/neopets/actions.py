@@ -15,6 +15,7 @@ from spec.core.findings import Violation
 from spec.core.rules import RuleBook, RuleIndex
 from spec.core.state import CardObj
 from spec.neopets import board as B
+from spec.neopets import conflicts as NC
 from spec.neopets import events as E
 from spec.neopets.state import NeopetsState
 
@@ -331,9 +332,11 @@ def timing_waived(state: NeopetsState, player: str, kind: str) -> bool:
 
 
 def _prep_timing(state: NeopetsState, ev: E.Play, rule: str) -> Check:
-    if _prep_rule(state, ev) != rule or timing_waived(state, ev.by or "", _card_type(state, ev.card)):
+    if _prep_rule(state, ev) != rule:
         return None
     if ev.by != state.active or state.node != "preparation" or state.queue:
+        if timing_waived(state, ev.by or "", _card_type(state, ev.card)):
+            return NC.judge_timing(state, ev.by or "", _card_type(state, ev.card))[0]  # 4.2: the permission against the timing
         return Violation(f"a {_card_type(state, ev.card)} played outside its player's Preparation Phase with an empty queue",
                          expected="own Preparation Phase, empty queue", actual=f"{state.node}, {ev.by}, queue {len(state.queue)}")
     return None
@@ -388,15 +391,20 @@ def one_preparation_play(state: NeopetsState, ev: E.Play) -> Check:
     allowed = 1 + _granted_plays(state, ev.by or "")
     if state.flags.prep_plays >= allowed:
         return Violation("a second card played this Preparation Phase", expected=f"at most {allowed} card(s)", actual=f"card {state.flags.prep_plays + 1}")
+    if state.flags.prep_plays >= 1:
+        return NC.judge_grant(state, ev.by or "")[0]  # 4.2: the grant against the one play
     return None
 
 
 @PLAY.precondition("4.1", "a can't in force beats the permission to play")
 def cant_beats_can(state: NeopetsState, ev: E.Play) -> Check:
     kind = _card_type(state, ev.card)
-    if B.prohibited(state, ev.by or "", f"play {kind}") or B.prohibited(state, ev.by or "", "play cards"):
-        return Violation(f"an effect in force says {ev.by} can't play {kind} cards", expected=f"no {kind} played", actual=ev.card)
-    return None
+    player = ev.by or ""
+    if not (B.prohibited(state, player, f"play {kind}") or B.prohibited(state, player, "play cards")):
+        return None
+    if B.permitted(state, player, f"play {kind}") or B.permitted(state, player, "play cards"):
+        return NC.judge_play(state, player, kind, ev.card)[0]  # a can't and a can clash: the policy decides
+    return Violation(f"an effect in force says {ev.by} can't play {kind} cards", expected=f"no {kind} played", actual=ev.card)
 
 
 @PLAY.precondition("6.4.2.p1", "the player's level (Codestones attached) meets the card's level requirement")

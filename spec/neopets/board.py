@@ -91,22 +91,23 @@ _NEGATING: set[int] = set()
 def negated_neopets(state: NeopetsState) -> set[int]:
     """The active Neopets (by uid) whose abilities a static negation removes (8.20.6b).
 
-    Negations are applied in the order their sources entered play, so that between two
-    that contradict each other (each Neopet negating the other) the one in play longer
-    prevails (8.18.5): a Neopet already negated negates nothing. Sources that entered
-    together are taken active player's first (as simultaneous events are, 9.7.1).
-    Conditions on a negating passive are read without negations (no circularity).
+    A negating source applies unless a negation that applies names it: a source no
+    applying negation names applies, and the Neopets it names lose their abilities,
+    negations included (8.20.6b). Where negations name each other in a circle, none of
+    them settled by the rest, they contradict each other and the one whose source has
+    been in play longer applies (8.18.5); sources that entered together are taken active
+    player's first (as simultaneous events are, 9.7.1). Conditions on a negating passive
+    are read without negations (no circularity).
     """
     sources = [(player, card) for player, card in in_play(state) if card.name is not None and _negates(state, card.name)]
     if not sources or id(state) in _NEGATING:
         return set()
     sources.sort(key=lambda pc: (state.entered.get(pc[1].uid, pc[1].uid), pc[0] != state.active))
-    out: set[int] = set()
+    targets: dict[int, set[int]] = {}
     _NEGATING.add(id(state))
     try:
         for player, card in sources:
-            if card.uid in out:
-                continue
+            named: set[int] = set()
             for ability in abilities(state, card.name or "", A.Passive):
                 if ability.condition is not None and not condition_holds(state, player, ability.condition, {}):
                     continue
@@ -115,10 +116,28 @@ def negated_neopets(state: NeopetsState) -> set[int]:
                         for owner in neopet_owner(state, player, step.target):
                             neopet = state.sides[owner].neopet
                             if neopet is not None:
-                                out.add(neopet.card.uid)
+                                named.add(neopet.card.uid)
+            targets[card.uid] = named
     finally:
         _NEGATING.discard(id(state))
-    return out
+    applies: dict[int, bool] = {}
+    order = [card.uid for _player, card in sources]
+    while len(applies) < len(order):
+        changed = True
+        while changed:
+            changed = False
+            for uid in order:
+                if uid in applies:
+                    continue
+                attackers = [a for a in order if uid in targets[a] and a != uid]
+                if any(applies.get(a) for a in attackers):
+                    applies[uid], changed = False, True
+                elif all(applies.get(a) is False for a in attackers):
+                    applies[uid], changed = True, True
+        oldest = next((uid for uid in order if uid not in applies), None)
+        if oldest is not None:
+            applies[oldest] = True  # 8.18.5: in a circle of negations, the longest in play applies
+    return {t for uid in order if applies[uid] for t in targets[uid] if t != uid}
 
 
 def _negates(state: NeopetsState, name: str) -> bool:

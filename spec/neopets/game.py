@@ -34,6 +34,7 @@ from spec.core.queue import Priority, QueueItem
 from spec.core.state import CardObj, Zone
 from spec.neopets import actions as X
 from spec.neopets import board as B
+from spec.neopets import conflicts as NC
 from spec.neopets import events as E
 from spec.neopets.actions import BOOK
 from spec.neopets.effects import Effects
@@ -118,7 +119,7 @@ class Neopets(Game[NeopetsState, Event]):
                 main, neopets, pool = self._check_deck(setup, player, deck, limit)
             side = Side(player, Zone("Main Deck", ordered=True, public=False), Zone("Inventory", public=False),
                         Zone("Discard"), Zone("Void"), Zone("Play Area"),
-                        DeckKnowledge(main, limit), neopets, pool)
+                        DeckKnowledge(main, limit, player), neopets, pool)
             side.deck.hidden = sum(main.values()) if main is not None else 50
             sides[player] = side
         state = NeopetsState(setup.players, sides, setup.cards, setup.options.get("passes") == "explicit")
@@ -174,10 +175,31 @@ class Neopets(Game[NeopetsState, Event]):
 
     def apply(self, state: NeopetsState, event: Event) -> list[Ruling]:
         kind = event.__struct_config__.tag
+        for side in state.sides.values():
+            side.knowledge.now = event.seq
         try:
-            return self._apply(state, event, str(kind))
+            rulings = self._apply(state, event, str(kind))
         except (B.Unmodelled, UnsupportedStep) as error:
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
+        for side in state.sides.values():
+            if side.knowledge.marks:
+                rulings += self._hidden_contradiction(side)
+        return rulings
+
+    @BOOK.encodes("8.20.7a", what="a card revealed only as a kind constrains which cards the hidden deck can hold (z3)")
+    def _hidden_contradiction(self, side: Side) -> list[Ruling]:
+        """What z3 finds wrong with a player's hidden cards once one was shown only as a kind."""
+        outcome = side.knowledge.contradiction(sum(side.knowledge.registered.values()) if side.knowledge.registered else 50)
+        if outcome is None:
+            return []
+        if outcome.status == "unknown":
+            return [Ruling(None, Violation(outcome.explanation, "a decided check", "undecided", "unverifiable"), "hidden")]
+        return [Ruling(cite("8.20.7a"), Violation(outcome.explanation, "an arrangement of the deck that gives the log",
+                                                  "none exists", "inconsistent"), "hidden")]
+
+    def conflicts_met(self, state: NeopetsState, memo: dict[str, Any]) -> list[Ruling]:
+        """Clashes of effects in force, settled by the Neopets policy (spec.neopets.conflicts)."""
+        return NC.conflicts_met(state, memo)
 
     def _apply(self, state: NeopetsState, ev: Any, kind: str) -> list[Ruling]:
         if ev.by is None and kind not in NO_ACTOR:
@@ -210,16 +232,21 @@ class Neopets(Game[NeopetsState, Event]):
                         return self._feed(state, ev, kind)
                     break
                 progressed = action.first_violation(state, ev)
+                if progressed is not None and progressed[1].severity == "unverifiable":
+                    break  # the rules cannot decide the move here (a clash they leave open): judge it here
             if progressed is None:
                 hit = None
+            elif progressed[1].severity == "unverifiable":
+                hit = progressed
             elif snapshot is not None:
                 state.__dict__.update(snapshot.__dict__)
         if hit is not None:
             check, violation = hit
             self._apply_anyway(state, ev, kind)
             return [Ruling(check.rule, violation, check.name)]
+        notes = NC.move_notes(state, ev, kind) if kind == "play" else []
         perform = getattr(self, f"_do_{kind}", None)
-        return (perform(state, ev) if perform is not None else None) or []
+        return notes + ((perform(state, ev) if perform is not None else None) or [])
 
     def _apply_anyway(self, state: NeopetsState, ev: Any, kind: str) -> None:
         """Carry out an illegal move as far as it physically can be (for ``--keep-going``)."""
@@ -234,6 +261,8 @@ class Neopets(Game[NeopetsState, Event]):
     def _unknown_card(self, state: NeopetsState, ev: Any, kind: str) -> Ruling | None:
         for field in ("card", "neopet"):
             name = getattr(ev, field, None)
+            if kind == "reveal" and name == "":
+                continue  # a reveal that names no card: only its kind is known (_reveal_unnamed)
             if isinstance(name, str) and name not in state.cards and not (kind == "activate" and name == "Neopet"):
                 if kind in ("draw", "scrap"):
                     return None  # the card moves as a hidden card; reported below
@@ -277,7 +306,7 @@ class Neopets(Game[NeopetsState, Event]):
             if not side.knowledge.can_reveal(name):
                 rulings.append(Ruling(cite("1.1.p1"), Violation(f"{player} drew {name}, but the registered deck holds no further copy",
                                                                  f"at most {side.knowledge.bound(name)} cop(ies)", f"copy {side.knowledge.located[name] + 1}", "inconsistent")))
-            side.knowledge.reveal(name)
+            side.knowledge.reveal(name, f"drew {name}")
         side.inventory.add(state.new_card(name, player, state.cards.get(name) if name else None))
         return rulings
 
@@ -286,7 +315,7 @@ class Neopets(Game[NeopetsState, Event]):
         side = state.sides[ev.by or ""]
         for card in side.inventory.cards:
             if card.name is not None:
-                side.knowledge.conceal(card.name)
+                side.knowledge.conceal(card.name, f"shuffled {card.name} back into the Main Deck (mulligan)")
         side.deck.hidden += len(side.inventory)
         side.inventory.cards.clear()
         side.mulligans += 1
@@ -346,7 +375,7 @@ class Neopets(Game[NeopetsState, Event]):
                 card = state.new_card(name, player)
             else:
                 side.inventory.remove(card)
-                side.knowledge.reveal(name)
+                side.knowledge.reveal(name, f"showed {name} from a hidden card of the Inventory", "hidden")
             card.name, card.defn = name, state.cards.get(name)
         else:
             side.inventory.remove(card)
@@ -522,8 +551,25 @@ class Neopets(Game[NeopetsState, Event]):
             state.resolution = state.suspended.pop()
         return rulings
 
+    def _reveal_unnamed(self, state: NeopetsState, need: interpreter.Need) -> None:
+        """A reveal the log records without the card's name: only its kind is known (9.11.3).
+
+        A known card of the Inventory of that kind may be the one shown; otherwise a hidden
+        card was, and the deck must be able to hold it there (a mark for z3, decision 20).
+        """
+        side = state.sides[need.player]
+        if any(B.selector_accepts(c.defn, need.detail) for c in side.inventory):
+            return
+        names = sorted(d.name for d in state.cards if B.selector_accepts(d, need.detail))
+        side.knowledge.mark(names, f"revealed {_kind(need.detail)} from a hidden card of the Inventory, without its name")
+
     def _feed_violation(self, state: NeopetsState, need: interpreter.Need, ev: Any) -> Violation | None:
         side = state.sides[need.player]
+        if need.kind == "reveal" and not ev.card:
+            known = any(B.selector_accepts(c.defn, need.detail) for c in side.inventory)
+            if not known and side.inventory.unknown() is None:
+                return Violation(f"no card of the kind asked for is in {need.player}'s Inventory", need.detail.describe(), "a reveal")
+            return None
         if need.kind == "roll":
             if len(ev.dice) != need.count:
                 return Violation("dice rolled for an effect", f"{need.count} {need.detail}", f"{len(ev.dice)} dice")
@@ -567,19 +613,21 @@ class Neopets(Game[NeopetsState, Event]):
         elif kind == "scrap":
             side.deck.hidden = max(0, side.deck.hidden - 1)
             if ev.card is not None:
-                side.knowledge.reveal(ev.card)
+                side.knowledge.reveal(ev.card, f"scrapped {ev.card}")
             side.discard.add(state.new_card(ev.card, need.player, state.cards.get(ev.card) if ev.card else None))
         elif kind == "search":
             if ev.card is not None:
                 side.deck.hidden = max(0, side.deck.hidden - 1)
-                side.knowledge.reveal(ev.card)
+                side.knowledge.reveal(ev.card, f"searched the Main Deck and took {ev.card}")
                 side.inventory.add(state.new_card(ev.card, need.player, state.cards[ev.card]))
+        elif kind == "reveal" and not ev.card:
+            self._reveal_unnamed(state, need)
         elif kind == "reveal":
             card = side.inventory.find(ev.card)
             if card is None:
                 hidden = side.inventory.unknown()
                 if hidden is not None:
-                    side.knowledge.reveal(ev.card)
+                    side.knowledge.reveal(ev.card, f"revealed {ev.card} from a hidden card of the Inventory", "hidden")
                     hidden.name, hidden.defn = ev.card, state.cards.get(ev.card)
         elif kind == "roll":
             faces = list(ev.dice)
@@ -1200,6 +1248,13 @@ class Neopets(Game[NeopetsState, Event]):
         if need.kind == "select" and side.neopet is not None:
             return [E.Select(0, p, n) for n in sorted({c.name or "" for c in side.neopet.codestones})]
         return []
+
+
+def _kind(sel: A.Selector) -> str:
+    """``a Faerie``, ``a card with "Omelette" in its name``: what a selector asks for, in words."""
+    noun = "card" if sel.type == "card" else sel.type
+    words = f"{'an' if noun[:1] in 'AEIOU' else 'a'} {noun}"
+    return words + (f' with "{sel.name_contains}" in its name' if sel.name_contains else "")
 
 
 __all__ = ["Neopets"]
