@@ -72,15 +72,50 @@ def who(state: NeopetsState, controller: str, relative: str | None) -> list[str]
     return [state.active, state.nonactive]
 
 
-def in_play(state: NeopetsState) -> Iterator[tuple[str, CardObj]]:
-    """Every card whose abilities work now: Battledome, active Neopets, Locations (8.18.1, 7.9.5.p2)."""
-    for player in (state.active, state.nonactive) if state.active else state.players:
+def in_play(state: NeopetsState) -> list[tuple[str, CardObj]]:
+    """Every card whose abilities work now: Battledome, active Neopets, Locations (8.18.1, 7.9.5.p2).
+
+    Active player's first; for each player the Neopet, the Faerie, Equipment, Location.
+    """
+    return list(_board(state).cards)
+
+
+class _Board:
+    """What is in play, worked out once per arrangement of the play zones (a cache).
+
+    ``cards`` in the order of :func:`in_play`; ``negated`` the Neopets whose abilities
+    a negation removes, or ``None`` when a negation has a condition (then worked out at
+    each call); ``passive``/``triggered`` the abilities of the cards not negated, with
+    their controller and source, conditions not yet read.
+    """
+
+    __slots__ = ("cards", "key", "negated", "passive", "triggered")
+
+    def __init__(self, key: tuple[object, ...], cards: list[tuple[str, CardObj]]) -> None:
+        self.key = key
+        self.cards = cards
+        self.negated: set[int] | None = None
+        self.passive: list[tuple[str, CardObj, A.Passive]] | None = None
+        self.triggered: list[tuple[str, CardObj, A.Triggered]] | None = None
+
+
+def _board(state: NeopetsState) -> _Board:
+    order = (state.active, state.nonactive) if state.active else state.players
+    cards: list[tuple[str, CardObj]] = []
+    for player in order:
         side = state.sides[player]
         if side.neopet is not None:
-            yield player, side.neopet.card
-        yield from ((player, c) for c in side.faerie)
-        yield from ((player, c) for c in side.equipment)
-        yield from ((player, c) for c in side.play_area if c.defn is not None and c.defn.type == "Location")
+            cards.append((player, side.neopet.card))
+        cards.extend((player, c) for c in side.faerie)
+        cards.extend((player, c) for c in side.equipment)
+        cards.extend((player, c) for c in side.play_area.cards if c.defn is not None and c.defn.type == "Location")
+    key = tuple((player, card.uid, card.name, state.entered.get(card.uid)) for player, card in cards)
+    cached = state.board_cache
+    if isinstance(cached, _Board) and cached.key == key:
+        return cached
+    board = _Board(key, cards)
+    state.board_cache = board
+    return board
 
 
 NEOPET_TYPES = ("Neopet", "Rainbow Pool Neopet")
@@ -99,9 +134,17 @@ def negated_neopets(state: NeopetsState) -> set[int]:
     player's first (as simultaneous events are, 9.7.1). Conditions on a negating passive
     are read without negations (no circularity).
     """
-    sources = [(player, card) for player, card in in_play(state) if card.name is not None and _negates(state, card.name)]
-    if not sources or id(state) in _NEGATING:
+    board = _board(state)
+    if board.negated is not None:
+        return board.negated
+    sources = [(player, card) for player, card in board.cards if card.name is not None and _negates(state, card.name)]
+    if not sources:
+        board.negated = set()
+        return board.negated
+    if id(state) in _NEGATING:
         return set()
+    conditional = any(ability.condition is not None for _player, card in sources
+                      for ability in abilities(state, card.name or "", A.Passive))
     sources.sort(key=lambda pc: (state.entered.get(pc[1].uid, pc[1].uid), pc[0] != state.active))
     targets: dict[int, set[int]] = {}
     _NEGATING.add(id(state))
@@ -137,29 +180,56 @@ def negated_neopets(state: NeopetsState) -> set[int]:
         oldest = next((uid for uid in order if uid not in applies), None)
         if oldest is not None:
             applies[oldest] = True  # 8.18.5: in a circle of negations, the longest in play applies
-    return {t for uid in order if applies[uid] for t in targets[uid] if t != uid}
+    negated = {t for uid in order if applies[uid] for t in targets[uid] if t != uid}
+    if not conditional:
+        board.negated = negated
+    return negated
 
 
 def _negates(state: NeopetsState, name: str) -> bool:
-    """Whether a card has a passive that negates a Neopet's abilities."""
-    return any(isinstance(step, A.Negate) and step.target.type == "Neopet"
-               for ability in abilities(state, name, A.Passive) for step in ability.effect)
+    """Whether a card has a passive that negates a Neopet's abilities (remembered per card database)."""
+    known: dict[str, bool] | None = getattr(state.cards, "_negators", None)
+    if known is None:
+        known = {}
+        state.cards._negators = known  # type: ignore[attr-defined]
+    found = known.get(name)
+    if found is None:
+        found = any(isinstance(step, A.Negate) and step.target.type == "Neopet"
+                    for ability in abilities(state, name, A.Passive) for step in ability.effect)
+        known[name] = found
+    return found
 
 
-def working(state: NeopetsState) -> Iterator[tuple[str, CardObj]]:
+def working(state: NeopetsState) -> list[tuple[str, CardObj]]:
     """The cards in play whose abilities are not negated (8.20.6b)."""
     negated = negated_neopets(state)
-    return ((player, card) for player, card in in_play(state) if card.uid not in negated)
+    return [(player, card) for player, card in _board(state).cards if card.uid not in negated]
+
+
+def triggered(state: NeopetsState) -> list[tuple[str, CardObj, A.Triggered]]:
+    """Triggered abilities of the cards in play that are not negated, in :func:`in_play` order."""
+    board = _board(state)
+    if board.triggered is not None and board.negated is not None:
+        return board.triggered
+    found = [(player, card, ability) for player, card in working(state) if card.name is not None
+             for ability in abilities(state, card.name, A.Triggered)]
+    if board.negated is not None:
+        board.triggered = found
+    return found
 
 
 def passives(state: NeopetsState) -> Iterator[tuple[str, CardObj, A.Passive]]:
     """Passive abilities in force (8.18), with their controller and source."""
-    for player, card in working(state):
-        if card.name is None:
-            continue
-        for ability in abilities(state, card.name, A.Passive):
-            if ability.condition is None or condition_holds(state, player, ability.condition, {}):
-                yield player, card, ability
+    board = _board(state)
+    listed = board.passive if board.negated is not None else None
+    if listed is None:
+        listed = [(player, card, ability) for player, card in working(state) if card.name is not None
+                  for ability in abilities(state, card.name, A.Passive)]
+        if board.negated is not None:
+            board.passive = listed
+    for player, card, ability in listed:
+        if ability.condition is None or condition_holds(state, player, ability.condition, {}):
+            yield player, card, ability
 
 
 def passive_steps(state: NeopetsState, kind: type[T]) -> Iterator[tuple[str, T]]:

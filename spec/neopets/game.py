@@ -974,12 +974,9 @@ class Neopets(Game[NeopetsState, Event]):
     @BOOK.encodes("8.16.1", "8.16.2", "8.16.3", "5.2.1b.p1", "5.3.1b.p1", "5.4.1b.p1", "5.5.2.p1",
                   what="triggered abilities wait until the effect that caused them finishes, then join the queue")
     def _fire(self, state: NeopetsState, event: str, actor: str, card: CardObj | None, phase: str | None = None) -> None:
-        for controller, source in B.working(state):
-            if source.name is None:
-                continue
-            for ability in B.abilities(state, source.name, A.Triggered):
-                if self._matches(state, controller, ability.trigger, event, actor, card, phase):
-                    state.waiting.append(QueueItem("triggered", controller, source, ability.effect))
+        for controller, source, ability in B.triggered(state):
+            if self._matches(state, controller, ability.trigger, event, actor, card, phase):
+                state.waiting.append(QueueItem("triggered", controller, source, ability.effect))
 
     def _matches(self, state: NeopetsState, controller: str, trig: A.Trigger, event: str, actor: str,
                  card: CardObj | None, phase: str | None) -> bool:

@@ -174,6 +174,8 @@ class NeopetsState:
     next_order: int = 1
     entered: dict[int, int] = field(default_factory=dict)
     """When each card in play got there (uid -> stamp); cards entering together share one (8.18.5)."""
+    board_cache: object = field(default=None, repr=False, compare=False)
+    """What is in play, worked out once per arrangement (spec.neopets.board); never copied."""
 
     def other(self, player: str) -> str:
         a, b = self.players
