@@ -18,6 +18,7 @@ GAMES: dict[str, str] = {
     "bakugan": "spec.bakugan.game:Bakugan",
     "epic_battles": "spec.epic_battles.game:EpicBattles",
     "ttcg": "spec.ttcg.game:Ttcg",
+    "battle_monsters": "spec.battle_monsters.game:BattleMonsters",
 }
 """Game id -> ``module:class`` of its rules."""
 

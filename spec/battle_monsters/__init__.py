@@ -1,1 +1,1 @@
-"""The rules of this game: its card database for now; its transition system is yet to come."""
+"""Battle Monsters: the manual as a transition system (:mod:`spec.battle_monsters.game`), its card database and rule index."""

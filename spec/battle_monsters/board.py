@@ -1,0 +1,548 @@
+"""Reading the Battle Monsters board: printed cards, selectors, conditions, points, permissions.
+
+Everything here only reads the state. Card meaning comes from the parsed trees
+(:meth:`spec.core.cards.CardDatabase.abilities`); a card whose text does not parse, or
+holds words no template covers, raises :class:`Unmodelled`, which the game reports as
+``unverifiable`` naming the card.
+
+Printed monsters. A monster card is printed from a root, optionally with an element
+prefix before its name and a title suffix after it (``"Emberclad Cinder Whelp the
+Restless"``); each part brings its points and its special effect, the root its species
+keyword, and the prefix its element. A name is split into its parts here
+(:func:`printed`); prefixes and suffixes are not cards on their own.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from grammar import ast as A
+from grammar import battle_monsters_nodes as N
+from spec.battle_monsters.state import BattleMonstersState, OnField
+from spec.core.cards import CardDatabase, CardDef
+
+
+class Unmodelled(Exception):
+    """Something the spec does not model (reported as unverifiable, with what and which card)."""
+
+
+# ====================================================================== printed cards
+
+def kind_of(defn: CardDef) -> str:
+    """``monster``, ``spell``, ``trap`` (the word before any parenthesis of the type), or ``part``."""
+    word = defn.type.split("(", 1)[0].strip().lower()
+    if word == "monster":
+        return "monster" if "prefix" not in defn.type and "suffix" not in defn.type else "part"
+    if word in ("spell", "magic"):
+        return "spell"
+    return word
+
+
+_PRINTED: weakref.WeakKeyDictionary[CardDatabase, dict[str, tuple[CardDef, ...] | None]] = weakref.WeakKeyDictionary()
+
+
+def printed(cards: CardDatabase, name: str) -> tuple[CardDef, ...] | None:
+    """The parts of a printed card (prefix, root, suffix; or the one spell or trap), or ``None``."""
+    known = _PRINTED.setdefault(cards, {})
+    if name in known:
+        return known[name]
+    found: tuple[CardDef, ...] | None = None
+    defn = cards.get(name)
+    if defn is not None:
+        found = (defn,) if kind_of(defn) in ("monster", "spell", "trap") else None
+    else:
+        prefixes = [c for c in cards if "prefix" in c.type and name.startswith(c.name + " ")]
+        suffixes = [c for c in cards if "suffix" in c.type and name.endswith(" " + c.name)]
+        for prefix in [None, *prefixes]:
+            for suffix in [None, *suffixes]:
+                root = name[len(prefix.name) + 1 if prefix else 0: len(name) - (len(suffix.name) + 1 if suffix else 0)]
+                rdef = cards.get(root)
+                if rdef is not None and kind_of(rdef) == "monster" and (prefix or suffix):
+                    found = tuple(p for p in (prefix, rdef, suffix) if p is not None)
+                    break
+            if found:
+                break
+    if len(known) < 20000:
+        known[name] = found
+    return found
+
+
+def card_kind(cards: CardDatabase, name: str) -> str | None:
+    """The kind of a printed card, ``None`` for a name that is no printed card."""
+    parts = printed(cards, name)
+    if parts is None:
+        return None
+    return "monster" if len(parts) > 1 else kind_of(parts[0])
+
+
+def root(fc: OnField) -> CardDef:
+    """The root of a monster (the card itself for a spell or trap)."""
+    for part in fc.parts:
+        if "prefix" not in part.type and "suffix" not in part.type:
+            return part
+    return fc.parts[0]
+
+
+def elements(fc: OnField) -> set[str]:
+    """The elements of a card: the traits of all its parts (BM.monster.keywords)."""
+    return {t.lower() for part in fc.parts for t in part.traits}
+
+
+def species(fc: OnField) -> str | None:
+    return (root(fc).species or "").lower() or None
+
+
+def printed_points(fc: OnField, stat: str) -> int:
+    return sum(part.stat(stat) for part in fc.parts)
+
+
+# ====================================================================== abilities
+
+_ABILITIES: dict[tuple[str, str, str, str], list[Any]] = {}
+
+
+def abilities_of_part(cards: CardDatabase, part: CardDef) -> list[Any]:
+    """The abilities of one printed part, monsters' named effects opened up (cached per database)."""
+    key = (cards.game, part.name, part.type, part.text)
+    found = _ABILITIES.get(key)
+    if found is None:
+        found = _abilities_of_part(cards, part)
+        if len(_ABILITIES) > 20000:
+            _ABILITIES.clear()
+        _ABILITIES[key] = found
+    return found
+
+
+def _abilities_of_part(cards: CardDatabase, part: CardDef) -> list[Any]:
+    if not part.text.strip():
+        return []
+    try:
+        tree = cards.abilities(part.name, object)
+    except Exception as error:  # noqa: BLE001 - a parse error or unknown wording: the card cannot be run
+        raise Unmodelled(f"the text of {part.name!r} cannot be run by the spec ({type(error).__name__}: {error})") from None
+    out: list[Any] = []
+    for ability in tree:
+        if isinstance(ability, N.Special):
+            out.extend(ability.abilities)
+        else:
+            out.append(ability)
+    return out
+
+
+def abilities(state: BattleMonstersState, fc: OnField) -> list[Any]:
+    """The abilities a card on the field has: its parts' and those of the monsters fused with it."""
+    out: list[Any] = []
+    for part in fc.parts:
+        out.extend(abilities_of_part(state.cards, part))
+    for uid in fc.fused:
+        partner = find_uid(state, uid)
+        if partner is not None:
+            for part in partner.parts:
+                out.extend(abilities_of_part(state.cards, part))
+    return out
+
+
+def find_uid(state: BattleMonstersState, uid: int) -> OnField | None:
+    for side in state.sides.values():
+        for fc in side.field:
+            if fc.uid == uid:
+                return fc
+    return None
+
+
+def find(state: BattleMonstersState, player: str, name: str, copy: int = 1) -> OnField | None:
+    """The ``copy``-th card named ``name`` on ``player``'s side, in order of arrival."""
+    same = [fc for fc in state.sides[player].field if fc.name == name]
+    return same[copy - 1] if 1 <= copy <= len(same) else None
+
+
+def copy_number(state: BattleMonstersState, fc: OnField) -> int:
+    same = [f for f in state.sides[fc.owner].field if f.name == fc.name]
+    return same.index(fc) + 1
+
+
+def effects_on(fc: OnField) -> bool:
+    """BM.gloss.face_up.effects, BM.gloss.face_down.effects: a card's effects work face up; traps also face down."""
+    return (fc.visible or fc.kind == "trap") and not fc.nullified
+
+
+# ====================================================================== players, numbers
+
+def who(state: BattleMonstersState, controller: str, w: str | None, holder: OnField | None = None) -> list[str]:
+    """The players a ``Who`` names, relative to the controller of the effect."""
+    if w in (None, "you", "controller"):
+        return [controller]
+    if w == "opponent":
+        return [state.other(controller)]
+    if w in ("each", "any"):
+        return [controller, state.other(controller)]
+    if w == "owner":
+        return [holder.owner if holder is not None else controller]
+    if w == "active":
+        return [state.active]
+    if w == "nonactive":
+        return [state.other(state.active)]
+    raise Unmodelled(f"the player {w!r} is not modelled")
+
+
+@dataclass
+class Ctx:
+    """Whose effect is being read: the card holding it and its controller, and what the trigger named."""
+
+    controller: str
+    holder: OnField | None
+    the: OnField | None = None
+    """The card the trigger or context made definite ("the monster", "the spell card")."""
+
+
+def number(state: BattleMonstersState, value: Any, ctx: Ctx) -> int:
+    """The value of a number of card text (a literal or a Quantity)."""
+    if isinstance(value, int):
+        return value
+    if isinstance(value, N.Quantity):
+        if value.name == "lives":
+            return state.sides[who(state, ctx.controller, value.player, ctx.holder)[0]].lives
+        if value.name == "count" and value.of is not None:
+            return count(state, value.of, ctx)
+        if value.name in ("attack", "defense") and value.of is not None:
+            target = next(iter(select(state, value.of, ctx)), None)
+            return 0 if target is None else points(state, target, value.name)
+    raise Unmodelled(f"the number {value!r} is not modelled")
+
+
+def count(state: BattleMonstersState, sel: N.Cards, ctx: Ctx) -> int:
+    """How many objects match a selector, in any zone it names."""
+    if sel.zone in ("hand", "graveyard", "supply"):
+        total = 0
+        for player in _owners(state, sel, ctx):
+            side = state.sides[player]
+            if sel.zone == "hand":
+                total += len(side.hand)
+            elif sel.zone == "graveyard":
+                total += sum(1 for c in side.graveyard if c.name and _kind_ok(state, sel, c.name))
+            else:
+                total += side.supply or 0
+        return total
+    return sum(1 for _ in select(state, sel, ctx))
+
+
+def _kind_ok(state: BattleMonstersState, sel: N.Cards, name: str) -> bool:
+    kind = card_kind(state.cards, name)
+    return "card" in sel.kinds or kind in sel.kinds
+
+
+def _owners(state: BattleMonstersState, sel: N.Cards, ctx: Ctx) -> list[str]:
+    if sel.owner is None:
+        return list(state.players)
+    return who(state, ctx.controller, sel.owner, ctx.holder)
+
+
+# ====================================================================== selectors
+
+def _slot(value: Any, holder: OnField | None) -> Any:
+    """A slot's value for the card holding the text (``%SPECIES``, ``%ELEMENT_OR``...)."""
+    if not isinstance(value, N.Slot):
+        return value
+    if holder is None:
+        raise Unmodelled(f"the slot %{value.name} has no card to read from")
+    if value.name in ("SPECIES", "SPECIES_C"):
+        return species(holder)
+    return value
+
+
+def matches(state: BattleMonstersState, sel: N.Cards, fc: OnField, ctx: Ctx) -> bool:
+    """Whether a card on the field is one the selector describes (by keywords and elements, never by name)."""
+    if sel.quantifier == "this":
+        return ctx.holder is not None and fc.uid == ctx.holder.uid and _filters(state, sel, fc, ctx)
+    if sel.quantifier in ("the", "it") and "player" not in sel.kinds and sel.state is None:
+        return ctx.the is not None and fc.uid == ctx.the.uid
+    return _filters(state, sel, fc, ctx)
+
+
+def _filters(state: BattleMonstersState, sel: N.Cards, fc: OnField, ctx: Ctx) -> bool:
+    if "card" not in sel.kinds and fc.kind not in sel.kinds:
+        return False
+    if sel.owner is not None and fc.owner not in who(state, ctx.controller, sel.owner, ctx.holder):
+        return False
+    if sel.zone not in (None, "field"):
+        return False
+    if sel.visible is not None and fc.visible != sel.visible:
+        return False
+    if sel.other and ctx.holder is not None and fc.uid == ctx.holder.uid:
+        return False
+    if sel.species is not None:
+        wanted = _slot(sel.species, ctx.holder)
+        if wanted is None or species(fc) != str(wanted).lower():
+            return False
+    if sel.element is not None:
+        has = elements(fc)
+        wanted = sel.element
+        if isinstance(wanted, N.Slot):
+            if ctx.holder is None:
+                raise Unmodelled(f"the slot %{wanted.name} has no card to read from")
+            theirs = elements(ctx.holder)
+            ok = theirs <= has if wanted.name == "ELEMENT_AND" else bool(theirs & has)
+        else:
+            ok = str(wanted).lower() in has
+        if ok == sel.exclude_element:
+            return False
+    if sel.prefix is not None:
+        prefix_parts = [p for p in fc.parts if "prefix" in p.type]
+        if not any(sel.prefix.lower() in p.name.lower().split() for p in prefix_parts):
+            return False
+    if sel.state is not None:
+        battle = state.battle
+        if sel.state == "attacking" and (battle is None or battle.attacker.uid != fc.uid):
+            return False
+        if sel.state == "defending" and (battle is None or battle.defender is None or battle.defender.uid != fc.uid):
+            return False
+        if sel.state == "fused" and not fc.fused:
+            return False
+        if sel.state == "summoned" and (ctx.the is None or ctx.the.uid != fc.uid):
+            return False
+    if sel.mode is not None and fc.mode != sel.mode:
+        return False
+    if sel.stat is not None:
+        value = number(state, sel.stat.value, ctx)
+        if not compare(points(state, fc, sel.stat.stat), sel.stat.op, value):
+            return False
+    return True
+
+
+def select(state: BattleMonstersState, sel: N.Cards, ctx: Ctx) -> Iterator[OnField]:
+    """The cards on the field a selector describes."""
+    if sel.zone not in (None, "field"):
+        raise Unmodelled(f"cards in the {sel.zone} are not modelled here")
+    for fc in list(state.on_field()):
+        if matches(state, sel, fc, ctx):
+            yield fc
+
+
+def compare(left: int, op: str, right: int) -> bool:
+    return {"<": left < right, "<=": left <= right, "==": left == right, ">=": left >= right, ">": left > right}[op]
+
+
+# ====================================================================== conditions
+
+def holds(state: BattleMonstersState, cond: Any, ctx: Ctx) -> bool:
+    """Whether a Battle Monsters condition holds now."""
+    if isinstance(cond, N.Present):
+        sel = cond.what
+        if sel.quantifier == "this":
+            holder = ctx.holder
+            on = holder is not None and find_uid(state, holder.uid) is not None
+            found = on and _filters(state, sel, holder, ctx)  # type: ignore[arg-type]
+        else:
+            found = count(state, sel, ctx) >= sel.count
+        return found != cond.negated
+    if isinstance(cond, N.Compare):
+        return compare(number(state, cond.left, ctx), cond.op, number(state, cond.right, ctx))
+    if isinstance(cond, N.TurnOf):
+        return state.active in who(state, ctx.controller, cond.player, ctx.holder)
+    if isinstance(cond, N.Battling):
+        battle = state.battle
+        if battle is None or ctx.holder is None:
+            return False
+        me = ctx.holder.uid
+        if cond.role == "defending":
+            ok, other = battle.defender is not None and battle.defender.uid == me, battle.attacker
+        elif cond.role == "attacking":
+            ok, other = battle.attacker.uid == me, battle.defender
+        else:
+            ok = battle.attacker.uid == me or (battle.defender is not None and battle.defender.uid == me)
+            other = battle.defender if battle.attacker.uid == me else battle.attacker
+        if not ok:
+            return False
+        return cond.against is None or (other is not None and _filters(state, cond.against, other, ctx))
+    if isinstance(cond, N.Did):
+        if cond.what.quantifier != "this" or ctx.holder is None:
+            raise Unmodelled("a condition on what other cards did is not modelled")
+        owner = ctx.holder.owner
+        if cond.turn == "this":
+            turns = [state.turn]
+        else:
+            mine = [i + 1 for i, p in enumerate(state.turn_owner) if p == owner and i + 1 < state.turn]
+            turns = mine[-1:]
+        if cond.action == "attacked":
+            return any(t in ctx.holder.attacked_turns for t in turns)
+        raise Unmodelled(f"the condition {cond.action!r} is not modelled")
+    raise Unmodelled(f"the condition {type(cond).__name__} is not modelled")
+
+
+# ====================================================================== static effects
+
+@dataclass
+class Static:
+    """One always-on effect in force: its step, its holder and controller, and when its card arrived."""
+
+    step: Any
+    ctx: Ctx
+    stamp: int
+    source: str
+
+
+def statics(state: BattleMonstersState) -> list[Static]:
+    """Every always-on effect in force now: passives of cards whose effects work, and lasting effects."""
+    out: list[Static] = []
+    for fc in state.on_field():
+        if not effects_on(fc):
+            continue
+        for ability in abilities(state, fc):
+            if isinstance(ability, A.Passive):
+                ctx = Ctx(fc.owner, fc)
+                for step in ability.effect:
+                    out.extend(_unfold(state, step, ctx, fc.arrived, fc.name))
+    for lasting in state.lasting:
+        holder = find_uid(state, lasting.source_uid)
+        out.append(Static(lasting.step, Ctx(lasting.controller, holder), lasting.stamp, lasting.source))
+    return out
+
+
+def _unfold(state: BattleMonstersState, step: Any, ctx: Ctx, stamp: int, source: str) -> list[Static]:
+    if isinstance(step, N.IfThen):
+        if not holds(state, step.condition, ctx):
+            return []
+        out: list[Static] = []
+        for inner in step.then:
+            out.extend(_unfold(state, inner, ctx, stamp, source))
+        return out
+    if isinstance(step, (N.Points, N.ImmuneTo, N.Cannot, N.Can)):
+        return [Static(step, ctx, stamp, source)]
+    raise Unmodelled(f"{source}: an always-on {type(step).__name__} is not modelled")
+
+
+def points(state: BattleMonstersState, fc: OnField, stat: str, in_battle: bool = False) -> int:
+    """A monster's attack or defence points now: printed, plus effects (temporary ones only in battle)."""
+    total = printed_points(fc, stat)
+    for bonus in fc.bonus:
+        if bonus.stat == stat and (bonus.until is None or bonus.until >= state.turn):
+            total += bonus.delta
+    for static in statics(state):
+        step = static.step
+        if not isinstance(step, N.Points) or step.stat != stat:
+            continue
+        if step.duration is not None and step.duration.until == "temporary" and not in_battle:
+            continue
+        if not matches(state, step.target, fc, static.ctx):
+            continue
+        if static.ctx.holder is not None and static.ctx.holder.uid != fc.uid and immune(state, fc, static.ctx.holder):
+            continue
+        delta = number(state, step.delta, static.ctx)
+        if step.per is not None:
+            delta *= count(state, step.per, static.ctx)
+        total += delta
+    return total
+
+
+def battle_points(state: BattleMonstersState, fc: OnField) -> int:
+    """BM.monster.calc_mode, BM.monster.calc_attacked: the points a card battles with, by its mode."""
+    return points(state, fc, "defense" if fc.mode == "defense" else "attack", in_battle=True)
+
+
+# ====================================================================== immunities and permissions
+
+def immune(state: BattleMonstersState, fc: OnField, source: OnField | None, attack: bool = False) -> bool:
+    """Whether ``fc`` is immune to what ``source`` does (a spell, a trap, a monster's effect or attack)."""
+    if source is None:
+        return False
+    for static in statics(state):
+        step = static.step
+        if not isinstance(step, N.ImmuneTo) or not matches(state, step.target, fc, static.ctx):
+            continue
+        to = step.to
+        kinds = set(to.kinds)
+        if attack:
+            if "attack" not in kinds:
+                continue
+        elif source.kind == "monster":
+            if "effect" not in kinds:
+                continue
+        elif source.kind not in kinds and "card" not in kinds and "effect" not in kinds:
+            continue
+        probe = N.Cards("all", ("card",), owner=to.owner, element=to.element, exclude_element=to.exclude_element,
+                        species=to.species, visible=to.visible)
+        if _filters(state, probe, source, static.ctx):
+            return True
+    return False
+
+
+@dataclass
+class Verdict:
+    """What card effects say about an action: allowed or not, and which card decided it."""
+
+    allowed: bool | None
+    """``True``: a card allows it; ``False``: a card forbids it; ``None``: no card speaks."""
+    source: str = ""
+    rule: str = ""
+
+
+def permission(state: BattleMonstersState, action: str, subject: OnField | None, player: str | None = None,
+               other: OnField | None = None, when: str | None = None) -> Verdict:
+    """What the effects in force say about ``subject`` (or ``player``) doing ``action``.
+
+    BM.rules.card: a card's effect prevails over the manual. BM.rules.conflict: when a
+    "can" and a "cannot" both apply, the card that arrived later prevails, unless one
+    says it holds regardless of other rules. ``other`` is the card on the other side of
+    the action (the attacker for ``be_attacked``); ``when`` the manual restriction being
+    lifted (``summoned_turn``, ``revealed_turn``).
+    """
+    yes: list[Static] = []
+    no: list[Static] = []
+    for static in statics(state):
+        step = static.step
+        if isinstance(step, N.Cannot) and action in step.actions:
+            if not _subject_ok(state, step.subject, subject, player, static.ctx):
+                continue
+            if step.by is not None and (other is None or not matches(state, step.by, other, static.ctx)):
+                continue
+            if step.when is not None and not _when_ok(state, step.when, subject):
+                continue
+            no.append(static)
+        elif isinstance(step, N.Can) and step.action == action:
+            if not _subject_ok(state, step.subject, subject, player, static.ctx):
+                continue
+            if step.only:
+                if step.by is not None and other is not None and not matches(state, step.by, other, static.ctx):
+                    no.append(static)
+                continue
+            if step.when is not None and step.when != when:
+                continue
+            if step.by is not None and (other is None or not matches(state, step.by, other, static.ctx)):
+                continue
+            yes.append(static)
+    if not yes and not no:
+        return Verdict(None)
+    if yes and no:
+        over = [s for s in yes if getattr(s.step, "overriding", False)]
+        if over:
+            return Verdict(True, over[0].source, "BM.rules.conflict")
+        latest = max(yes + no, key=lambda s: s.stamp)
+        return Verdict(latest in yes, latest.source, "BM.rules.conflict")
+    if yes:
+        return Verdict(True, yes[0].source, "BM.rules.card")
+    return Verdict(False, no[0].source, "BM.rules.card")
+
+
+def _subject_ok(state: BattleMonstersState, sel: N.Cards, subject: OnField | None, player: str | None, ctx: Ctx) -> bool:
+    if "player" in sel.kinds:
+        return player is not None and player in who(state, ctx.controller, sel.owner, ctx.holder)
+    return subject is not None and matches(state, sel, subject, ctx)
+
+
+def _when_ok(state: BattleMonstersState, when: str, subject: OnField | None) -> bool:
+    if when == "this_turn":
+        return True
+    if subject is None:
+        return False
+    if when == "summoned_turn":
+        return subject.summoned_turn == state.turn
+    if when == "revealed_turn":
+        return subject.revealed_turn == state.turn
+    return False
+
+
+def visible_monsters(state: BattleMonstersState, player: str) -> list[OnField]:
+    return [fc for fc in state.sides[player].field if fc.kind == "monster" and fc.visible]

@@ -1,0 +1,200 @@
+"""The Battle Monsters game state: one mutable object while a replay is verified.
+
+Each player has a supply deck (private; only its size and what the log has shown of it
+are known), a hand (private), a graveyard (public), a field of cards in their stances,
+and a life total. Effects being carried out wait in ``pending`` (first in, first out)
+while they need events from the log (a draw, a choice, a discard).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from spec.core.cards import CardDatabase, CardDef
+from spec.core.hidden import DeckKnowledge
+from spec.core.interpreter import Resolution
+from spec.core.state import CardObj, Zone
+
+START_LIVES = 5
+"""BM.start.lives_hand, BM.gloss.life.start."""
+OPENING_HAND = 5
+"""BM.start.lives_hand."""
+BURIED = 2
+"""BM.start.graveyard."""
+DECK_MIN = 30
+"""BM.start.deck_min."""
+
+
+@dataclass
+class Bonus:
+    """Points an effect gave one card: ``delta`` to ``stat`` until the end of turn ``until`` (``None``: for good)."""
+
+    stat: str
+    delta: int
+    until: int | None = None
+    source: str = ""
+
+
+@dataclass
+class OnField:
+    """One card on a player's side of the field, with its stance and its history."""
+
+    card: CardObj
+    kind: str
+    """``monster``, ``spell`` or ``trap``."""
+    parts: tuple[CardDef, ...]
+    """The printed parts: for a monster its element prefix, root and title suffix; else the card."""
+    mode: str
+    """``attack`` or ``defense``."""
+    visible: bool
+    arrived: int
+    """When it came onto the field (a stamp: later cards have larger stamps, BM.rules.conflict)."""
+    summoned_turn: int
+    was_visible: bool = False
+    revealed_turn: int = -1
+    acted_turn: int = -1
+    """The turn of its last counted sub-action (BM.subactions.per_card)."""
+    acted: str = ""
+    """Which sub-action that was (``summon``, ``reveal``, ``attack``, ``switch``)."""
+    attacked_turns: list[int] = field(default_factory=list)
+    bonus: list[Bonus] = field(default_factory=list)
+    fused: list[int] = field(default_factory=list)
+    """uids of the monsters it was fused with (each has the special effects of the others)."""
+    nullified: bool = False
+    used_turn: int = -1
+    """The last turn its special effect worked (spells and traps: once per turn)."""
+    expires: int | None = None
+    """For a spell or trap that lasts some turns: the last turn it stays."""
+
+    @property
+    def name(self) -> str:
+        return self.card.name or ""
+
+    @property
+    def uid(self) -> int:
+        return self.card.uid
+
+    @property
+    def owner(self) -> str:
+        return self.card.owner
+
+    def copy(self) -> OnField:
+        return OnField(self.card.copy(), self.kind, self.parts, self.mode, self.visible, self.arrived, self.summoned_turn,
+                       self.was_visible, self.revealed_turn, self.acted_turn, self.acted, list(self.attacked_turns),
+                       [Bonus(b.stat, b.delta, b.until, b.source) for b in self.bonus], list(self.fused), self.nullified,
+                       self.used_turn, self.expires)
+
+
+@dataclass
+class Side:
+    """Everything one player has."""
+
+    name: str
+    hand: Zone
+    graveyard: Zone
+    knowledge: DeckKnowledge
+    supply: int | None
+    """Cards left in the supply deck; ``None`` when no decklist was registered (size unknown)."""
+    field: list[OnField] = field(default_factory=list)
+    lives: int = START_LIVES
+    buried: int = 0
+    opening: int = 0
+    skips: int = 0
+    """Turns of this player an effect has skipped and that are still to come."""
+
+    def copy(self) -> Side:
+        return Side(self.name, self.hand.copy(), self.graveyard.copy(), self.knowledge.copy(), self.supply,
+                    [f.copy() for f in self.field], self.lives, self.buried, self.opening, self.skips)
+
+
+@dataclass
+class Lasting:
+    """A rule an effect that has resolved keeps in force for a while (a "cannot ... this turn")."""
+
+    step: Any
+    """The effect step (a Cannot) kept in force."""
+    controller: str
+    source: str
+    source_uid: int
+    stamp: int
+    until: int | None = None
+
+
+@dataclass
+class Battle:
+    """The battle being fought: who attacks whom (for "when defending", "the attacking monster")."""
+
+    attacker: OnField
+    defender: OnField | None
+    used: str | None = None
+    """The attacker's named special effect that let it attack now, if one did ("When X is used")."""
+
+
+@dataclass
+class BattleMonstersState:
+    """The whole game at one moment."""
+
+    players: tuple[str, str]
+    sides: dict[str, Side]
+    cards: CardDatabase
+    stage: str = "setup"
+    """``setup`` (coin, graveyards, opening hands), ``turn`` or ``over``."""
+    first: str | None = None
+    active: str = ""
+    turn: int = 0
+    turn_owner: list[str] = field(default_factory=list)
+    """Who played each turn so far (index = turn number - 1)."""
+    pending: list[Resolution] = field(default_factory=list)
+    lasting: list[Lasting] = field(default_factory=list)
+    battle: Battle | None = None
+    facts: list[tuple[str, str, str]] = field(default_factory=list)
+    """Derived events in order: ``("sent", card, owner)``, ``("triggered", card, owner)``."""
+    mark: int = 0
+    """Facts before this index came before the last move or chance event (claims look after it)."""
+    winner: str | None = None
+    result: str | None = None
+    """``win``, ``draw`` or ``None`` while the game goes on."""
+    ended_by: str = ""
+    """Why the game ended: ``lives``, ``supply``, ``surrender``, ``draw``, ``effect``."""
+    offer: str | None = None
+    """A player who offered a draw with the previous event."""
+    next_uid: int = 1
+    next_stamp: int = 1
+    depth: int = 0
+    ending: bool = False
+    """The active player took their action: the turn passes once pending effects are done."""
+    """How deeply triggers are nested now (a guard against effects that set each other off forever)."""
+
+    def other(self, player: str) -> str:
+        a, b = self.players
+        return b if player == a else a
+
+    def new_card(self, name: str | None, owner: str, defn: CardDef | None = None) -> CardObj:
+        card = CardObj(self.next_uid, name, owner, defn)
+        self.next_uid += 1
+        return card
+
+    def stamp(self) -> int:
+        self.next_stamp += 1
+        return self.next_stamp
+
+    def on_field(self) -> list[OnField]:
+        """Every card on the field, the active player's side first."""
+        first = self.active or self.players[0]
+        return self.sides[first].field + self.sides[self.other(first)].field
+
+    def copy(self) -> BattleMonstersState:
+        """A cheap independent copy (mutable parts copied, card definitions shared)."""
+        sides = {k: v.copy() for k, v in self.sides.items()}
+        by_uid = {f.uid: f for s in sides.values() for f in s.field}
+        battle = None
+        if self.battle is not None:
+            battle = Battle(by_uid.get(self.battle.attacker.uid, self.battle.attacker),
+                            None if self.battle.defender is None else by_uid.get(self.battle.defender.uid, self.battle.defender),
+                            self.battle.used)
+        return BattleMonstersState(
+            self.players, sides, self.cards, self.stage, self.first, self.active, self.turn, list(self.turn_owner),
+            [r.copy() for r in self.pending], list(self.lasting), battle, list(self.facts), self.mark, self.winner,
+            self.result, self.ended_by, self.offer, self.next_uid, self.next_stamp, self.depth, self.ending,
+        )
