@@ -990,6 +990,10 @@ def _simple(step: Step) -> str:
 def _steps(steps: tuple[Step, ...]) -> str:
     if not steps:
         raise RenderError("an empty list of steps has no wording")
+    for before, after in zip(steps, steps[1:]):
+        if isinstance(before, AddToHand) and after == AddToHand(Cards("it")):
+            # "add X to your hand and add it to your hand" reads as one step (Builder.step_list)
+            raise RenderError("adding 'it' to the hand right after adding a card says nothing more")
     return " and ".join(_simple(s) for s in steps)
 
 

@@ -11,7 +11,7 @@ from typing import Any, cast
 
 import msgspec
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import assume, HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark import Lark
 
@@ -772,7 +772,10 @@ def abilities(draw: st.DrawFn) -> Ability:
 @given(st.lists(abilities(), max_size=3), st.sampled_from([None, "Unit (Fire)", "Spell"]))
 def test_round_trip_property(found: list[Ability], card_type: str | None) -> None:
     tree = CardText(tuple(found))
-    text = render(tree, GAME)
+    try:
+        text = render(tree, GAME)
+    except RenderError:  # a tree no text reads as (e.g. a redundant "and add it to your hand")
+        assume(False)
     if len(text) > MAX_TEXT_LENGTH:
         return
     assert parse(text, GAME, card_type=card_type) == tree, text

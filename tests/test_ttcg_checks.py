@@ -151,6 +151,15 @@ def _indestructible_shatterpoint() -> TtcgState:
     return state
 
 
+def _spared() -> TtcgState:
+    """ann's Gravelhide Boar beat ben's Mire Tentacle, which an effect says cannot be destroyed."""
+    state = fresh(fields={"ann": ["Gravelhide Boar"], "ben": ["Mire Tentacle"]}, node="battle")
+    restrict(state, state.sides["ben"].creatures[0], "be destroyed")
+    ok(state, E.Attack(0, "ann", "Gravelhide Boar", None, E.Ref("Mire Tentacle", "ben")), E.Pass(0, "ann"), E.Pass(0, "ben"))
+    assert state.sides["ben"].creatures and state.spared
+    return state
+
+
 CASES: list[Case] = [
     Case("roll_once", "ttcg:2.2.2.a.p1", lambda: _setup("ann"), lambda s: E.Roll(0, None, 3)),
     Case("die_face", "ttcg:2.2.2.a.p2", lambda: _setup(), lambda s: E.Roll(0, None, 7)),
@@ -208,6 +217,8 @@ CASES: list[Case] = [
     Case("discard_from_hand", "ttcg:2.2.10.b", _over_ten, lambda s: E.Discard(0, "ann", "Kiln Drake")),
     Case("_unasked", "ttcg:2.1.ac", fresh, lambda s: E.Choose(0, "ann", [])),
     Case("phase_claim", "ttcg:2.2.3.a", fresh, lambda s: E.Phase(0, None, "battle")),
+    Case("destroyed_claim_spared", "ttcg:2.1.aj", lambda: _spared(), lambda s: E.Destroyed(0, None, "Mire Tentacle", "ben"),
+         "the battle's destruction gave way to the shield (2.1.aj): the log went the other way"),
     Case("destroyed_claim", "ttcg:2.2.7.g", fresh, lambda s: E.Destroyed(0, None, "Pebble Imp", "ben")),
     Case("points_claim", "ttcg:2.2.8.a", fresh, lambda s: E.Points(0, None, "ben", 19)),
     Case("game_claim", "ttcg:2.2.8.c", fresh, lambda s: E.GameOver(0, None, "ann")),
@@ -619,3 +630,34 @@ def test_a_registered_deck_is_checked_and_revealed_cards_must_fit_it(tmp_path: A
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     report = verify_file(path)
     assert report.verdict == "inconsistent" and report.findings[0].rule == "ttcg:2.2.1.b"
+
+
+# ----------------------------------------------------------------- decisions 27 and 28 (issue 6)
+
+
+def test_d27_clashes_are_settled_by_the_policy_or_left_unverifiable() -> None:
+    from spec.ttcg.state import Lasting
+
+    state = fresh(fields={"ann": ["Gravelhide Boar"], "ben": ["Mire Tentacle"]}, node="battle")
+    restrict(state, state.sides["ben"].creatures[0], "be destroyed")
+    found: list[Ruling] = []
+    for event in (E.Attack(0, "ann", "Gravelhide Boar", None, E.Ref("Mire Tentacle", "ben")), E.Pass(0, "ann"), E.Pass(0, "ben")):
+        found += GAME.apply(state, event)
+    assert state.sides["ben"].creatures and [r.rule for r in found if r.check == "conflicts"] == ["ttcg:2.1.aj"]
+    assert [r.rule for r in judged(state, E.Destroyed(0, None, "Mire Tentacle", "ben"))] == ["ttcg:2.1.aj"]
+    gap = fresh(fields={"ann": ["Mire Tentacle"]})
+    uid = gap.sides["ann"].creatures[0].card.uid
+    gap.lasting += [Lasting("set", "ann", "attack", 100, uids=(uid,), order=1), Lasting("set", "ben", "attack", 500, uids=(uid,), order=2)]
+    assert [r.violation.severity for r in GAME.conflicts_met(gap, {})] == ["unverifiable"]
+
+
+def test_d28_a_copy_more_than_the_deck_holds_is_explained_from_the_journal() -> None:
+    state = fresh()
+    state.sides["ann"].knowledge.registered = __import__("collections").Counter({"Mire Tentacle": 1})
+    state.sides["ann"].knowledge.now = 9
+    assert GAME.draw(state, "ann", "Mire Tentacle") == []
+    state.sides["ann"].knowledge.now = 10
+    found = GAME.draw(state, "ann", "Mire Tentacle")
+    assert [(r.rule, r.violation.severity) for r in found] == [("ttcg:2.2.1.b", "inconsistent")]
+    assert "holds 1 copy of Mire Tentacle" in found[0].violation.message and "at seq 9, ann drew Mire Tentacle" in found[0].violation.message
+    assert state.sides["ann"].knowledge.marks == 0

@@ -93,6 +93,11 @@ def test_legal_moves_and_the_checker_agree(seed: int, steps: int, passes: str) -
             assert accepted(state, move), f"offered but refused: {move}"
         if passes == "explicit":  # with inferred passes a move may be accepted further on: no exact match
             offered_shapes = {shape(state, m) for m in offered}
+            decline = next((m for m in offered if m.__struct_config__.tag == "decline"), None)
+            if decline is not None:  # another move while an optional choice waits declines it first
+                after = state.copy()
+                GAME.apply(after, decline)
+                offered_shapes |= {shape(after, m) for m in GAME.legal_moves(after, random.Random(seed))}
             for move in arbitrary_moves(state, rng):
                 if accepted(state, move):
                     assert shape(state, move) in offered_shapes, f"accepted but not offered: {move}"

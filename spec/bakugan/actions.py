@@ -14,6 +14,7 @@ from typing import Any
 from grammar import ast as A
 from grammar import bakugan_nodes as K
 from spec.bakugan import board as B
+from spec.bakugan import conflicts as BC
 from spec.bakugan import events as E
 from spec.bakugan import targets as T
 from spec.bakugan.state import CORES_PER_PLAYER, TEAM_SIZE, BakuganState, holders
@@ -324,7 +325,17 @@ def reroll_granted(state: BakuganState, ev: E.Reroll) -> Check:
         return Violation(f"{ev.bakugan} did not miss its last roll", expected="a missed roll", actual="reroll")
     if word.argument == "once each turn" and (ev.by or "", ev.bakugan) in state.flags.rerolls_used:
         return Violation(f"{ev.bakugan}'s reroll used twice this turn", expected="once each turn", actual="a second reroll")
-    return None
+    problem, rule, _conflicts = BC.judge_reroll(state, ev.by or "", ev.bakugan)  # the rules' one roll against the text: the policy decides
+    return problem if problem is not None and rule != BC.RULE_CANT_OVERRIDES else None
+
+
+@REROLL.precondition("1.3/3.2", "no reroll while a card's can't of it is in force: the can't overrides the text that allows it")
+def reroll_not_prohibited(state: BakuganState, ev: E.Reroll) -> Check:
+    bak = state.bakugan(ev.by or "", ev.bakugan)
+    if bak is None or B.keyword(state, bak.top.name, "reroll_on_miss") is None:
+        return None
+    problem, rule, _conflicts = BC.judge_reroll(state, ev.by or "", ev.bakugan)  # a card's can't against the text: the policy decides
+    return problem if rule == BC.RULE_CANT_OVERRIDES else None
 
 
 # ====================================================================== priority (1.14, 6.2.1)

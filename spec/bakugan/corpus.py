@@ -372,5 +372,139 @@ def build(out: Path, part: str = "both") -> None:
     print(f"illegal: {len(found)} replays; not found: {sorted({b.rule for b in BREACHES} - set(found))}")
 
 
+
+# ====================================================================== conflicts and hidden cards (issue 6)
+
+CONFLICT_DECKS: dict[str, dict[str, Any]] = {
+    "alice": {"team": ["Gloamwing", "Tidewhisper", "Brineskitter"], "bakucores": ["FT", "HE", "MS", "MS", "MS", "SD"],
+              "deck": {"Marek Stillwater": 3, "Hollow Veil": 3, "Shade Tithe": 3, "Second Look": 3, "Tidebreak": 3,
+                       "Undertow Pull": 3, "Deep Archive": 3, "Tidal Recall": 3, "Frost Lattice": 3, "Gloamwing Eclipse": 3,
+                       "Brineskitter Tempest": 3, "Sable Quint": 3, "Null Current": 3, "Old Marrow": 1}},
+    "bob": {"team": ["Vesperhorn", "Halcyon Drake", "Mossjaw"], "bakucores": ["FF", "FT", "HE", "HE", "SD", "SD"],
+            "deck": {"Squall Break": 3, "Recall Drift": 3, "Second Wind": 3, "Gust Engine": 3, "Coil Charge": 3, "Lucky Gale": 3,
+                     "Rook Castellan": 3, "Sunflare Surge": 3, "Radiant Pike": 3, "Juno Farrow": 3, "Glint Snare": 3,
+                     "Core Lure": 3, "Mossjaw Bastion": 3, "Halcyon Drake Prime": 1}},
+}
+"""Decks whose games meet the clash of Marek Stillwater's can't and Vesperhorn's reroll keyword."""
+
+
+def _marek_in_play(state: BakuganState) -> bool:
+    return any(h.name == "Marek Stillwater" for h in state.sides["alice"].heroes)
+
+
+def _vesperhorn_may_reroll(state: BakuganState) -> bool:
+    """Bob holds priority in the Power Step with Vesperhorn selected and missed, its keyword unused."""
+    return (state.stage == "turn" and state.node == "power" and state.mode == "window" and state.resolution is None
+            and not state.to_roll and state.priority.holder == "bob" and state.flags.selected.get("bob") == "Vesperhorn"
+            and state.flags.missed.get("bob", False) and ("bob", "Vesperhorn") not in state.flags.rerolls_used)
+
+
+def _all_copies_shown(state: BakuganState) -> str | None:
+    """A card of which every registered copy of the damaged player's deck has been shown already."""
+    attack = state.attack
+    if attack is None:
+        return None
+    knowledge = state.sides[attack.to].knowledge
+    names = sorted(n for n, k in (knowledge.registered or {}).items() if knowledge.located[n] >= k > 1)
+    return names[0] if names else None
+
+
+CONFLICT_BREACHES: list[Breach] = [
+    Breach("bakugan:1.3/3.2", lambda s: _marek_in_play(s) and _vesperhorn_may_reroll(s), lambda s: E.Reroll(0, "bob", "Vesperhorn")),
+    Breach("bakugan:4.2.1.p2", lambda s: s.stage == "turn" and s.node == "damage" and s.mode == "deal" and s.attack is not None
+           and s.resolution is None and _all_copies_shown(s) is not None,
+           lambda s: E.Flip(0, s.attack.to if s.attack else "", _all_copies_shown(s))),
+]
+
+
+def _simulate_with(decks: dict[str, dict[str, Any]], seed: int, passes: str, prefer: tuple[str, ...],
+                   max_events: int = 3000) -> list[bytes]:
+    """A random legal game with the given registered decks, as :func:`verifier.simulate.simulate` plays one.
+
+    Cards in ``prefer`` are played whenever they may be, and never energized or discarded
+    while another move is open.
+    """
+    import random
+
+    from spec.core.game import Setup as _Setup
+
+    rng = random.Random(seed)
+    game = load_game("bakugan")
+    cards = CardDatabase.load(shipped_database("bakugan", "base"), "bakugan")
+    players = ("alice", "bob")
+    chosen = {p: json.loads(json.dumps(decks[p])) for p in players}
+    state = game.setup(_Setup(players, chosen, {"passes": "explicit"}, cards))
+    header = {"replay": 1, "game": "bakugan", "ruleset": game.rulesets[-1], "players": list(players), "decks": chosen,
+              "cards": game.default_cards, "options": {"passes": passes}, "meta": {"generator": "spec.bakugan.corpus", "seed": seed}}
+    events: list[dict[str, Any]] = []
+    while len(events) < max_events:
+        moves = game.legal_moves(state, rng)
+        if not moves:
+            break
+        kept = [m for m in moves if not (m.__struct_config__.tag in ("energize", "discard") and getattr(m, "card", None) in prefer)]
+        moves = kept or moves
+        passes_only = [m for m in moves if m.__struct_config__.tag == "pass"]
+        others = [m for m in moves if m.__struct_config__.tag != "pass"]
+        favoured = [m for m in others if m.__struct_config__.tag == "play" and getattr(m, "card", None) in prefer]
+        if favoured:
+            pick = rng.choice(favoured)
+        else:
+            pick = rng.choice(passes_only) if passes_only and (not others or rng.random() < 0.35) else rng.choice(others)
+        move = msgspec.structs.replace(pick, seq=len(events) + 1)
+        before = game.facts(state)
+        game.apply(state, move)
+        events.append(msgspec.to_builtins(move))
+        for i, claim in enumerate(game.claims_since(state, before), len(events) + 1):
+            events.append({**claim, "seq": i})
+        if state.stage == "over":
+            break
+    if passes == "implicit":
+        events = [e for e in events if e["do"] != "pass"]
+        for i, e in enumerate(events, 1):
+            e["seq"] = i
+    return [_enc.encode(header)] + [_enc.encode(e) for e in events]
+
+
+def build_conflicts(out: Path, seeds: range = range(1, 80)) -> None:
+    """The replays of issue 6: a legal game meeting a settled clash, one breaking it, an inconsistent reveal."""
+    from verifier.verify import verify_file
+
+    game = load_game("bakugan")
+    wanted = {b.rule for b in CONFLICT_BREACHES}
+    found: dict[str, list[bytes]] = {}
+    legal_done = False
+    for seed in seeds:
+        if legal_done and wanted <= set(found):
+            break
+        lines = _simulate_with(CONFLICT_DECKS, seed, "explicit", ("Marek Stillwater",))
+        if not legal_done and json.loads(lines[-1]).get("do") == "game":
+            header = json.loads(lines[0])
+            header["expect"] = {"verdict": "legal"}
+            header["meta"] = {"generator": "spec.bakugan.corpus (build_conflicts)", "seed": seed, "shows": sorted(features(lines))}
+            path = out / "legal" / f"conflict-settled-{seed}.jsonl"
+            path.write_bytes(b"\n".join([_enc.encode(header)] + lines[1:]) + b"\n")
+            report = verify_file(path)
+            rules = {f.rule for f in report.conflicts}
+            if report.verdict == "legal" and {"bakugan:1.3/3.1", "bakugan:1.3/3.2"} <= rules:
+                legal_done = True
+                print(f"legal {path.name}: {sorted(rules)}", flush=True)
+            else:
+                path.unlink()
+        for k, (state, _event, _raw) in enumerate(replay_states(lines)):
+            for breach in CONFLICT_BREACHES:
+                if breach.rule in found:
+                    continue
+                replay = _try(game, breach, state, k, lines, seed)
+                if replay is not None:
+                    found[breach.rule] = replay
+    names = {"bakugan:1.3/3.2": "breaks-1-3-3-2.jsonl", "bakugan:4.2.1.p2": "inconsistent-reveal-4-2-1-p2.jsonl"}
+    for rule, lines_found in sorted(found.items()):
+        (out / "illegal" / names[rule]).write_bytes(b"\n".join(lines_found) + b"\n")
+    print(f"illegal: {sorted(found)}; not found: {sorted(wanted - set(found))}; legal: {legal_done}")
+
+
 if __name__ == "__main__":
-    build(Path(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "both")
+    if len(sys.argv) > 2 and sys.argv[2] == "conflicts":
+        build_conflicts(Path(sys.argv[1]))
+    else:
+        build(Path(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "both")

@@ -111,7 +111,8 @@ class Effects:
         for player, name in self._bakugan(state, res, step.target, id(step)):
             bak = state.bakugan(player, name)
             if bak is not None:
-                state.lasting.append(Lasting(player, name, step.stat, value, base=True, uid=bak.character.uid))
+                source = f"{getattr(res.source, 'name', None) or 'an effect'} ({res.controller})"
+                state.lasting.append(Lasting(player, name, step.stat, value, base=True, uid=bak.character.uid, source=source))
         return None
 
     def do_bakugan_spend(self, state: BakuganState, res: Resolution, step: K.Spend) -> Need | None:
@@ -250,8 +251,15 @@ class Effects:
             bak.holding.append(slot)
         return None
 
+    @BOOK.encodes("1.3/3.4", what="a reroll a card's can't forbids cannot be carried out, and is skipped")
     def do_reroll(self, state: BakuganState, res: Resolution, step: A.Reroll) -> Need | None:
+        from spec.bakugan import conflicts as BC
+
         player = self._player(state, res, step.player)[0]
+        selected = state.flags.selected.get(player)
+        source = f"{getattr(res.source, 'name', None) or 'an effect'} ({res.controller})"
+        if selected is not None and BC.prohibited(state, player, selected, BC.REROLL, source):
+            return None  # 1.3/3.2: the can't prevails; 1.3/3.4: the instruction is skipped
         if self.game.start_reroll(state, player):
             return Need("roll", player, 1, cite("1.18.1.7"))
         return None

@@ -28,6 +28,7 @@ from grammar import ast as A
 from grammar import bakugan_nodes as K
 from spec.bakugan import actions as X
 from spec.bakugan import board as B
+from spec.bakugan import conflicts as BC
 from spec.bakugan import events as E
 from spec.bakugan import targets as T
 from spec.bakugan.actions import BOOK
@@ -54,6 +55,8 @@ from spec.core.deck import over_limit, size_violation
 from spec.core.findings import Violation
 from spec.core.game import Event, Game, Ruling, Setup
 from spec.core.hidden import DeckKnowledge
+from spec.core.hidden_z3 import DeckModel
+from spec.core.hidden_z3 import check as hidden_check
 from spec.core.interpreter import Resolution, UnsupportedStep
 from spec.core.queue import Priority, QueueItem
 from spec.core.state import CardObj, Zone
@@ -141,7 +144,7 @@ class Bakugan(Game[BakuganState, Event]):
             if deck is not None:
                 registered, team, cores = self._check_deck(setup, player, deck)
             side = Side(player, Zone("deck", ordered=True, public=False), Zone("hand", public=False), Zone("discard"),
-                        DeckKnowledge(registered, self._limit), {}, cores)
+                        DeckKnowledge(registered, self._limit, player), {}, cores)
             side.deck.hidden = sum(registered.values()) if registered is not None else DECK_SIZE
             sides[player] = side
             for name in team:
@@ -218,7 +221,13 @@ class Bakugan(Game[BakuganState, Event]):
     # ================================================================== applying events
 
     def apply(self, state: BakuganState, event: Event) -> list[Ruling]:
+        for side in state.sides.values():
+            side.knowledge.now = event.seq
         return self._judge(state, event, anyway=True)
+
+    def conflicts_met(self, state: BakuganState, memo: dict[str, Any]) -> list[Ruling]:
+        """Clashes of effects in force, settled by the Bakugan policy (spec.bakugan.conflicts)."""
+        return BC.conflicts_met(state, memo)
 
     def _judge(self, state: BakuganState, event: Event, anyway: bool) -> list[Ruling]:
         """Check and apply one event; ``anyway``: carry out an illegal move as far as it goes."""
@@ -268,8 +277,9 @@ class Bakugan(Game[BakuganState, Event]):
             if self._anyway:
                 self._apply_anyway(state, ev, kind)
             return [Ruling(check.rule, violation, check.name)]
+        notes = BC.move_notes(state, ev, kind) if kind == "reroll" else []
         perform = getattr(self, f"_do_{kind}", None)
-        return (perform(state, ev) if perform is not None else None) or []
+        return notes + ((perform(state, ev) if perform is not None else None) or [])
 
     def _apply_anyway(self, state: BakuganState, ev: Any, kind: str) -> None:
         """Carry out an illegal move as far as it physically can be (for ``--keep-going``)."""
@@ -326,23 +336,44 @@ class Bakugan(Game[BakuganState, Event]):
 
     def _draw(self, state: BakuganState, player: str, name: str | None) -> list[Ruling]:
         side = state.sides[player]
-        rulings = self._reveal_from_deck(state, player, name)
+        rulings = self._reveal_from_deck(state, player, name, f"drew {name}")
         side.hand.add(state.new_card(name, player, state.cards.get(name) if name else None))
         return rulings
 
-    def _reveal_from_deck(self, state: BakuganState, player: str, name: str | None) -> list[Ruling]:
-        """The top card of ``player``'s deck leaves it as ``name``; inconsistent if the deck cannot hold it."""
+    @BOOK.encodes("4.2.1.p2", what="every card the log shows leaving a deck is one the registered deck (or the copy limit) can still hold")
+    def _reveal_from_deck(self, state: BakuganState, player: str, name: str | None, words: str = "") -> list[Ruling]:
+        """The top card of ``player``'s deck leaves it as ``name``; inconsistent if the deck cannot hold it.
+
+        Every card shown is written to the deck's journal (:class:`~spec.core.hidden.DeckKnowledge`);
+        counting copies decides (a Bakugan log names every card it shows, decision 31), and
+        the journal gives the explanation: the registered entry and each event that showed
+        the card, in plain words.
+        """
         side = state.sides[player]
         rulings: list[Ruling] = []
         if side.deck.hidden > 0:
             side.deck.hidden -= 1
         if name is not None:
-            if not side.knowledge.can_reveal(name):
+            fits = side.knowledge.can_reveal(name)
+            copy = side.knowledge.located[name] + 1
+            side.knowledge.reveal(name, words or f"showed {name} from the deck")
+            if not fits:
                 rulings.append(Ruling(cite("4.2.1.p2"), Violation(
-                    f"{player} revealed {name}, but the registered deck holds no further copy",
-                    f"at most {side.knowledge.bound(name)} cop(ies)", f"copy {side.knowledge.located[name] + 1}", "inconsistent")))
-            side.knowledge.reveal(name)
+                    self._explain_reveal(side, name), f"at most {side.knowledge.bound(name)} cop(ies) of {name}",
+                    f"copy {copy}", "inconsistent")))
         return rulings
+
+    @staticmethod
+    def _explain_reveal(side: Side, name: str) -> str:
+        """Why no arrangement of the deck gives the log: the unsat core of the journal, in plain words."""
+        knowledge = side.knowledge
+        outcome = hidden_check(DeckModel(side.name, knowledge.registered, knowledge.limit, DECK_SIZE),
+                               [o for o in knowledge.observations() if o.name == name])
+        if outcome.status == "inconsistent":
+            return outcome.explanation
+        bound = knowledge.bound(name)
+        held = "the construction rules allow" if knowledge.registered is None else "the registered deck holds"
+        return f"{side.name} showed {name} once more than {held} ({bound})"
 
     @BOOK.encodes("1.14.1.1", what="set-up over, the player who placed the last BakuCore starts turn one")
     def _maybe_begin(self, state: BakuganState) -> None:
@@ -527,7 +558,7 @@ class Bakugan(Game[BakuganState, Event]):
 
     @BOOK.encodes("5.9.2.1.p1", "5.9.2.1.p2", "1.8.1.2.1", what="tie break: the higher Energy cost turned over wins (X as zero); equal costs go again")
     def _tie_flip(self, state: BakuganState, player: str, name: str | None) -> list[Ruling]:
-        rulings = self._turn_over(state, player, name)[1]
+        rulings = self._turn_over(state, player, name, f"turned over {name} in a BPower tie break")[1]
         state.tie[player] = name
         if name is None:
             rulings.append(Ruling(None, Violation("a card turned over in a tie break without its name", "the card's name",
@@ -595,7 +626,7 @@ class Bakugan(Game[BakuganState, Event]):
     def _damage_flip(self, state: BakuganState, player: str, name: str | None) -> list[Ruling]:
         attack = state.attack
         assert attack is not None
-        card, rulings = self._turn_over(state, player, name)
+        card, rulings = self._turn_over(state, player, name, f"turned over {name} for damage")
         attack.dealt += 1
         if card.defn is not None and card.defn.type == "Flip" and not attack.in_frost:
             state.offer = card
@@ -813,7 +844,7 @@ class Bakugan(Game[BakuganState, Event]):
                 card = state.new_card(name, player)
             else:
                 side.hand.remove(card)
-                side.knowledge.reveal(name)
+                side.knowledge.reveal(name, f"showed {name} from a hidden card of the hand", "hidden")
             card.name, card.defn = name, state.cards.get(name)
         else:
             side.hand.remove(card)
@@ -907,7 +938,7 @@ class Bakugan(Game[BakuganState, Event]):
             owner = state.sides[card.owner]
             owner.deck.hidden += 1
             if card.name is not None:
-                owner.knowledge.conceal(card.name)
+                owner.knowledge.conceal(card.name, f"put {card.name} on the bottom of the deck")
         else:
             self.put_away(state, card)
 
@@ -964,8 +995,8 @@ class Bakugan(Game[BakuganState, Event]):
 
     # ------------------------------------------------------------------ flips, discards, claims
 
-    def _turn_over(self, state: BakuganState, player: str, name: str | None) -> tuple[CardObj, list[Ruling]]:
-        rulings = self._reveal_from_deck(state, player, name)
+    def _turn_over(self, state: BakuganState, player: str, name: str | None, words: str = "") -> tuple[CardObj, list[Ruling]]:
+        rulings = self._reveal_from_deck(state, player, name, words or f"turned over {name}")
         card = state.new_card(name, player, state.cards.get(name) if name else None)
         state.sides[player].discard.add(card)
         return card, rulings
@@ -1136,12 +1167,12 @@ class Bakugan(Game[BakuganState, Event]):
             return None
         if need.kind == "search":
             if ev.card is not None:
-                rulings = self._reveal_from_deck(state, player, ev.card)
+                rulings = self._reveal_from_deck(state, player, ev.card, f"searched the deck and took {ev.card}")
                 res.vars["it"] = state.new_card(ev.card, player, state.cards.get(ev.card))
                 return rulings
             return None
         if need.kind == "flip":
-            card, rulings = self._turn_over(state, player, ev.card)
+            card, rulings = self._turn_over(state, player, ev.card, f"turned over {ev.card} for damage from a card's attack")
             res.vars["attack_dealt"] = res.vars.get("attack_dealt", 0) + 1
             if need.count > 1 and len(state.sides[player].deck) == 0:
                 self.record_damage(state, player, res.vars.pop("attack_dealt", 0))

@@ -119,6 +119,8 @@ class Lasting:
     """True when the change sets the base value (2.9.3, 2.10.3) instead of adding to it."""
     uid: int = 0
     """The uid of the Bakugan's Character card: the change stays when an Evo is played on it (3.3.3 replaces printed values only)."""
+    source: str = ""
+    """The card whose effect made the change, with its controller (for reports of conflicts)."""
 
 
 @dataclass

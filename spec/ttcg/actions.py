@@ -16,6 +16,7 @@ from spec.core.findings import Violation
 from spec.core.rules import RuleBook, RuleIndex
 from spec.core.state import CardObj
 from spec.ttcg import board as B
+from spec.ttcg import conflicts as TC
 from spec.ttcg import events as E
 from spec.ttcg.state import HAND_LIMIT, OPENING_HAND, PLAYS_PER_MAIN_PHASE, ZONE_SIZE, Pile, TtcgState
 
@@ -180,9 +181,28 @@ def in_hand(state: TtcgState, player: str, name: str) -> Violation | None:
     if hand.unknown() is None:
         return Violation(f"{name} is not in {player}'s hand", expected="a card from the hand", actual=name)
     if not state.sides[player].knowledge.can_reveal(name):
-        return Violation(f"{name}: more copies shown than {player}'s registered deck holds", expected="a card the deck can hold",
-                         actual=name, severity="inconsistent")
+        return Violation(too_many(state, player, name, f"showed {name} from a hidden card of the hand"),
+                         expected="a card the deck can hold", actual=name, severity="inconsistent")
     return None
+
+
+def too_many(state: TtcgState, player: str, name: str, words: str, more: int = 1) -> str:
+    """In plain words: why one more copy of ``name`` cannot have come out of ``player``'s deck.
+
+    Counting copies per name is exact here: every card a TTCG log shows is shown by name
+    (docs/ttcg-decisions.rst, decision 28), so the journal of what left the deck is the
+    whole explanation.
+    """
+    knowledge = state.sides[player].knowledge
+    bound = knowledge.bound(name) or 0
+    held = f"no {name}" if bound == 0 else f"{bound} cop{'y' if bound == 1 else 'ies'} of {name}"
+    whose = "registered deck" if knowledge.registered is not None else "deck (2.2.1.b: two copies at most)"
+    earlier = [o.describe(player) for o in knowledge.observations() if o.name == name and o.kind == "out"]
+    at = f"at seq {knowledge.now}, " if knowledge.now is not None else ""
+    shown = (" (" + "; ".join(earlier) + ")") if earlier else ""
+    extra = f" ({more} at once)" if more > 1 else ""
+    return (f"no arrangement of {player}'s deck gives this log: {at}{player} {words}{extra}, but {player}'s {whose} holds "
+            f"{held}, and {len(earlier)} came out of it before{shown}")
 
 
 # ====================================================================== playing cards (2.2.3, 2.2.4, 2.2.6, 2.2.9)
@@ -219,9 +239,19 @@ def plays_left(state: TtcgState, name: str) -> bool:
 
 @PLAY.precondition("2.2.3.a.2.a", "at most two cards are played in a Main Phase, plus those effects allow")
 def two_plays(state: TtcgState, ev: E.Play) -> Check:
+    """Beyond two, an extra play an effect granted clashes with the rule: the policy decides (2.2.5.b)."""
     if not plays_left(state, ev.card):
         return Violation("a third card played this Main Phase", expected=f"at most {PLAYS_PER_MAIN_PHASE} plays and the extra ones effects allow",
                          actual=f"play {state.flags.plays + 1}")
+    if state.flags.plays >= PLAYS_PER_MAIN_PHASE:
+        allowed, rulings = TC.judge_extra_play(state, ev.by or "")
+        for ruling in rulings:
+            if ruling.violation.severity == "unverifiable":
+                return ruling.violation
+        if not allowed:
+            how = "; ".join(r.violation.message for r in rulings)
+            return Violation(f"a third card played this Main Phase: the limit of two prevails over the extra plays ({how})",
+                             expected=f"at most {PLAYS_PER_MAIN_PHASE} plays", actual=f"play {state.flags.plays + 1}")
     return None
 
 
@@ -247,10 +277,18 @@ def level_up_problem(state: TtcgState, player: str, name: str, on: E.Ref) -> Vio
     if B.printed_rank(defn) != wanted:
         return Violation(f"{name} is rank {B.printed_rank(defn)}, {on.card} rank {wanted - 1}", expected=f"a rank {wanted} card",
                          actual=f"rank {B.printed_rank(defn)}")
-    if (B.is_creature(defn) != B.is_creature(target.defn)) or (
-            B.element(defn) != B.element(target.defn) and not (defn is not None and B.rank_up_allowed(state, target, defn, player))):
+    permission = B.rank_up_allowed(state, target, defn, player) if defn is not None else None
+    if (B.is_creature(defn) != B.is_creature(target.defn)) or (B.element(defn) != B.element(target.defn) and permission is None):
         return Violation(f"{name} ({B.element(defn)}) on {on.card} ({B.element(target.defn)})", expected="a card of the same type",
                          actual=B.element(defn))
+    if B.element(defn) != B.element(target.defn) and permission is not None:
+        allowed, rulings = TC.judge_level_up(state, player, target, name, permission)
+        for ruling in rulings:
+            if ruling.violation.severity == "unverifiable":
+                return ruling.violation
+        if not allowed:
+            return Violation(f"{name} ({B.element(defn)}) on {on.card} ({B.element(target.defn)}): the rule prevails over "
+                             f"{permission}'s permission", expected="a card of the same type", actual=B.element(defn))
     return None
 
 
@@ -550,6 +588,18 @@ def unclaimed_destruction(state: TtcgState, owner: str, card: str) -> int | None
     for index in range(max(state.destroyed_mark, state.destroyed_claimed), len(state.destroyed_log)):
         if state.destroyed_log[index] == (owner, card):
             return index
+    return None
+
+
+@DESTROYED.precondition("2.1.aj", "a card that an effect in force kept from being destroyed is not claimed destroyed")
+def destroyed_claim_spared(state: TtcgState, ev: E.Destroyed) -> Check:
+    """The log went the other way in a clash the policy settled for the card (2.1.aj: it cannot be destroyed)."""
+    if unclaimed_destruction(state, ev.owner, ev.card) is not None:
+        return None
+    for owner, card, why in state.spared[state.spared_mark:]:
+        if (owner, card) == (ev.owner, ev.card):
+            return Violation(f"the log claims {owner}'s {card} was destroyed, but it cannot be destroyed: {why}",
+                             expected=f"{owner}'s {card} stays on the field", actual=f"{owner}'s {card} destroyed")
     return None
 
 

@@ -428,8 +428,8 @@ def extra_play_kinds(state: TtcgState) -> list[tuple[str, ...]]:
     return [kinds for count, kinds in state.flags.extra for _ in range(count)]
 
 
-def rank_up_allowed(state: TtcgState, target: CardObj, using: CardDef, target_owner: str) -> bool:
-    """Whether an effect in force lets ``using`` level up ``target`` despite another type (2.2.5.b)."""
+def rank_up_allowed(state: TtcgState, target: CardObj, using: CardDef, target_owner: str) -> str | None:
+    """The card whose effect in force lets ``using`` level up ``target`` despite another type (2.2.5.b), or ``None``."""
     probe = CardObj(-1, using.name, target_owner, using)
     for controller, source, step in statics(state):
         if not isinstance(step, T.RankUp) or not step.permission:
@@ -439,12 +439,12 @@ def rank_up_allowed(state: TtcgState, target: CardObj, using: CardDef, target_ow
         if kinds_match(using, step.using.kinds, step.using.any_type) and cards_match(
                 state, probe, T.Cards("any", kinds=step.using.kinds, rank=step.using.rank, rank_op=step.using.rank_op,
                                       any_type=step.using.any_type), controller):
-            return True
+            return source.card.name or "an effect"
     for lasting in state.lasting:
         if (lasting.kind == "rank_up" and lasting_covers(state, lasting, target) and lasting.using is not None
                 and kinds_match(using, lasting.using.kinds, lasting.using.any_type)):
-            return True
-    return False
+            return "an effect"
+    return None
 
 
 # ---------------------------------------------------------------------- conditions

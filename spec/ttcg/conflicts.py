@@ -16,8 +16,21 @@ defer to card text themselves, in this order:
    to the rules it contradicts.
 
 Two card effects neither of which says it overrides are a gap: the document has no
-can't-beats-can and no timestamp order. This module is standalone: the lead wires it
-into the TTCG verifier.
+can't-beats-can and no timestamp order.
+
+In a replay the verifier meets clashes in two ways (decision 27 of
+``docs/ttcg-decisions.rst``). Effects in force together (the always-on effects of the
+cards on the field, what resolved effects left behind, the extra plays granted this
+turn) are read after each event (:func:`conflicts_met`, z3 only once the cheap
+pre-filter :func:`spec.core.conflicts.could_interact` finds two that could clash) and
+each clash is listed once, as an ``info`` finding, or as ``unverifiable`` when no rule
+settles it. Three moments are decided by asking the policy: a destruction (by battle,
+2.2.7.g, by an effect, or of equipment with its creature, 2.2.5.i.4.a) of a card an
+effect says cannot be destroyed (:func:`judge_destroy`); a third play of a Main Phase
+under an effect's extra plays (:func:`judge_extra_play`); a level up with a card of
+another type under an effect's permission (:func:`judge_level_up`). A log that went
+the other way (a spared card claimed destroyed) is ``illegal`` citing the rule that
+settled it; a clash no rule settles, or a z3 call that runs out, is ``unverifiable``.
 """
 
 from __future__ import annotations
@@ -28,13 +41,31 @@ from typing import Any
 from grammar import ast as A
 from grammar import ttcg_nodes as N
 from spec.core.cards import CardDef
-from spec.core.conflicts import Decision, Effect, Guard, Policy, Precedence, Template, walk_steps
+from spec.core.conflicts import (
+    Conflict,
+    Decision,
+    Effect,
+    Guard,
+    Policy,
+    Precedence,
+    Resolution,
+    Template,
+    could_interact,
+    resolve,
+    walk_steps,
+)
+from spec.core.findings import Violation
+from spec.core.game import Ruling
+from spec.core.state import CardObj
 
 STATED = "ttcg:2.2.5.b"
 TWO_PLAYS = "ttcg:2.2.3.a.2.a"
 ONE_ATTACK = "ttcg:2.2.7.b"
 TARGET_CREATURES = "ttcg:2.2.7.c"
 INDESTRUCTIBLE = "ttcg:2.1.aj"
+SAME_TYPE = "ttcg:2.2.6.b"
+BATTLE = "ttcg:2.2.7.g"
+WITH_ITS_CREATURE = "ttcg:2.2.5.i.4.a"
 
 
 def _stated(core: Sequence[Effect]) -> Decision | None:
@@ -165,3 +196,224 @@ def _words(cards: Any) -> str:
 
 POLICY: Policy = TtcgPolicy()
 """The TTCG policy (``spec.core.conflicts.policy_for("ttcg")``)."""
+
+
+# =========================================================================== the verifier's side
+#
+# Everything below reads a live TtcgState (spec.ttcg.state) and is called by spec.ttcg.game
+# and spec.ttcg.actions. ``POLICY`` is looked up at each call, so a test may swap it for
+# ``POLICY.without(...)`` and see the verdicts change.
+
+
+def card_subject(owner: str, card: CardObj) -> str:
+    """How a card on the field is named as the subject of effects (its uid keeps copies apart)."""
+    return f"{owner}'s {card.name}#{card.uid}"
+
+
+def _words(owner: str, card: CardObj) -> str:
+    return f"{owner}'s {card.name}"
+
+
+def effects_in_force(state: Any) -> list[Effect]:
+    """The effects in force now, in the policy's terms.
+
+    The always-on steps of the cards on the field (:func:`spec.ttcg.board.statics`,
+    read with 2.2.5.i: Passive always, Equip while attached, Continuous once switched
+    on, Latent while untapped), the lasting results of resolved effects (restrictions,
+    set values, prohibitions) and the extra plays granted this turn. Stat *changes*
+    (gains and losses) are left out: they add up (2.1.ab) and clash with nothing.
+    """
+    from spec.ttcg import board as B
+
+    out: list[Effect] = []
+    field = [(owner, pile.card) for owner, pile in B.piles(state) if pile.card.name is not None]
+    for controller, source, step in B.statics(state):
+        name = f"{source.card.name} ({controller})"
+        key = f"{source.card.name}#{source.card.uid}"
+        ident = f"{key}/{type(step).__name__}/{getattr(step, 'action', getattr(step, 'stat', ''))}"
+        if isinstance(step, N.Restrict | N.SetStat):
+            for owner, card in field:
+                if not B.step_covers(state, controller, source, step.what, card):
+                    continue
+                subject = card_subject(owner, card)
+                if isinstance(step, N.Restrict):
+                    out.append(Effect(f"{ident}>{subject}", "cant", subject, step.action, 0, name, "card", controller, key,
+                                      text=f"{_words(owner, card)} cannot {step.action}"))
+                elif isinstance(step.value, int):
+                    out.append(Effect(f"{ident}>{subject}", "set", subject, step.stat, step.value, name, "card", controller, key,
+                                      text=f"{_words(owner, card)} has {step.value} {step.stat}"))
+    for lasting in state.lasting:
+        source = f"an effect of {lasting.controller}"
+        ident = f"lasting{lasting.order}"
+        if lasting.kind == "prohibit":
+            for player in state.players:
+                if lasting.uids == (B.player_key(state, player),):
+                    out.append(Effect(f"{ident}>{player}", "cant", player, lasting.what, 0, source, "card", lasting.controller,
+                                      static=False, text=f"{player} cannot {lasting.what}"))
+            continue
+        if lasting.kind not in ("restrict", "set"):
+            continue
+        for owner, card in field:
+            if not B.lasting_covers(state, lasting, card):
+                continue
+            subject = card_subject(owner, card)
+            if lasting.kind == "restrict":
+                out.append(Effect(f"{ident}>{subject}", "cant", subject, lasting.what, 0, source, "card", lasting.controller,
+                                  static=False, text=f"{_words(owner, card)} cannot {lasting.what}"))
+            else:
+                out.append(Effect(f"{ident}>{subject}", "set", subject, lasting.what, lasting.amount, source, "card",
+                                  lasting.controller, static=False, text=f"{_words(owner, card)} has {lasting.amount} {lasting.what}"))
+    for index, (count, kinds) in enumerate(state.flags.extra):
+        source = state.flags.extra_sources[index] if index < len(state.flags.extra_sources) else "an effect"
+        what = " or ".join(kinds) + " " if kinds else ""
+        out.append(Effect(f"extra{index}>{state.active}", "grant", state.active, "put a card on the field", count, source, "card",
+                          state.active, static=False, overrides=True,
+                          text=f"{state.active} may put {count} more {what}card(s) on the field this turn"))
+    return out
+
+
+def conflicts_met(state: Any, memo: dict[str, Any]) -> list[Ruling]:
+    """Findings for clashes between effects in force not reported yet (see the module docstring)."""
+    if state.stage != "turn":
+        return []
+    quick = (state.next_uid, state.next_order, len(state.lasting), state.turn, len(state.flags.extra),
+             tuple(len(state.sides[p].creatures) + len(state.sides[p].magic) for p in state.players),
+             tuple(sum(p.tapped for p in state.sides[x].piles()) for x in state.players),
+             tuple(sum(len(p.switched_on) for p in state.sides[x].piles()) for x in state.players))
+    if memo.get("quick") == quick:
+        return []  # nothing entered, left, tapped, switched on or began: most events
+    memo["quick"] = quick
+    try:
+        effects = effects_in_force(state)
+    except Exception:  # noqa: BLE001 - a card the spec cannot read is reported by the event itself
+        return []
+    signature = frozenset(e.id for e in effects)
+    if memo.get("effects") == signature:
+        return []
+    memo["effects"] = signature
+    if not could_interact(effects, POLICY):
+        return []
+    resolution = resolve(effects, POLICY)
+    seen: set[Any] = memo.setdefault("seen", set())
+    rulings = []
+    for conflict in resolution.conflicts:
+        if conflict.key in seen:
+            continue
+        seen.add(conflict.key)
+        rulings.append(conflict_ruling(conflict))
+    if resolution.undecided and resolution.undecided not in seen:
+        seen.add(resolution.undecided)
+        rulings.append(Ruling(None, Violation(resolution.undecided, severity="unverifiable"), "conflicts"))
+    return rulings
+
+
+def conflict_ruling(conflict: Conflict) -> Ruling:
+    """The finding for one conflict: ``info`` when settled, ``unverifiable`` for a gap in the rules."""
+    effects = "; ".join(e.describe() for e in conflict.effects)
+    s = conflict.settlement
+    if s is None:
+        return Ruling(None, Violation(f"a gap in the rules: no precedence rule of the TTCG settles the clash of {effects}",
+                                      expected="a rule deciding which effect applies", actual="effects that cannot all apply",
+                                      severity="unverifiable"), "conflicts")
+    return Ruling(s.rule, Violation(f"effects clash: {effects}; settled by {s.describe()}",
+                                    expected="applies: " + "; ".join(e.describe() for e in s.winners),
+                                    actual="gives way: " + "; ".join(e.describe() for e in s.losers),
+                                    severity="info"), "conflicts")
+
+
+def _open(resolution: Resolution, relevant: list[Conflict]) -> Ruling | None:
+    """The ``unverifiable`` finding when z3 ran out or a relevant clash is a gap in the rules."""
+    if resolution.undecided:
+        return Ruling(None, Violation(resolution.undecided, "a decided clash", "undecided", "unverifiable"), "conflicts")
+    gaps = [c for c in relevant if c.settlement is None]
+    return conflict_ruling(gaps[0]) if gaps else None
+
+
+def _judge(effects: list[Effect], judged: Effect) -> tuple[bool, list[Ruling]]:
+    """Whether ``judged`` prevails among ``effects`` (with it), and the findings of the clashes it is in."""
+    resolution = resolve([*effects, judged], POLICY)
+    relevant = [c for c in resolution.conflicts if any(e.id == judged.id or e.id.startswith(judged.id + "[") for e in c.effects)]
+    problem = _open(resolution, relevant)
+    if problem is not None:
+        return False, [problem]
+    prevails = any(e.id == judged.id or e.id.startswith(judged.id + "[") for e in resolution.prevailing)
+    return prevails, [conflict_ruling(c) for c in relevant]
+
+
+# --------------------------------------------------------------------------- destruction (2.1.aj)
+
+
+def judge_destroy(state: Any, owner: str, card: CardObj, by: str, cause: CardObj | None = None,
+                  with_creature: bool = False) -> tuple[bool, list[Ruling]]:
+    """Whether ``owner``'s ``card``, which an effect in force says cannot be destroyed, is destroyed.
+
+    The destruction is a ``must``: of the rules for a battle (2.2.7.g) or equipment going
+    with its creature (2.2.5.i.4.a), of the card ``cause`` for an effect. The policy
+    settles it against the shields in force (2.1.aj: the shield prevails).
+    """
+    subject = card_subject(owner, card)
+    topic = "be destroyed in battle" if by == "battle" else "be destroyed by effects"
+    shields = [e for e in effects_in_force(state) if e.subject == subject and e.kind == "cant" and POLICY.covers(e.topic, topic)]
+    if with_creature:
+        blow = Effect(f"destroy>{subject}", "must", subject, topic, origin="rule", rule=WITH_ITS_CREATURE,
+                      text=f"{_words(owner, card)} is destroyed with the creature it is attached to")
+    elif by == "battle":
+        blow = Effect(f"destroy>{subject}", "must", subject, topic, origin="rule", rule=BATTLE,
+                      text=f"{_words(owner, card)} is destroyed as the weaker side of the battle")
+    else:
+        source = f"{cause.name} ({cause.owner})" if cause is not None and cause.name else "an effect"
+        blow = Effect(f"destroy>{subject}", "must", subject, topic, source=source, controller=getattr(cause, "owner", None),
+                      static=False, text=f"{_words(owner, card)} is destroyed")
+    return _judge(shields, blow)
+
+
+# --------------------------------------------------------------------------- extra plays (2.2.3.a.2.a)
+
+
+def judge_extra_play(state: Any, player: str) -> tuple[bool, list[Ruling]]:
+    """Whether another play beyond the two of the Main Phase stands, under the extra plays in force."""
+    limit = Effect(f"rules {TWO_PLAYS}>{player}", "limit", player, "put a card on the field", 2, origin="rule", rule=TWO_PLAYS,
+                   text=f"{player} puts at most two cards on the field in a Main Phase")
+    grants = [e for e in effects_in_force(state) if e.kind == "grant" and e.subject == player]
+    prevails, rulings = _judge(grants, limit)
+    return not prevails and not _is_open(rulings), rulings
+
+
+def _is_open(rulings: list[Ruling]) -> bool:
+    return any(r.violation.severity == "unverifiable" for r in rulings)
+
+
+# --------------------------------------------------------------------------- levelling up (2.2.6.b)
+
+
+def judge_level_up(state: Any, owner: str, target: CardObj, using: str, source: str) -> tuple[bool, list[Ruling]]:
+    """Whether ``using`` (of another type) may level up ``target`` under ``source``'s permission."""
+    subject = card_subject(owner, target)
+    topic = "be levelled up with a card of another type"
+    rule = Effect(f"rules {SAME_TYPE}>{subject}", "cant", subject, topic, origin="rule", rule=SAME_TYPE,
+                  text=f"{_words(owner, target)} is levelled up only with a card of its own type")
+    permission = Effect(f"permit>{subject}", "can", subject, topic, source=source, controller=owner, overrides=True,
+                        text=f"{_words(owner, target)} can be levelled up with {using}")
+    prevails, rulings = _judge([permission], rule)
+    return not prevails and not _is_open(rulings), rulings
+
+
+def play_notes(state: Any, player: str, card: str, on: Any) -> list[Ruling]:
+    """``info`` findings for a legal play that a settled clash allowed (called before it is carried out)."""
+    from spec.ttcg import board as B
+
+    notes: list[Ruling] = []
+    if state.flags.plays >= 2 and state.resolution is None:
+        allowed, rulings = judge_extra_play(state, player)
+        if allowed:
+            notes += rulings
+    defn = state.cards.get(card)
+    if on is not None and defn is not None:
+        pile = B.find_pile(state, player, on.card, on.slot)
+        if pile is not None and B.element(defn) != B.element(pile.card.defn):
+            permission = B.rank_up_allowed(state, pile.card, defn, player)
+            if permission is not None:
+                allowed, rulings = judge_level_up(state, player, pile.card, card, permission)
+                if allowed:
+                    notes += rulings
+    return [r for r in notes if r.violation.severity == "info"]

@@ -424,6 +424,8 @@ class Plan(msgspec.Struct, frozen=True):
     max_events: int = 1500
     wants: tuple[str, ...] = ()
     """Situations the replay is for: other seeds (``seed + 100``, ``+ 200``...) are tried until it shows them."""
+    settles: str | None = None
+    """A precedence rule the replay's report must list a conflict settled by (issue 6)."""
 
 
 def _plans() -> list[Plan]:
@@ -451,7 +453,84 @@ def _plans() -> list[Plan]:
         Plan("filled", 22, "implicit", Guided({p: Style(use_effects=False, attack=False, fill=True) for p in ("alice", "bob")})),
         Plan("hoarded", 23, "implicit", Guided({p: quiet for p in ("alice", "bob")}, eagerness=1.0),
              {p: deck_with(23 + i, (), size=50) for i, p in enumerate(("alice", "bob"))}, max_events=2500),
+        CONFLICTS,
     ]
+
+
+CONFLICTS = Plan("conflicts", 42, "explicit", Guided({"alice": Style(wish=("Ember Brand",)), "bob": Style()}),
+                 {"alice": deck_with(42, ("Ember Brand", "Bastion Hulk")), "bob": deck_with(43, ())}, settles="ttcg:2.1.aj")
+"""A game in which Ember Brand keeps its creature from being destroyed in battle (2.1.aj over 2.2.7.g)."""
+
+
+def legal_replay(plan: Plan) -> tuple[str, list[bytes], set[str]]:
+    """The file name, lines (header with ``expect``) and situations of one plan's legal replay."""
+    seed = plan.seed
+    for attempt in range(12):
+        seed = plan.seed + 100 * attempt
+        lines = play(seed, plan.guide, passes=plan.passes, decks=plan.decks, max_events=plan.max_events)
+        shows = features(lines)
+        if set(plan.wants) <= shows and (plan.settles is None or plan.settles in _settled_by(lines)):
+            break
+    header = json.loads(lines[0])
+    header["expect"] = {"verdict": "legal"}
+    header["meta"]["shows"] = sorted(shows)
+    return f"{plan.name}-{seed}.jsonl", [_enc.encode(header)] + lines[1:], shows
+
+
+def _settled_by(lines: list[bytes]) -> set[str]:
+    """The precedence rules that settled the conflicts the verifier met in a replay."""
+    import tempfile
+
+    from verifier.verify import verify_file
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "game.jsonl"
+        path.write_bytes(b"\n".join(lines) + b"\n")
+        return {c.rule for c in verify_file(path).conflicts if c.rule is not None}
+
+
+# ---------------------------------------------------------------------- issue 6: the other way, an impossible reveal
+
+
+def the_other_way(lines: list[bytes]) -> list[bytes]:
+    """The legal game up to the first battle a shield won (2.1.aj), then a claim that the card was destroyed."""
+    game = _game()
+    header = json.loads(lines[0])
+    state = game.setup(Setup(tuple(header["players"]), header["decks"], header["options"], _cards()))  # type: ignore[arg-type]
+    decoder = game.decoder()
+    for k, raw in enumerate(lines[1:], 1):
+        event = decoder.decode(raw)
+        before = len(state.spared)
+        game.apply(state, event)
+        if len(state.spared) > before:
+            owner, card, _why = state.spared[-1]
+            claim = {"do": "destroyed", "card": card, "owner": owner, "seq": event.seq + 1}
+            header["expect"] = {"verdict": "illegal", "seq": event.seq + 1, "rule": "ttcg:2.1.aj"}
+            header["meta"] = {"generator": "spec.ttcg.corpus", "seed": header["meta"]["seed"], "breaks": "ttcg:2.1.aj",
+                              "check": "destroyed_claim_spared",
+                              "note": f"{owner}'s {card} cannot be destroyed (Ember Brand) and was not; the log says it was"}
+            return [_enc.encode(header)] + lines[1:k + 1] + [_enc.encode(claim)]
+    raise AssertionError("no battle in the game was won by a shield")
+
+
+def impossible_reveal(lines: list[bytes], name: str = "Ember Brand") -> list[bytes]:
+    """The legal game up to the first draw after both copies of ``name`` came out, which now shows a third."""
+    game = _game()
+    header = json.loads(lines[0])
+    state = game.setup(Setup(tuple(header["players"]), header["decks"], header["options"], _cards()))  # type: ignore[arg-type]
+    decoder = game.decoder()
+    for k, raw in enumerate(lines[1:], 1):
+        event = decoder.decode(raw)
+        if isinstance(event, E.Draw) and event.by is not None and event.card not in (None, name):
+            knowledge = state.sides[event.by].knowledge
+            if knowledge.registered is not None and knowledge.located[name] >= knowledge.registered.get(name, 0) > 0:
+                mutant = {**json.loads(raw), "card": name}
+                header["expect"] = {"verdict": "inconsistent", "seq": event.seq, "rule": "ttcg:2.2.1.b"}
+                header["meta"] = {"generator": "spec.ttcg.corpus", "seed": header["meta"]["seed"], "breaks": "ttcg:2.2.1.b",
+                                  "note": f"{event.by}'s deck holds two copies of {name}, both already drawn; a third is drawn"}
+                return [_enc.encode(header)] + lines[1:k] + [_enc.encode(mutant)]
+        game.apply(state, event)
+    raise AssertionError(f"no draw after both copies of {name} came out")
 
 
 def build(out: Path, part: str = "both") -> None:
@@ -461,31 +540,34 @@ def build(out: Path, part: str = "both") -> None:
     if part != "illegal":
         covered: set[str] = set()
         for plan in _plans():
-            name, seed = plan.name, plan.seed
-            for attempt in range(12):
-                seed = plan.seed + 100 * attempt
-                lines = play(seed, plan.guide, passes=plan.passes, decks=plan.decks, max_events=plan.max_events)
-                shows = features(lines)
-                if set(plan.wants) <= shows:
-                    break
+            filename, lines, shows = legal_replay(plan)
             covered |= shows
-            header = json.loads(lines[0])
-            header["expect"] = {"verdict": "legal"}
-            header["meta"]["shows"] = sorted(shows)
-            (out / "legal" / f"{name}-{seed}.jsonl").write_bytes(b"\n".join([_enc.encode(header)] + lines[1:]) + b"\n")
-            print(f"legal {name}-{seed}: {len(lines) - 1} events, shows {len(shows)}", flush=True)
+            (out / "legal" / filename).write_bytes(b"\n".join(lines) + b"\n")
+            print(f"legal {filename}: {len(lines) - 1} events, shows {len(shows)}", flush=True)
         print(f"situations not shown: {sorted(set(SITUATIONS) - covered)}", flush=True)
     if part == "legal":
         return
     game = _game()
     wanted = {c.rule for a in game.book.actions.values() for c in a.checks}
     found: dict[str, list[bytes]] = {}
+    build_conflicts(out)
+    found["ttcg:2.1.aj"] = []  # written by build_conflicts
     find_rule_cases(list(range(1, 9)), "implicit", wanted, found)
     find_rule_cases(list(range(30, 34)), "explicit", wanted, found)
     for rule, lines in sorted(found.items()):
+        if not lines:
+            continue
         slug = rule.split(":", 1)[1].replace(".", "-")
         (out / "illegal" / f"breaks-{slug}.jsonl").write_bytes(b"\n".join(lines) + b"\n")
     print(f"illegal: {len(found)} replays; rules without one: {sorted(wanted - set(found))}")
+
+
+def build_conflicts(out: Path) -> None:
+    """The replays of issue 6: the conflicts game (legal), the same game the other way, an impossible reveal."""
+    filename, lines, _shows = legal_replay(CONFLICTS)
+    (out / "legal" / filename).write_bytes(b"\n".join(lines) + b"\n")
+    (out / "illegal" / "breaks-2-1-aj.jsonl").write_bytes(b"\n".join(the_other_way(lines)) + b"\n")
+    (out / "illegal" / "inconsistent-third-copy.jsonl").write_bytes(b"\n".join(impossible_reveal(lines)) + b"\n")
 
 
 if __name__ == "__main__":

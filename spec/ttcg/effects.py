@@ -249,7 +249,7 @@ class Effects:
         for card in cards:
             pile = B.pile_of(state, card.uid)
             if pile is not None:
-                self.game.destroy(state, pile, by="effect")
+                self.game.destroy(state, pile, by="effect", cause=res.source)
             if state.stage == "over":
                 res.frames.clear()
                 return
@@ -324,6 +324,7 @@ class Effects:
     def do_ttcg_extra_play(self, state: TtcgState, res: Resolution, step: T.ExtraPlay) -> Need | None:
         if res.controller == state.active:
             state.flags.extra.append((_count(step.what.count, res), step.what.kinds))
+            state.flags.extra_sources.append(res.source.name if res.source is not None and res.source.name else "an effect")
         return None
 
     def do_ttcg_rank_up(self, state: TtcgState, res: Resolution, step: T.RankUp) -> Need | None:

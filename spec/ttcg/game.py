@@ -43,6 +43,7 @@ from spec.core.queue import Priority
 from spec.core.state import CardObj, Zone
 from spec.ttcg import actions as X
 from spec.ttcg import board as B
+from spec.ttcg import conflicts as TC
 from spec.ttcg import events as E
 from spec.ttcg.actions import BOOK
 from spec.ttcg.effects import Choice, Effects
@@ -127,7 +128,7 @@ class Ttcg(Game[TtcgState, Event]):
             deck = setup.decks.get(player)
             registered = self._check_deck(setup, player, deck) if deck is not None else None
             side = Side(player, Zone("deck", ordered=True, public=False), Zone("hand", public=False), Zone("discard pile"),
-                        DeckKnowledge(registered, copy_limit))
+                        DeckKnowledge(registered, copy_limit, player))
             side.deck.hidden = sum(registered.values()) if registered is not None else DECK_SIZE[1]
             sides[player] = side
         state = TtcgState(setup.players, sides, setup.cards, setup.options.get("passes") == "explicit")
@@ -165,10 +166,40 @@ class Ttcg(Game[TtcgState, Event]):
 
     def apply(self, state: TtcgState, event: Event) -> list[Ruling]:
         kind = str(event.__struct_config__.tag)
+        for side in state.sides.values():
+            side.knowledge.now = event.seq
+        state.notes = []
         try:
-            return self._apply(state, event, kind)
+            rulings = self._apply(state, event, kind)
         except (B.Unmodelled, UnsupportedStep) as error:
+            state.notes = []
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
+        if state.notes:
+            rulings = [*rulings, *state.notes]
+            state.notes = []
+        for side in state.sides.values():
+            if side.knowledge.marks:
+                rulings = [*rulings, *self._hidden_contradiction(side)]
+        return rulings
+
+    def _hidden_contradiction(self, side: Side) -> list[Ruling]:
+        """What z3 finds wrong with a player's hidden cards once one was shown only as a kind.
+
+        No TTCG event shows a card only as a kind (decision 28 of docs/ttcg-decisions.rst),
+        so the journal holds no marks and counting decides; this stays ready for one that does.
+        """
+        registered = side.knowledge.registered
+        outcome = side.knowledge.contradiction(sum(registered.values()) if registered else DECK_SIZE[1])
+        if outcome is None:
+            return []
+        if outcome.status == "unknown":
+            return [Ruling(None, Violation(outcome.explanation, "a decided check", "undecided", "unverifiable"), "hidden")]
+        return [Ruling(cite("2.2.1.b"), Violation(outcome.explanation, "an arrangement of the deck that gives the log",
+                                                  "none exists", "inconsistent"), "hidden")]
+
+    def conflicts_met(self, state: TtcgState, memo: dict[str, Any]) -> list[Ruling]:
+        """Clashes of effects in force, settled by the TTCG policy (spec.ttcg.conflicts)."""
+        return TC.conflicts_met(state, memo)
 
     def _apply(self, state: TtcgState, ev: Any, kind: str) -> list[Ruling]:
         if ev.by is None and kind not in NO_ACTOR:
@@ -184,6 +215,7 @@ class Ttcg(Game[TtcgState, Event]):
             return [Ruling(cite("2.2.8.c"), Violation("an event after the game was over", "no more events", kind))]
         if not claim:
             state.destroyed_mark = len(state.destroyed_log)
+            state.spared_mark = len(state.spared)
         if state.resolution is not None and state.resolution.need is not None and not claim:
             return self._feed(state, ev, kind)
         action = BOOK.actions[kind]
@@ -279,25 +311,28 @@ class Ttcg(Game[TtcgState, Event]):
     def draw(self, state: TtcgState, player: str, name: str | None) -> list[Ruling]:
         """The top card of the deck goes to the hand; a name the deck cannot hold is inconsistent."""
         side = state.sides[player]
-        rulings = self._reveal_from_deck(state, player, name)
+        rulings = self._reveal_from_deck(state, player, name, f"drew {name}")
         if side.deck.hidden > 0:
             side.deck.hidden -= 1
         known = name if name is not None and name in state.cards else None
         side.hand.add(state.new_card(known, player, state.cards.get(known) if known else None))
         return rulings
 
-    def _reveal_from_deck(self, state: TtcgState, player: str, name: str | None) -> list[Ruling]:
+    @BOOK.encodes("2.2.1.b", what="every card the log shows leaving a deck is counted against the registered decklist "
+                  "(or the two copies of 2.2.1.b); one copy too many is inconsistent, explained from the journal")
+    def _reveal_from_deck(self, state: TtcgState, player: str, name: str | None, words: str = "") -> list[Ruling]:
         side = state.sides[player]
         if name is None:
             return []
         if name not in state.cards:
             return [Ruling(None, Violation(f"{name!r} is not in the card database", "a known card", name, "unverifiable"))]
         rulings: list[Ruling] = []
+        words = words or f"took {name} from the deck"
         if not side.knowledge.can_reveal(name):
-            rulings.append(Ruling(cite("2.2.1.b"), Violation(f"{player}'s {name}: the registered deck holds no further copy",
+            rulings.append(Ruling(cite("2.2.1.b"), Violation(X.too_many(state, player, name, words),
                                                               f"at most {side.knowledge.bound(name)} cop(ies)",
-                                                              f"copy {side.knowledge.located[name] + 1}", "inconsistent")))
-        side.knowledge.reveal(name)
+                                                              f"copy {side.knowledge.located[name] + 1}", "inconsistent"), "hidden"))
+        side.knowledge.reveal(name, words)
         return rulings
 
     def _maybe_start(self, state: TtcgState) -> None:
@@ -319,6 +354,8 @@ class Ttcg(Game[TtcgState, Event]):
                   what="a play from the hand is counted; a level up puts the card on top, the cards beneath untapped")
     def _do_play(self, state: TtcgState, ev: E.Play) -> None:
         player = ev.by or ""
+        if not self._probing:
+            state.notes.extend(TC.play_notes(state, player, ev.card, ev.on))
         card = self.take_from_hand(state, player, ev.card)
         state.flags.plays += 1
         self._place(state, player, card, ev.on, ev.equip, by_effect=False)
@@ -370,7 +407,7 @@ class Ttcg(Game[TtcgState, Event]):
                 card = state.new_card(name, player)
             else:
                 side.hand.remove(card)
-                side.knowledge.reveal(name)
+                side.knowledge.reveal(name, f"showed {name} from a hidden card of the hand", "hidden")
             card.name, card.defn = name, state.cards.get(name)
         else:
             side.hand.remove(card)
@@ -557,7 +594,8 @@ class Ttcg(Game[TtcgState, Event]):
                     knowledge = state.sides[owner].knowledge
                     bound = knowledge.bound(ref.card)
                     if bound is not None and knowledge.located[ref.card] + seen[ref.card] > bound:
-                        return Violation(f"{owner}'s {ref.card}: the registered deck holds no further copy",
+                        return Violation(X.too_many(state, owner, ref.card, f"searched the deck for {choice.describe()} and "
+                                                    f"took {ref.card}", seen[ref.card]),
                                          f"at most {bound} cop(ies)", ref.card, "inconsistent")
             return None
         pool = self.effects.candidates(state, choice)
@@ -583,7 +621,7 @@ class Ttcg(Game[TtcgState, Event]):
         if need.kind == "draw":
             return self.draw(state, player, ev.card)
         if need.kind == "mill":
-            rulings = self._reveal_from_deck(state, player, ev.card)
+            rulings = self._reveal_from_deck(state, player, ev.card, f"milled {ev.card}")
             if side.deck.hidden > 0:
                 side.deck.hidden -= 1
             known = ev.card if ev.card in state.cards else None
@@ -609,7 +647,7 @@ class Ttcg(Game[TtcgState, Event]):
         if choice.zone == "deck":
             for ref in refs:
                 owner = ref.owner or choice.owners[0]
-                state.sides[owner].knowledge.reveal(ref.card)
+                state.sides[owner].knowledge.reveal(ref.card, f"searched the deck for {choice.describe()} and took {ref.card}")
                 out.append(state.new_card(ref.card, owner, state.cards.get(ref.card)))
             return out
         if choice.zone == "hand":
@@ -798,12 +836,22 @@ class Ttcg(Game[TtcgState, Event]):
     @BOOK.encodes("2.1.r", "2.2.5.i.4.a", "2.2.8.c", "2.2.8.b", "2.2.6.d",
                   what="destroying sends the pile to the discard pile; its owner loses the creature's level in points; "
                   "the equipment attached to it is destroyed too")
-    def destroy(self, state: TtcgState, pile: Pile, by: str) -> bool:
-        """Destroy the pile whose top is ``pile.card`` (unless it cannot be destroyed); True if it was."""
+    def destroy(self, state: TtcgState, pile: Pile, by: str, cause: CardObj | None = None, with_creature: bool = False) -> bool:
+        """Destroy the pile whose top is ``pile.card`` (unless it cannot be destroyed); True if it was.
+
+        A card an effect in force says cannot be destroyed is judged by the policy
+        (spec.ttcg.conflicts.judge_destroy: 2.1.aj settles it); the clash is noted.
+        """
         top = pile.card
-        if B.indestructible(state, top, by):
-            return False
         owner = B.owner_of_pile(state, pile.id) or top.owner
+        if B.indestructible(state, top, by):
+            destroyed, rulings = TC.judge_destroy(state, owner, top, by, cause, with_creature)
+            state.notes.extend(rulings)
+            if not destroyed:
+                if not any(r.violation.severity == "unverifiable" for r in rulings):
+                    why = rulings[0].violation.message if rulings else "an effect says it cannot be destroyed"
+                    state.spared.append((owner, top.name or "", why))
+                return False
         self._no_replacement(state, owner, pile)
         level = B.rank(state, top)
         was_tapped = pile.tapped
@@ -818,7 +866,7 @@ class Ttcg(Game[TtcgState, Event]):
             if state.stage == "over":
                 break
             if B.pile_by_id(state, equip.id) is not None:
-                self.destroy(state, equip, by)
+                self.destroy(state, equip, by, with_creature=True)
         return True
 
     def _no_replacement(self, state: TtcgState, owner: str, pile: Pile) -> None:
@@ -996,12 +1044,6 @@ class Ttcg(Game[TtcgState, Event]):
             rulings.append(Ruling(need.rule, Violation("the log ends while an effect still needs events", self._describe(need),
                                                        "end of log", "info")))
         return rulings
-
-    def resources(self, state: TtcgState) -> dict[str, dict[str, int]]:
-        """Per player: points, hand and deck sizes, creatures and magic cards on the field."""
-        return {player: {"points": side.points, "hand": len(side.hand), "deck": len(side.deck),
-                         "creatures": len(side.creatures), "magic": len(side.magic)}
-                for player, side in ((p, state.sides[p]) for p in state.players)}
 
     def view(self, state: TtcgState) -> dict[str, Any]:
         sides = {}

@@ -91,6 +91,8 @@ class TurnFlags:
     """Cards put on the field from the hand this Main Phase (2.2.3.a.2.a)."""
     extra: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
     """Extra plays granted by effects: (how many, the kinds they must be)."""
+    extra_sources: list[str] = field(default_factory=list)
+    """The card whose effect granted each entry of ``extra`` (for the conflicts report)."""
     attacked: set[int] = field(default_factory=set)
     """Pile ids of the creatures that attacked this turn (2.2.7.b)."""
     discarded: int = 0
@@ -99,8 +101,8 @@ class TurnFlags:
     played: int = 0
 
     def copy(self) -> TurnFlags:
-        return TurnFlags(self.drew, self.plays, list(self.extra), set(self.attacked), self.discarded,
-                         self.destroyed, self.played)
+        return TurnFlags(self.drew, self.plays, list(self.extra), list(self.extra_sources), set(self.attacked),
+                         self.discarded, self.destroyed, self.played)
 
 
 @dataclass
@@ -202,6 +204,12 @@ class TtcgState:
     destroyed_mark: int = 0
     """Destructions before this index came before the last move or chance event."""
     destroyed_claimed: int = 0
+    spared: list[tuple[str, str, str]] = field(default_factory=list)
+    """(owner, card name, why) of every destruction an effect in force prevented (2.1.aj)."""
+    spared_mark: int = 0
+    """Entries of ``spared`` before this index came before the last move or chance event."""
+    notes: list[Any] = field(default_factory=list)
+    """Findings made deep inside an event (a clash settled or left open), handed out by ``apply``."""
     winner: str | None = None
     fizzled: int = 0
     """Effects that did nothing because their card had left the field or they were countered (2.2.5.d.p2)."""
@@ -234,7 +242,8 @@ class TtcgState:
             None if self.resolution is None else self.resolution.copy(), self.paying,
             None if self.battle is None else replace(self.battle), self.flags.copy(),
             [replace(x) for x in self.lasting], list(self.delayed), list(self.waiting),
-            list(self.destroyed_log), self.destroyed_mark, self.destroyed_claimed, self.winner, self.fizzled,
+            list(self.destroyed_log), self.destroyed_mark, self.destroyed_claimed, list(self.spared), self.spared_mark,
+            list(self.notes), self.winner, self.fizzled,
             self.next_uid, self.next_order,
         )
         return other
