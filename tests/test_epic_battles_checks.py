@@ -474,12 +474,15 @@ def test_d17_flipping_commits_to_the_events_text_then_discards_it() -> None:
     rope = state.new_card("Rope Break", defender, state.cards["Rope Break"])
     rope.face_up = False
     state.sides[defender].arena.add(rope)
+    set_before = state.sides[defender].arena.names().count("Rope Break")
+    discarded_before = state.sides[defender].discard.names().count("Rope Break")
     energy(state, defender, 1)
     _played(state, attacker, "Shin Sweep")
     assert state.sides[defender].down == "knock_down"
     assert not apply(state, E.Flip(0, defender, ["Rope Break"]))
     assert state.sides[defender].down is None
-    assert "Rope Break" in state.sides[defender].discard.names() and "Rope Break" not in state.sides[defender].arena.names()
+    assert state.sides[defender].arena.names().count("Rope Break") == set_before - 1
+    assert state.sides[defender].discard.names().count("Rope Break") == discarded_before + 1
 
 
 def test_d18_a_taunted_attack_its_player_cannot_pay_for_is_discarded() -> None:
@@ -681,3 +684,70 @@ def test_a_finished_attack_goes_to_the_energy_pile_and_its_block_to_the_discard_
     assert state.sides[attacker].energy.names()[-1] == "Gut Hook"
     assert state.sides[defender].discard.names()[-1] == "Forearm Guard"
     assert ("chip", defender, 1) in state.facts and len(state.sides[defender].deck) == deck - 1
+
+
+def test_d28_the_card_prevails_where_the_book_defers_and_two_cards_are_a_gap() -> None:
+    """Decision 28: the three deferring rules give way to the card; two contradicting cards are a gap."""
+    from spec.epic_battles import conflicts as EC
+
+    ruling = EC.judge_copies("alice", "Pocket Jab", 6, 6)
+    assert ruling is not None and ruling.violation.severity == "info" and ruling.rule == EC.COPIES
+    state = neutral(state_where(act))
+    attacker, defender = state.holder, state.other(state.holder)
+    _played(state, attacker, "Shin Sweep")
+    stands, how = EC.judge_recover(state, defender, "Rope Break")
+    assert stands and how is not None and how.startswith(EC.RECOVERY)
+    pin = A.Prohibit(A.Selector("the", "player", owner="opponent"), "recover", A.Duration("end_of_combo"))
+    state.lasting.append(Lasting(pin, attacker, until="end_of_combo", source="Pinning Hold"))
+    state.notes.clear()
+    assert EC.judge_recover(state, defender, "Rope Break") == (True, None)
+    assert [n.violation.severity for n in state.notes] == ["unverifiable"]
+    narrowing = A.Prohibit(A.Selector("the", "player", owner="opponent"), "flip events", A.Duration("end_of_turn"))
+    state.lasting.append(Lasting(narrowing, attacker, until="end_of_turn", source="Heckling Fans"))
+    rulings = apply(state, E.Flip(0, defender, ["Rope Break"]))  # a can't alone narrows the rules: illegal, no clash
+    assert rulings and rulings[0].check == "flip_moment_named" and rulings[0].violation.severity == "illegal"
+
+
+def test_d29_paying_to_recover_after_a_card_stood_the_player_up_cites_the_precedence_rule() -> None:
+    """Decision 29: Steady Stance stood the blocker up; a paid recovery then cites EB.recover.effect."""
+    state = neutral(state_where(act))
+    attacker, defender = state.holder, state.other(state.holder)
+    _played(state, attacker, "Skyward Heel")  # Launcher, High
+    assert state.sides[defender].down == "launch"
+    give(state, defender, "Steady Stance")
+    give(state, defender, "Forearm Guard")
+    energy(state, defender, 1)
+    assert not apply(state, E.Block(0, defender, "Steady Stance"))
+    assert state.sides[defender].down is None and state.window == "link"
+    rulings = apply(state, E.Recover(0, defender, discard="Forearm Guard"))
+    assert rulings and rulings[0].check == "recover_after_card" and rulings[0].rule == "epic_battles:EB.recover.effect"
+
+
+def test_d30_a_card_that_lets_its_player_flip_events_waives_the_moment() -> None:
+    """Decision 30: under Showboat's permission a set Cornered is flipped with no High attack played."""
+    state = neutral(state_where(act))
+    player = state.holder
+    cornered = state.new_card("Cornered", player, state.cards["Cornered"])
+    cornered.face_up = False
+    state.sides[player].arena.add(cornered)
+    energy(state, player, 1)
+    early = state.copy()
+    assert apply(early, E.Flip(0, player, ["Cornered"]))  # no moment, no permission
+    can = A.Permit(A.Selector("the", "player", owner="you"), "flip events", A.Duration("end_of_turn"))
+    state.lasting.append(Lasting(can, player, until="end_of_turn", source="Showboat"))
+    rulings = GAME.apply(state, E.Flip(0, player, ["Cornered"]))
+    assert not [r for r in rulings if r.violation.severity != "info"]
+    assert any(n.rule == "epic_battles:EB.card.event.flip.timing" for n in state.notes)
+
+
+def test_d31_a_card_set_face_down_unnamed_is_an_event_that_z3_weighs() -> None:
+    """Decision 31: the unnamed set card is marked an event; with the deck's one event drawn later, z3 objects."""
+    from spec.epic_battles.corpus import hidden_replay
+
+    states = [(s.copy(), e, raw) for s, e, raw in replay_states(hidden_replay())]
+    before_set = next(s for s, _e, raw in states if raw["seq"] == 18)
+    assert before_set.sides["alice"].knowledge.marks == 0
+    state, event, _raw = states[-1]
+    rulings = GAME.apply(state.copy(), event)
+    assert [r.violation.severity for r in rulings] == ["inconsistent"] and rulings[0].rule == "epic_battles:EB.card.event"
+    assert state.sides["alice"].knowledge.marks == 1 and state.sides["alice"].knowledge.can_reveal("Crowd Roars")

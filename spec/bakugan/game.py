@@ -115,7 +115,7 @@ def card_identity(defn: CardDef) -> tuple[str, str | None, str]:
 class Bakugan(Game[BakuganState, Event]):
     """The Bakugan TCG (2023) glossary rules for two players."""
 
-    chance_fields: ClassVar[dict[str, tuple[str, ...]]] = {"draw": ("card",), "flip": ("card",)}
+    chance_fields: ClassVar[dict[str, tuple[str, ...]]] = {"draw": ("card",), "flip": ("card",), "roll": ("core",)}
     """Chance outcomes legal_moves samples (left out when matching moves, see Game.choice_key)."""
 
     id: ClassVar[str] = "bakugan"

@@ -20,6 +20,7 @@ from spec.core.findings import Violation
 from spec.core.rules import RuleBook, RuleIndex
 from spec.core.state import CardObj, Zone
 from spec.epic_battles import board as B
+from spec.epic_battles import conflicts as EC
 from spec.epic_battles import events as E
 from spec.epic_battles.state import EpicBattlesState, Occurrence, Strike
 
@@ -440,6 +441,19 @@ def block_cost(state: EpicBattlesState, ev: E.Block) -> Check:
 
 # ====================================================================== recovering by paying (EB.recover.block)
 
+@RECOVER.precondition("EB.recover.effect", "a player a card effect stood up, the card prevailing over the knock-down, has nothing left to pay to recover from")
+def recover_after_card(state: EpicBattlesState, ev: E.Recover) -> Check:
+    """The log went the other way of a settled clash: it pays to recover as if the knock-down
+    had prevailed over the card that made the player recover (spec.epic_battles.conflicts)."""
+    if state.window == "recover":
+        return None
+    stood = next((o for o in reversed(state.recent) if o.event == "recovered" and o.who == ev.by and o.settled), None)
+    if stood is None:
+        return None
+    return Violation(f"{ev.by} pays to recover, but a card effect already stood them up: {stood.settled}",
+                     expected=f"no paid recovery: {ev.by} is no longer down", actual="recover")
+
+
 @RECOVER.precondition("EB.recover.block", "a paid recovery comes right after its player blocked a Knock Down or Launcher")
 def recover_after_blocking(state: EpicBattlesState, ev: E.Recover) -> Check:
     strike = top_strike(state)
@@ -551,10 +565,15 @@ def matches(state: EpicBattlesState, controller: str, trigger: A.Trigger, occ: O
 @FLIP.precondition("EB.card.event.flip.timing", "an event is flipped only at the moment its text names, and only while its conditions hold")
 def flip_moment_named(state: EpicBattlesState, ev: E.Flip) -> Check:
     player = ev.by or ""
-    if B.prohibited(state, player, "flip events"):
+    permitted = EC.flip_permitted(state, player)
+    if B.prohibited(state, player, "flip events") and not permitted:
         return Violation(f"{player} cannot flip events now", expected="no flip", actual="flip")
     for name in ev.cards:
-        if flip_moment(state, player, name) is None:
+        if permitted and (flip_moment(state, player, name) is None or B.prohibited(state, player, "flip events")):
+            problem = EC.judge_flip(state.copy(), player, name)  # a card lets them flip events: the policy decides
+            if problem is not None:
+                return problem
+        elif flip_moment(state, player, name) is None:
             trigger = B.flip_trigger(state, name)
             return Violation(f"{name} flipped when its moment had not come", expected=f"a flip at {trigger.event if trigger else 'no moment'}",
                              actual="flip now")

@@ -90,6 +90,14 @@ def play(seed: int, passes: str = "explicit", prefer: tuple[str, ...] = (), max_
         while i < len(characters) and deck["character"] != characters[i]:
             deck = game.random_deck(db, rng)
         decks[player] = deck
+    return play_decks(seed, decks, rng, passes, prefer, max_events, players)
+
+
+def play_decks(seed: int, decks: dict[str, Any], rng: random.Random, passes: str = "explicit", prefer: tuple[str, ...] = (),
+               max_events: int = 5000, players: tuple[str, str] = ("alice", "bob")) -> list[bytes]:
+    """One legal game with these registered decks (see :func:`play`)."""
+    game = _game()
+    db = cards()
     state = game.setup(Setup(players, decks, {"passes": "explicit"}, db))
     header = {"replay": 1, "game": GAME_ID, "ruleset": game.rulesets[-1], "players": list(players), "decks": decks,
               "cards": game.default_cards, "options": {"passes": passes},
@@ -472,6 +480,98 @@ def cards_used(lines: list[bytes]) -> set[str]:
     return used
 
 
+# ====================================================================== conflicts and hidden cards (issue 6)
+
+_COMMON = {"Pocket Jab": 6, "Quick Jab": 4, "Skyward Heel": 4, "Shin Sweep": 4, "Steady Stance": 4, "Forearm Guard": 4,
+           "Low Parry": 4, "Showboat": 4, "Rope Break": 4, "Cornered": 4, "Crowd Roars": 4, "Gut Hook": 4, "Chain Elbow": 4,
+           "Roll to Safety": 1}
+CONFLICT_DECKS = {"alice": {"character": "Kaito", "main": {**_COMMON, "Kaito's Rising Fang": 4}, "side": {}},
+                  "bob": {"character": "Vesna", "main": {**_COMMON, "Neon Uppercut": 4}, "side": {}}}
+"""Decks that meet the three clashes the Epic Battles book settles: six Pocket Jab (its own
+limit against the rule's four), cards that recover a knocked-down player, and Showboat
+(its player can flip events outside their moments)."""
+CONFLICT_SEED = 2
+
+
+def _recovered_by_card_after_block(s: EpicBattlesState) -> str | None:
+    """The player a card stood up right after they blocked a Knock Down or Launcher, with nothing else under way."""
+    if s.stage != "turn" or s.busy or s.window == "recover":
+        return None
+    for o in s.recent:
+        if o.event == "recovered" and o.settled and o.who is not None and any(
+                b.event == "blocked" and b.who == o.who and b.defn is not None
+                and (B.keyword(s, b.defn.name, "knock_down") or B.keyword(s, b.defn.name, "launcher")) for b in s.recent):
+            return o.who
+    return None
+
+
+def conflict_replays() -> dict[str, list[bytes]]:
+    """The replays of issue 6: a legal game meeting settled clashes, the same game going the other way
+    (paying to recover after a card stood the player up: EB.recover.effect), and a hidden card set
+    face down that no arrangement of the registered deck allows (z3)."""
+    game = _game()
+    rng = random.Random(CONFLICT_SEED)
+    lines = play_decks(CONFLICT_SEED, json.loads(json.dumps(CONFLICT_DECKS)), rng,
+                       prefer=("Showboat", "Steady Stance", "Skyward Heel", "Pocket Jab", "Rope Break"))
+    header = json.loads(lines[0])
+    header["expect"] = {"verdict": "legal"}
+    header["meta"]["shows"] = sorted(features(lines) & set(SITUATIONS))
+    header["meta"]["meets"] = ["epic_battles:EB.deck.copies", "epic_battles:EB.recover.effect", "epic_battles:EB.card.event.flip.timing"]
+    out = {f"legal/conflicts-settled-{CONFLICT_SEED}.jsonl": [_enc.encode(header)] + lines[1:]}
+    rule = f"{GAME_ID}:EB.recover.effect"
+    for k, (state, _event, _raw) in enumerate(replay_states(lines)):
+        player = _recovered_by_card_after_block(state)
+        block = _hand(state, player, "block") if player is not None else None
+        if player is None or block is None:
+            continue
+        event = E.Recover(k + 1, player, discard=block)
+        rulings = [r for r in game.apply(state.copy(), event) if r.violation.severity in ("illegal", "inconsistent")]
+        assert rulings and rulings[0].rule == rule, rulings
+        bad = json.loads(lines[0])
+        bad["expect"] = {"verdict": "illegal", "seq": k + 1, "rule": rule}
+        bad["meta"] = {"generator": "spec.epic_battles.corpus", "seed": CONFLICT_SEED, "breaks": rule}
+        out["illegal/breaks-EB-recover-effect.jsonl"] = [_enc.encode(bad)] + lines[1:k + 1] + [_enc.encode(event)]
+        break
+    out["illegal/inconsistent-hidden-event.jsonl"] = hidden_replay()
+    return out
+
+
+HIDDEN_DECK = {"character": "Kaito", "main": {
+    "Quick Jab": 4, "Shin Sweep": 4, "Skyward Heel": 4, "Gut Hook": 4, "Rolling Thunder Knee": 4, "Mocking Bow": 4,
+    "Ironfist Breaker": 4, "Kaito's Rising Fang": 4, "Rhea's Lotus Spiral": 4, "Wild Card Haymaker": 4, "Chain Elbow": 4,
+    "Forearm Guard": 4, "Low Parry": 4, "Steady Stance": 4, "Reversal Catch": 2, "Crowd Roars": 1}, "side": {}}
+"""A deck whose only event is one Crowd Roars."""
+
+
+def hidden_replay() -> list[bytes]:
+    """alice sets an unseen card face down (so it is an event: her one Crowd Roars), then draws
+    Crowd Roars by name. Each count alone is within the decklist; together they are not (z3)."""
+    bob = CONFLICT_DECKS["bob"]
+    rule = f"{GAME_ID}:EB.card.event"
+    ev: list[dict[str, Any]] = [
+        {"do": "character", "by": "alice", "card": "Kaito"}, {"do": "shuffle", "by": "alice"}, {"do": "aggressor", "player": "alice"},
+        {"do": "character", "by": "bob", "card": "Vesna"}, {"do": "shuffle", "by": "bob"},
+        *({"do": "draw", "by": "alice", "card": None} for _ in range(3)),
+        *({"do": "draw", "by": "bob", "card": name} for name in ("Quick Jab", "Low Parry", "Steady Stance")),
+        *({"do": "draw", "by": "alice", "card": None} for _ in range(3)),
+        *({"do": "draw", "by": "bob", "card": name} for name in ("Pocket Jab", "Forearm Guard", "Gut Hook")),
+        {"do": "set", "by": "alice", "card": None},
+        {"do": "discard", "by": "alice", "card": None}, {"do": "discard", "by": "alice", "card": None},
+        *({"do": "discard", "by": "bob", "card": name} for name in ("Low Parry", "Forearm Guard", "Gut Hook")),
+        *({"do": "draw", "by": "bob", "card": name} for name in ("Quick Jab", "Shin Sweep", "Cornered")),
+        {"do": "draw", "by": "alice", "card": "Crowd Roars"},
+    ]
+    for seq, event in enumerate(ev, 1):
+        event["seq"] = seq
+    header = {"replay": 1, "game": GAME_ID, "ruleset": _game().rulesets[-1], "players": ["alice", "bob"],
+              "decks": {"alice": HIDDEN_DECK, "bob": bob}, "cards": _game().default_cards, "options": {"passes": "implicit"},
+              "expect": {"verdict": "inconsistent", "seq": len(ev), "rule": rule},
+              "meta": {"generator": "spec.epic_battles.corpus", "breaks": rule,
+                       "why": "the card alice set face down is an event, and her deck's only event is one Crowd Roars; "
+                              "she then draws Crowd Roars: counting each name is not enough, z3 is"}}
+    return [_enc.encode(header)] + [_enc.encode(e) for e in ev]
+
+
 def main_deck_cards() -> set[str]:
     """The cards of the base set a main deck may hold (every one but the Side Deck Only cards)."""
     db = cards()
@@ -538,6 +638,9 @@ def build(out: Path) -> None:
             rule_slug = rule.replace(".", "-")
         (out / "illegal" / f"breaks-{rule_slug}.jsonl").write_bytes(b"\n".join(lines) + b"\n")
         written += 1
+    for name, lines in conflict_replays().items():
+        (out / name).write_bytes(b"\n".join(lines) + b"\n")
+        written += name.startswith("illegal/")
     print(f"illegal: {written} replays")
 
 

@@ -72,7 +72,7 @@ class Effects:
     @BOOK.encodes("EB.note.distinct", what="discarding the top of a deck is neither damage nor chipping: no damage or chip is recorded")
     def do_scrap(self, state: EpicBattlesState, res: Resolution, step: A.Scrap) -> Need | None:
         player = B.who(state, res.controller, step.player)[0]
-        self.game.move_top(state, player, B.amount(step.amount), "discard")
+        self.game.move_top(state, player, B.amount(step.amount), "discard", "discarded")
         return None
 
     def do_deal(self, state: EpicBattlesState, res: Resolution, step: A.Deal) -> Need | None:
@@ -108,7 +108,7 @@ class Effects:
             to = {"energy pile": "energy", "hand": "hand", "discard pile": "discard"}.get(step.to)
             if to is None:
                 raise B.Unmodelled(f"putting the top of a deck into the {step.to} is not modelled")
-            self.game.move_top(state, player, B.amount(sel.count), to)
+            self.game.move_top(state, player, B.amount(sel.count), to, f"put into the {step.to}")
             return None
         if sel.zone == "discard pile" and sel.quantifier in ("a", "up_to"):
             if step.to not in ("hand", "deck bottom", "deck top", "energy pile"):
@@ -148,8 +148,9 @@ class Effects:
 
     @BOOK.encodes("EB.recover.effect", what="a recover step stands its player up (unless an effect forbids recovering)")
     def do_epic_battles_recover(self, state: EpicBattlesState, res: Resolution, step: N.EpicBattlesRecover) -> Need | None:
+        source = getattr(res.source, "name", None) or "an effect"
         for player in B.who(state, res.controller, step.player):
-            self.game.recover(state, player)
+            self.game.recover(state, player, source=source)
         return None
 
     def do_epic_battles_knock_down(self, state: EpicBattlesState, res: Resolution, step: N.EpicBattlesKnockDown) -> Need | None:
@@ -168,7 +169,7 @@ class Effects:
 
     def _last(self, state: EpicBattlesState, res: Resolution, step: object, duration: A.Duration | None) -> None:
         until = duration.until if duration is not None else "end_of_round"
-        state.lasting.append(Lasting(step, res.controller, _uid(res, "this"), _uid(res, "that"), until))
+        state.lasting.append(Lasting(step, res.controller, _uid(res, "this"), _uid(res, "that"), until, getattr(res.source, "name", None)))
 
     def do_modify(self, state: EpicBattlesState, res: Resolution, step: A.Modify) -> Need | None:
         if step.stat not in ("damage", "cost"):
@@ -183,6 +184,9 @@ class Effects:
         return None
 
     def do_permit(self, state: EpicBattlesState, res: Resolution, step: A.Permit) -> Need | None:
+        if step.subject.type == "player" and step.action == "flip events":
+            self._last(state, res, step, step.duration)  # weighed against the flip timing by the policy (conflicts.judge_flip)
+            return None
         if step.subject.quantifier != "this":
             raise B.Unmodelled(f"a 'can' for {step.subject.describe()} is not modelled")
         return None  # a card's own permission is read when it is checked (board.own_steps)

@@ -40,6 +40,7 @@ from spec.core.interpreter import Need, Resolution, UnsupportedStep
 from spec.core.state import CardObj, Zone
 from spec.epic_battles import actions as X
 from spec.epic_battles import board as B
+from spec.epic_battles import conflicts as EC
 from spec.epic_battles import events as E
 from spec.epic_battles.actions import BOOK
 from spec.epic_battles.effects import Effects
@@ -94,6 +95,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
 
     def setup(self, setup: Setup) -> EpicBattlesState:
         sides: dict[str, Side] = {}
+        limit = self.copy_limit(setup)
         for player in setup.players:
             deck = setup.decks.get(player)
             registered: Counter[str] | None = None
@@ -103,10 +105,28 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             size = sum(registered.values()) if registered is not None else 59
             side = Side(player, Zone("deck", ordered=True, public=False), Zone("hand", public=False), Zone("energy pile"),
                         Zone("discard pile", ordered=True), Zone("arena"), Zone("removed"),
-                        DeckKnowledge(registered, lambda _name: None, player), size, character)
+                        DeckKnowledge(registered, limit, player), size, character)
             side.deck.hidden = size
             sides[player] = side
         return EpicBattlesState(setup.players, sides, setup.cards, setup.options.get("passes") == "explicit")
+
+    def copy_limit(self, setup: Setup) -> Any:
+        """Copies of a card a deck can hold by the construction rules alone (for hidden cards
+        when no decklist is registered): none of a character or a Side Deck Only card, else
+        four or the card's own limit (EB.deck.copies, EB.side.exclusive)."""
+        probe = EpicBattlesState(setup.players, {}, setup.cards, False)
+
+        def limit(name: str) -> int | None:
+            defn = setup.cards.get(name)
+            if defn is None:
+                return None
+            try:
+                if B.is_character(defn) or B.keyword(probe, name, "side_deck_only"):
+                    return 0
+                return B.copy_limit(probe, defn)
+            except B.Unmodelled:
+                return None
+        return limit
 
     @BOOK.encodes("EB.deck.size", "EB.deck.copies", "EB.deck.character_name", "EB.deck.game_only", "EB.card.character.count",
                   "EB.side.size", "EB.side.limit", "EB.side.exclusive",
@@ -144,6 +164,10 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                 cap = B.copy_limit(probe, defn)
                 if n > cap:
                     find("EB.deck.copies", f"{n} copies of {name}", f"at most {cap}", str(n))
+                elif n > 4:  # the card's own limit against the rule's four: the policy decides (EB.deck.copies defers)
+                    ruling = EC.judge_copies(player, name, n, cap)
+                    if ruling is not None:
+                        setup.rulings.append(ruling)
                 if B.keyword(probe, name, "side_deck_only"):
                     find("EB.side.exclusive", f"{name} is a Side Deck Only card", "not in the 60-card deck", name)
             for name in sorted(set(main) | set(side)):
@@ -171,10 +195,35 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         kind = str(event.__struct_config__.tag)
         if E.KINDS.get(kind) != "claim":
             state.facts_mark = len(state.facts)  # claims after this event match what it (and the passes before it) derived
+        state.notes.clear()
+        for side in state.sides.values():
+            side.knowledge.now = event.seq
         try:
-            return self._apply(state, event, kind)
+            rulings = self._apply(state, event, kind)
         except (B.Unmodelled, UnsupportedStep) as error:
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
+        rulings += [n for n in state.notes if n.violation.severity != "info"]  # gaps met while the event was carried out
+        state.notes[:] = [n for n in state.notes if n.violation.severity == "info"]  # settled ones: conflicts_met lists them
+        for side in state.sides.values():
+            if side.knowledge.marks:
+                rulings += self._hidden_contradiction(state, side)
+        return rulings
+
+    @BOOK.encodes("EB.card.event", what="a card set face down without its name is one of the deck's events: which one is a "
+                  "choice that the registered deck and the later events constrain (z3, spec.core.hidden_z3)")
+    def _hidden_contradiction(self, state: EpicBattlesState, side: Side) -> list[Ruling]:
+        """What z3 finds wrong with a player's hidden cards once one was shown only as an event."""
+        outcome = side.knowledge.contradiction(side.deck_size)
+        if outcome is None:
+            return []
+        if outcome.status == "unknown":
+            return [Ruling(None, Violation(outcome.explanation, "a decided check", "undecided", "unverifiable"), "hidden")]
+        return [Ruling(cite("EB.card.event"), Violation(outcome.explanation, "an arrangement of the deck that gives the log",
+                                                        "none exists", "inconsistent"), "hidden")]
+
+    def conflicts_met(self, state: EpicBattlesState, memo: dict[str, Any]) -> list[Ruling]:
+        """Clashes of effects met, settled by the Epic Battles policy (spec.epic_battles.conflicts)."""
+        return EC.conflicts_met(state, memo)
 
     def _apply(self, state: EpicBattlesState, ev: Any, kind: str) -> list[Ruling]:
         if ev.by is None and kind not in E.NO_ACTOR:
@@ -287,34 +336,42 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         if name is not None and name not in state.cards:
             rulings.append(Ruling(None, Violation(f"{name!r} is not in the card database", "a known card", name, "unverifiable")))
             name = None
-        card = self.take_top(state, player, name, rulings)
+        card = self.take_top(state, player, name, rulings, "drew")
         side.hand.add(card)
         self.check_empty(state, player)
         return rulings
 
-    def take_top(self, state: EpicBattlesState, player: str, name: str | None, rulings: list[Ruling]) -> CardObj:
-        """The top card of a deck leaves it: a card revealed on top keeps its name; a named one is checked."""
+    def take_top(self, state: EpicBattlesState, player: str, name: str | None, rulings: list[Ruling], how: str = "took") -> CardObj:
+        """The top card of a deck leaves it: a card revealed on top keeps its name; a named one is checked.
+
+        ``how`` says what happened, for the journal of hidden cards (``drew``, ``chipped``...).
+        """
         side = state.sides[player]
         if side.top:
             known = side.top.pop(0)
             if name is not None and name != known:
                 rulings.append(Ruling(cite("EB.setup.draw"), Violation(f"{player}'s top card was shown to be {known}", known, name, "inconsistent")))
             name = known
-            side.knowledge.reveal(name)
+            side.knowledge.reveal(name, f"{how} {name} off the top of the deck (shown there before)")
         elif name is not None:
-            rulings.extend(self.identify(state, player, name))
+            rulings.extend(self.identify(state, player, name, f"{how} {name} off the top of the deck"))
         side.deck.hidden = max(0, side.deck.hidden - 1)
         return state.new_card(name, player, state.cards.get(name) if name else None)
 
-    def identify(self, state: EpicBattlesState, player: str, name: str) -> list[Ruling]:
-        """An unseen card of ``player`` turns out to be ``name``: possible only if the deck can hold one more."""
+    def identify(self, state: EpicBattlesState, player: str, name: str, words: str = "", source: str = "deck") -> list[Ruling]:
+        """An unseen card of ``player`` turns out to be ``name``: possible only if the deck can hold one more.
+
+        ``source`` is ``deck`` for a card out of the deck itself, ``hidden`` for an unseen card
+        already out of it (in hand, face down, off the top unnamed) now shown by name; ``words``
+        say what happened, for the journal of hidden cards (spec.core.hidden).
+        """
         rulings = []
         if not B.can_reveal(state, player, name):
             cap, rule = B.bound(state, player, name)
             rulings.append(Ruling(cite(rule), Violation(f"{player} shows {name}, but their deck cannot hold another copy",
                                                         f"at most {cap} cop(ies)", f"copy {state.sides[player].knowledge.located[name] + 1}",
                                                         "inconsistent")))
-        state.sides[player].knowledge.reveal(name)
+        state.sides[player].knowledge.reveal(name, words or f"showed {name}", source)
         return rulings
 
     def take(self, state: EpicBattlesState, player: str, zone: Zone, name: str | None, rulings: list[Ruling],
@@ -322,19 +379,20 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         """Take a card of that name out of a zone (an unseen card of the zone if none is known).
 
         A card the log does not name (``name`` is ``None``) is an unseen card of the zone.
-        If all of the zone's cards are known, it is the one card of ``kind`` there, or else
-        the names of the cards it could be are forgotten (they become unseen), so that
-        every reading of the log stays open.
+        If all of the zone's cards are known, it is the one card of ``kind`` there; otherwise
+        the names of the known cards it could be are forgotten (they become unseen), so that
+        every reading of the log stays open: the card taken may be a known one.
         """
         card = zone.find(name) if name is not None else None
-        if card is None and name is None and zone.unknown() is None:
-            fits = [c for c in zone.cards if kind is None or B.role(c.defn) == kind]
-            if len(fits) == 1:
+        if card is None and name is None:
+            fits = [c for c in zone.cards if c.name is not None and (kind is None or B.role(c.defn) == kind)]
+            if zone.unknown() is None and len(fits) == 1:
                 zone.remove(fits[0])
                 return fits[0]
             for other in fits:
                 if other.name is not None:
-                    state.sides[player].knowledge.conceal(other.name)
+                    state.sides[player].knowledge.conceal(other.name, f"let go of {other.name}: an unnamed card left the {zone.name}, "
+                                                                      "which held it")
                 other.name, other.defn = None, None
         if card is None:
             card = zone.unknown()
@@ -345,11 +403,29 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                 return card
             zone.remove(card)
             if name is not None:
-                rulings.extend(self.identify(state, player, name))
+                rulings.extend(self.identify(state, player, name, f"showed {name} from an unseen card of the {zone.name}", "hidden"))
                 card.name, card.defn = name, state.cards.get(name)
+            elif kind is not None:
+                self._mark(state, player, kind, f"set an unseen card of the {zone.name} face down, without its name: "
+                                                f"an {kind} (EB.card.event.set)", rulings)
             return card
         zone.remove(card)
         return card
+
+    def _mark(self, state: EpicBattlesState, player: str, kind: str, words: str, rulings: list[Ruling]) -> None:
+        """An unseen card was shown to be of ``kind`` without its name: one of the names the deck may hold.
+
+        Which one is a choice that later events constrain (z3, :meth:`_hidden_contradiction`);
+        a deck that can hold no card of that kind at all is found by counting, here.
+        """
+        knowledge = state.sides[player].knowledge
+        names = [d.name for d in state.cards if B.role(d) == kind and B.bound(state, player, d.name)[0] != 0]
+        if not names:
+            rulings.append(Ruling(cite("EB.card.event"), Violation(
+                f"{player} {words}, but their deck cannot hold a single {kind}", f"an {kind} of {player}'s deck",
+                f"none in the {'registered deck' if knowledge.registered is not None else 'construction limits'}", "inconsistent")))
+            return
+        knowledge.mark(names, words)
 
     # ================================================================== the turn (EB.turn.*)
 
@@ -660,9 +736,12 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         rulings: list[Ruling] = []
         assert not isinstance(found, Violation)
         moments = [X.flip_moment(state, player, name) for name in ev.cards]
+        for name, moment in zip(ev.cards, moments, strict=True):
+            if moment is None:  # flipped under a card's permission: the settled clash is noted (EB.card.event.flip.timing)
+                EC.judge_flip(state, player, name)
         for card, name in zip(found, ev.cards, strict=True):
             if card.name is None:
-                rulings.extend(self.identify(state, player, name))
+                rulings.extend(self.identify(state, player, name, f"flipped {name}, set face down unseen", "hidden"))
                 card.name, card.defn = name, state.cards.get(name)
             card.face_up = True
         self.pay_energy(state, player, sum(B.cost(state, c, player) for c in found))
@@ -700,13 +779,14 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         state.scheduled.append(job)
 
     def occur(self, state: EpicBattlesState, event: str, who: str | None, card: CardObj | None = None,
-              phase: str | None = None, owner: str | None = None) -> None:
+              phase: str | None = None, owner: str | None = None, settled: str | None = None) -> None:
         """Record a moment (for flips) and queue the characters' triggered abilities it sets off, aggressor's first."""
         labels: tuple[str, ...] = ()
         if card is not None and card.defn is not None:
             height = B.height(card.defn)
             labels = tuple(([height] if height else []) + B.traits(state, card.uid, card.defn, owner or card.owner))
-        occ = Occurrence(event, who, card.uid if card is not None else None, card.defn if card is not None else None, labels, phase)
+        occ = Occurrence(event, who, card.uid if card is not None else None, card.defn if card is not None else None, labels, phase,
+                         settled)
         state.recent.append(occ)
         for player in state.in_order():
             character = state.sides[player].character
@@ -723,14 +803,14 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         for _ in range(min(n, len(side.energy.cards))):
             side.discard.add(side.energy.cards.pop(0))
 
-    def move_top(self, state: EpicBattlesState, player: str, n: int, to: str) -> int:
+    def move_top(self, state: EpicBattlesState, player: str, n: int, to: str, how: str = "moved") -> int:
         """Move the top ``n`` cards of a deck to one of its player's zones; the round ends if the deck runs out."""
         side = state.sides[player]
         moved = 0
         for _ in range(n):
             if len(side.deck) == 0 or state.stage != "turn":
                 break
-            card = self.take_top(state, player, None, [])
+            card = self.take_top(state, player, None, [], how)
             card.face_up = True
             getattr(side, to).add(card)
             moved += 1
@@ -743,7 +823,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         if n <= 0:
             return
         state.facts.append(("damage", player, n))
-        self.move_top(state, player, n, "discard")
+        self.move_top(state, player, n, "discard", "took as damage")
         if state.stage == "turn":
             self.occur(state, "dealt_damage", player)
 
@@ -759,7 +839,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                     self._run_now(state, player, character, ability.effect)
                     return
         state.facts.append(("chip", player, n))
-        self.move_top(state, player, n, "discard")
+        self.move_top(state, player, n, "discard", "chipped")
         if state.stage == "turn":
             self.occur(state, "chipped", player)
 
@@ -775,13 +855,25 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         state.facts.append(("down", player, how))
         self.occur(state, "knocked_down" if how == "knock_down" else "launched", player)
 
-    def recover(self, state: EpicBattlesState, player: str) -> None:
-        """``player`` stands up, unless an effect forbids recovering (EB.recover.*)."""
+    def recover(self, state: EpicBattlesState, player: str, source: str | None = None) -> None:
+        """``player`` stands up, unless an effect forbids recovering (EB.recover.*).
+
+        With ``source`` a card's effect stands them up: its *recover* clashes with the
+        knock-down, which lasts until the combo is over, and with any card's can't recover
+        in force; the policy decides (EB.recover.effect, spec.epic_battles.conflicts).
+        """
         side = state.sides[player]
-        if side.down is None or B.prohibited(state, player, "recover"):
+        if side.down is None:
+            return
+        settled: str | None = None
+        if source is not None:
+            stands, settled = EC.judge_recover(state, player, source)
+            if not stands:
+                return
+        elif B.prohibited(state, player, "recover"):
             return
         side.down = None
-        self.occur(state, "recovered", player)
+        self.occur(state, "recovered", player, settled=settled)
 
     def check_empty(self, state: EpicBattlesState, player: str) -> bool:
         """The instant a deck is empty its player loses the round (EB.win.round)."""
@@ -959,20 +1051,20 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             else:  # deck bottom or top: the card is unseen again
                 side.deck.hidden += 1
                 if card.name is not None:
-                    side.knowledge.conceal(card.name)
+                    side.knowledge.conceal(card.name, f"put {card.name} back into the deck ({to})")
                 if to == "deck top" and card.name is not None:
                     side.top.insert(0, card.name)
-                    side.knowledge.reveal(card.name)
+                    side.knowledge.reveal(card.name, f"left {card.name} known on top of the deck")
         elif need.kind == "shuffle":
             side.top.clear()
         elif need.kind == "search":
             if ev.card is not None:
-                rulings.extend(self.identify(state, player, ev.card))
+                rulings.extend(self.identify(state, player, ev.card, f"searched the deck and took {ev.card}"))
                 side.deck.hidden = max(0, side.deck.hidden - 1)
                 side.hand.add(state.new_card(ev.card, player, state.cards[ev.card]))
                 self.check_empty(state, player)
         elif need.kind == "reveal" and need.detail == "taunt":
-            card = self.take_top(state, player, ev.card, rulings)
+            card = self.take_top(state, player, ev.card, rulings, "turned over (Taunt)")
             card.face_up = True
             if self.check_empty(state, player):
                 return rulings
@@ -1215,7 +1307,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             hidden = Zone("arena")
             hidden.cards = [c for c in side.arena if not c.face_up]
             facedown = self._names(state, player, hidden, "event")
-            flippable = [n for n in facedown if X.flip_moment(state, player, n) is not None]
+            flippable = [n for n in facedown if X.flip_moment(state, player, n) is not None or EC.flip_permitted(state, player)]
             out.extend(E.Flip(0, player, [n]) for n in flippable)
             out.extend(E.Flip(0, player, list(pair)) for pair in combinations(flippable, 2))
             if side.character is not None and side.character.name is not None:

@@ -40,6 +40,8 @@ class Lasting:
     this: int | None = None
     that: int | None = None
     until: str = "end_of_round"
+    source: str | None = None
+    """The name of the card whose text made it (for the conflicts it meets)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,9 @@ class Occurrence:
     defn: CardDef | None = None
     labels: tuple[str, ...] = ()
     phase: str | None = None
+    settled: str | None = None
+    """For ``recovered``: how the policy settled the clash that let a card effect stand the
+    player up against the knock-down (spec.epic_battles.conflicts.judge_recover)."""
 
 
 @dataclass(frozen=True)
@@ -187,6 +192,9 @@ class EpicBattlesState:
     winner: str | None = None
     next_uid: int = 1
     next_sid: int = 1
+    notes: list[Any] = field(default_factory=list)
+    """Findings the flow made while carrying out an effect (conflicts settled or left open,
+    spec.epic_battles.conflicts); ``EpicBattles.apply`` hands them on with the event's own."""
 
     def other(self, player: str) -> str:
         a, b = self.players
@@ -222,7 +230,7 @@ class EpicBattlesState:
             None if self.resolution is None else self.resolution.copy(), list(self.pending), list(self.waiting),
             list(self.scheduled), [(None if r is None else r.copy(), list(p)) for r, p in self.suspended],
             list(self.lasting), list(self.delayed), list(self.recent), list(self.facts), self.facts_mark,
-            set(self.claimed), list(self.round_winners), self.winner, self.next_uid, self.next_sid,
+            set(self.claimed), list(self.round_winners), self.winner, self.next_uid, self.next_sid, list(self.notes),
         )
 
 
