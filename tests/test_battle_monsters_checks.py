@@ -200,6 +200,23 @@ def _offered(s: BattleMonstersState) -> None:
     s.offer = me(s)
 
 
+def _heron_later_than_adept(s: BattleMonstersState) -> None:
+    """Coil Adept revealed this turn may attack by its own text; the opponent's Vigil Heron, on the field later, says it cannot."""
+    _ready("Coil Adept", revealed_turn=s.turn, acted_turn=s.turn, acted="reveal")(s)
+    clear(s, foe(s))
+    put(s, foe(s), "Vigil Heron")
+
+
+def _spent_from_unseen_hand(s: BattleMonstersState) -> None:
+    """The active player's hand is unseen, and every registered copy of a card is already on the field."""
+    side = s.sides[me(s)]
+    name = next(n for n, k in sorted((side.knowledge.registered or {}).items()) if B.card_kind(s.cards, n) == "monster")
+    side.hand.cards.clear()
+    side.hand.add(s.new_card(None, me(s)))
+    side.knowledge.located[name] = side.knowledge.bound(name) or 0
+    s.hidden_name = name  # type: ignore[attr-defined]
+
+
 CASES: list[Case] = [
     Case("battle_monsters:BM.end.conditions", "game_not_over", turn_open, _ended, lambda s: E.Skip(0, me(s))),
     Case("battle_monsters:BM.start.first", "coin_once", lambda s: s.stage == "setup" and s.first is not None, _nothing,
@@ -221,6 +238,8 @@ CASES: list[Case] = [
          lambda s: E.Summon(0, foe(s), hand_card(s, foe(s)))),
     Case("battle_monsters:BM.monster.graveyard", "no_summon_from_graveyard", turn_open, _in_graveyard,
          lambda s: E.Summon(0, me(s), s.sides[me(s)].graveyard.cards[-1].name or "")),
+    Case("battle_monsters:BM.gloss.draw", "hidden_card_from_deck", turn_open, _spent_from_unseen_hand,
+         lambda s: E.Summon(0, me(s), s.hidden_name)),
     Case("battle_monsters:BM.summon.where", "summon_from_hand", turn_open, _nothing,
          lambda s: E.Summon(0, me(s), outside_deck(s, me(s)))),
     Case("battle_monsters:BM.subactions.summon", "summon_a_printed_card", turn_open, lambda s: to_hand(s, me(s), "the Unbroken"),
@@ -242,6 +261,7 @@ CASES: list[Case] = [
          _ready("Quarry Golem", visible=False, mode="defense"), _attack("Quarry Golem")),
     Case("battle_monsters:BM.stance.dv.monster.no_attack", "no_attack_in_defence_mode", turn_open,
          _ready("Quarry Golem", mode="defense"), _attack("Quarry Golem")),
+    Case("battle_monsters:BM.rules.conflict", "attack_clash_settled", turn_open, _heron_later_than_adept, _attack("Coil Adept")),
     Case("battle_monsters:BM.subactions.attack", "attacks_once_per_turn", turn_open,
          lambda s: _ready("Quarry Golem")(s) or _set(s, attacked_turns=[s.turn], acted_turn=s.turn, acted="attack"), _attack("Quarry Golem")),
     Case("battle_monsters:BM.subactions.attack.timing", "no_attack_on_summon_turn", turn_open,
@@ -651,6 +671,50 @@ def test_d22_the_later_card_wins_unless_one_holds_regardless() -> None:
     assert verdict.allowed is True and verdict.rule == "BM.rules.conflict"
 
 
+def test_d23_a_move_a_clash_decides_asks_the_policy() -> None:
+    from spec.battle_monsters import conflicts as BC
+
+    state = state_where(turn_open)
+    clear(state, me(state))
+    clear(state, foe(state))
+    adept = put(state, me(state), "Coil Adept", revealed_turn=state.turn, acted_turn=state.turn, acted="reveal")
+    heron = put(state, foe(state), "Vigil Heron")
+    rulings = GAME.apply(state.copy(), E.Attack(0, me(state), "Coil Adept", 1, "Vigil Heron"))
+    assert (rulings[0].rule, rulings[0].check) == ("battle_monsters:BM.rules.conflict", "attack_clash_settled")
+    heron.arrived, adept.arrived = adept.arrived, heron.arrived  # Coil Adept now came later: it prevails
+    assert [r for r in GAME.apply(state.copy(), E.Attack(0, me(state), "Coil Adept", 1, "Vigil Heron")) if r.violation.severity != "info"] == []
+    listed = {r.rule for r in GAME.conflicts_met(state, {})}
+    assert listed == {"battle_monsters:BM.rules.conflict", "battle_monsters:BM.rules.card"}
+    assert BC.judge_manual(state, adept, "revealed_turn").allowed is True
+
+
+def test_d24_cards_shown_from_a_hand_of_unseen_draws_are_counted_and_explained() -> None:
+    state = state_where(turn_open)
+    side = state.sides[me(state)]
+    name = next(n for n, k in sorted((side.knowledge.registered or {}).items()) if B.card_kind(state.cards, n) == "monster")
+    side.hand.cards.clear()
+    side.hand.add(state.new_card(None, me(state)))
+    side.knowledge.located[name] = (side.knowledge.bound(name) or 0) - 1
+    assert [r for r in GAME.apply(state.copy(), E.Summon(0, me(state), name)) if r.violation.severity != "info"] == []
+    side.knowledge.reveal(name, f"showed {name} on purpose")
+    rulings = GAME.apply(state.copy(), E.Summon(0, me(state), name))
+    assert (rulings[0].rule, rulings[0].violation.severity) == ("battle_monsters:BM.gloss.draw", "inconsistent")
+    assert f"showed {name} on purpose" in rulings[0].violation.message and side.knowledge.marks == 0
+
+
+def test_d25_unless_stated_speaks_of_card_effects_only() -> None:
+    from spec.battle_monsters import conflicts as BC
+    from spec.core.conflicts import Effect
+
+    boar = Effect("b", "can", "P1's Boar", "attack", source="Thornhide Boar", since=2, overrides=True)
+    manual = Effect("m", "cant", "P1's Boar", "attack", origin="rule", rule="battle_monsters:BM.subactions.attack.timing")
+    settled = BC.POLICY.settle([boar, manual])
+    assert settled is not None and settled.rule == "battle_monsters:BM.rules.card" and settled.losers == (manual,)
+    fog = Effect("f", "cant", "P1's Boar", "attack", source="Fog Bank", since=3)
+    settled = BC.POLICY.settle([boar, fog])
+    assert settled is not None and settled.name == "unless stated" and settled.losers == (fog,)
+
+
 def test_the_decisions_page_cites_index_rules_and_existing_tests() -> None:
     import re
     from pathlib import Path
@@ -674,6 +738,8 @@ def test_a_clash_of_can_and_cannot_is_reported_once_as_settled() -> None:
     state.lasting.append(Lasting(N.Cannot(N.Cards("this"), ("attack",)), foe(state), "Fog Bank", boar.uid, state.stamp()))
     memo: dict[str, Any] = {}
     found = GAME.conflicts_met(state, memo)
-    assert [(r.rule, r.violation.severity, r.check) for r in found] == [("battle_monsters:BM.rules.conflict", "info", "conflicts")]
-    assert "Thornhide Boar" in found[0].violation.message
+    # the Boar's "regardless" against the Fog Bank (BM.rules.conflict), and its can against the manual's ban (BM.rules.card)
+    assert sorted((r.rule, r.violation.severity, r.check) for r in found) == [
+        ("battle_monsters:BM.rules.card", "info", "conflicts"), ("battle_monsters:BM.rules.conflict", "info", "conflicts")]
+    assert all("Thornhide Boar" in r.violation.message for r in found)
     assert GAME.conflicts_met(state, memo) == []

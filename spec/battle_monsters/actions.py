@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from spec.battle_monsters import board as B
+from spec.battle_monsters import conflicts as BC
 from spec.battle_monsters import events as E
+from spec.battle_monsters import hidden as H
 from spec.battle_monsters.state import BURIED, OPENING_HAND, BattleMonstersState, OnField
 from spec.core.findings import Violation
 from spec.core.interpreter import Need
@@ -130,8 +132,10 @@ def two_chosen_for_graveyard(state: BattleMonstersState, ev: E.Bury) -> Check:
 
 @BURY.precondition("BM.start.graveyard", "the two graveyard cards come from the player's own registered deck")
 def buried_card_is_in_deck(state: BattleMonstersState, ev: E.Bury) -> Check:
-    if not state.sides[ev.by or ""].knowledge.can_reveal(ev.card):
-        return Violation(f"{ev.card} cannot come from this deck", expected="a card the registered deck still holds",
+    knowledge = state.sides[ev.by or ""].knowledge
+    if not knowledge.can_reveal(ev.card):
+        why = H.explain(knowledge, ev.card, f"put {ev.card} into the graveyard at set-up", "deck")
+        return Violation(f"{ev.card} cannot come from this deck: {why}", expected="a card the registered deck still holds",
                          actual=ev.card, severity="inconsistent")
     return None
 
@@ -188,16 +192,32 @@ def draw_known_card(state: BattleMonstersState, ev: E.Draw) -> Check:
     if ev.card is not None and not state.sides[ev.by or ""].knowledge.can_reveal(ev.card):
         side = state.sides[ev.by or ""]
         where = "the graveyard" if side.graveyard.find(ev.card) is not None else "elsewhere"
-        return Violation(f"{ev.card} drawn, but every copy of the registered deck is accounted for ({where})",
+        why = H.explain(side.knowledge, ev.card, f"drew {ev.card}", "deck")
+        return Violation(f"{ev.card} drawn, but every copy of the registered deck is accounted for ({where}): {why}",
                          expected="a card the supply deck can hold", actual=ev.card, severity="inconsistent")
     return None
 
 
 # ====================================================================== discards
 
+def hidden_card_from_deck(state: BattleMonstersState, ev: Any) -> Check:
+    """BM.gloss.draw: a card shown from a hand of unseen draws was drawn from the player's deck,
+    so the registered deck must still hold a copy of it (exact counting; explained by the journal)."""
+    if _setup(state) or ev.by not in state.sides:
+        return None
+    side = state.sides[ev.by]
+    if side.hand.find(ev.card) is not None or side.hand.unknown() is None or B.card_kind(state.cards, ev.card) is None:
+        return None
+    verb = "summoned" if ev.__struct_config__.tag == "summon" else "discarded"
+    return H.unheld(side.knowledge, ev.card, f"{verb} {ev.card} from a hand of unseen draws")
+
+
 def _hand_has(state: BattleMonstersState, player: str, name: str) -> bool:
     side = state.sides[player]
     return side.hand.find(name) is not None or (side.hand.unknown() is not None and side.knowledge.can_reveal(name))
+
+
+DISCARD.precondition("BM.gloss.draw", "a card discarded from a hand of unseen draws is one the registered deck can still hold")(hidden_card_from_deck)
 
 
 @DISCARD.precondition("BM.actions.discard", "the discarded card is in the player's hand")
@@ -205,8 +225,7 @@ def discard_from_hand(state: BattleMonstersState, ev: E.Discard) -> Check:
     if _setup(state):
         return Violation("a discard before the game has begun", expected="no discard in set-up", actual="discard")
     if not _hand_has(state, ev.by or "", ev.card):
-        return Violation(f"{ev.card} is not in {ev.by}'s hand", expected="a card of the hand", actual=ev.card,
-                         severity="illegal" if not state.sides[ev.by or ""].hand.unknown() else "inconsistent")
+        return Violation(f"{ev.card} is not in {ev.by}'s hand", expected="a card of the hand", actual=ev.card)
     return None
 
 
@@ -220,16 +239,14 @@ def no_summon_from_graveyard(state: BattleMonstersState, ev: E.Summon) -> Check:
     return None
 
 
+SUMMON.precondition("BM.gloss.draw", "a card summoned from a hand of unseen draws is one the registered deck can still hold")(hidden_card_from_deck)
+
+
 @SUMMON.precondition("BM.summon.where", "a summoned card comes from the summoner's own hand")
 def summon_from_hand(state: BattleMonstersState, ev: E.Summon) -> Check:
     side = state.sides[ev.by or ""]
-    if side.hand.find(ev.card) is not None:
-        return None
-    if side.hand.unknown() is not None:
-        if side.knowledge.can_reveal(ev.card):
-            return None
-        return Violation(f"{ev.card} summoned, but the registered deck has no copy left for the hand", expected="a card the hand can hold",
-                         actual=ev.card, severity="inconsistent")
+    if side.hand.find(ev.card) is not None or side.hand.unknown() is not None:
+        return None  # a hand of unseen draws may hold it: hidden_card_from_deck asks the registered deck
     return Violation(f"{ev.card} is not in {ev.by}'s hand", expected="a card of the hand", actual=ev.card)
 
 
@@ -271,10 +288,28 @@ def one_subaction_per_card(state: BattleMonstersState, ev: Any) -> Check:
                      actual=f"{ev.__struct_config__.tag} after {fc.acted}")
 
 
+def _when(state: BattleMonstersState, fc: OnField) -> str | None:
+    return "summoned_turn" if fc.summoned_turn == state.turn else "revealed_turn" if fc.revealed_turn == state.turn else None
+
+
 def _lifted_by_card(state: BattleMonstersState, fc: OnField) -> bool:
     """Whether a card lets this monster attack although it was summoned or revealed this turn (BM.rules.card)."""
-    when = "summoned_turn" if fc.summoned_turn == state.turn else "revealed_turn" if fc.revealed_turn == state.turn else None
-    return when is not None and B.permission(state, "attack", fc, when=when).allowed is True
+    when = _when(state, fc)
+    return when is not None and BC.judge_manual(state, fc, when).allowed is True
+
+
+def _manual_ban(state: BattleMonstersState, fc: OnField, when: str, words: str) -> Check:
+    """The manual's ban on attacking on the turn of a summon or reveal, unless the policy lets a card lift it.
+
+    A card's "can attack on the turn it is ..." against the manual: BM.rules.card settles it
+    for the card (conflicts.judge_manual); a clash no rule settles is unverifiable.
+    """
+    judged = BC.judge_manual(state, fc, when)
+    if judged.problem is not None:
+        return judged.problem
+    if judged.allowed:
+        return None
+    return Violation(f"{fc.name} attacked on the turn it was {words}", expected="attacks from the next turn on", actual="attack")
 
 
 @REVEAL.precondition("BM.rules.card", "no effect in force forbids the player to reveal")
@@ -321,6 +356,25 @@ def no_attack_in_defence_mode(state: BattleMonstersState, ev: E.Attack) -> Check
     return None
 
 
+@ATTACK.precondition("BM.rules.conflict", "when card effects clash over this attack, the one the precedence rules favour decides it")
+def attack_clash_settled(state: BattleMonstersState, ev: E.Attack) -> Check:
+    """A "can" and a "cannot" of card effects on the attacker attacking, or on the target being
+    attacked: the policy settles the clash (unless stated, then the later card wins);
+    a move the prevailing "cannot" forbids is illegal citing BM.rules.conflict."""
+    fc = _field_card(state, ev)
+    if fc is None or ev.by is None:
+        return None
+    problem = BC.clash_violation(state, "attack", fc, f"attack by {ev.card}", when=_when(state, fc))
+    if problem is not None:
+        return problem
+    if ev.target is None:
+        return BC.clash_violation(state, "be_attacked", None, f"direct attack on {state.other(ev.by)}", player=state.other(ev.by), other=fc)
+    target = _target(state, ev)
+    if target is None:
+        return None
+    return BC.clash_violation(state, "be_attacked", target, f"attack on {ev.target}", other=fc)
+
+
 @ATTACK.precondition("BM.subactions.attack", "each monster attacks at most once a turn")
 def attacks_once_per_turn(state: BattleMonstersState, ev: E.Attack) -> Check:
     fc = _field_card(state, ev)
@@ -336,9 +390,7 @@ def attacks_once_per_turn(state: BattleMonstersState, ev: E.Attack) -> Check:
 def no_attack_on_summon_turn(state: BattleMonstersState, ev: E.Attack) -> Check:
     fc = _field_card(state, ev)
     if fc is not None and fc.summoned_turn == state.turn:
-        if B.permission(state, "attack", fc, when="summoned_turn").allowed is True:
-            return None
-        return Violation(f"{ev.card} attacked on the turn it was summoned", expected="attacks from the next turn on", actual="attack")
+        return _manual_ban(state, fc, "summoned_turn", "summoned")
     return None
 
 
@@ -346,9 +398,7 @@ def no_attack_on_summon_turn(state: BattleMonstersState, ev: E.Attack) -> Check:
 def no_attack_on_reveal_turn(state: BattleMonstersState, ev: E.Attack) -> Check:
     fc = _field_card(state, ev)
     if fc is not None and fc.revealed_turn == state.turn:
-        if B.permission(state, "attack", fc, when="revealed_turn").allowed is True:
-            return None
-        return Violation(f"{ev.card} attacked on the turn it was revealed", expected="attacks from the next turn on", actual="attack")
+        return _manual_ban(state, fc, "revealed_turn", "revealed")
     return None
 
 

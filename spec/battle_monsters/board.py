@@ -382,6 +382,8 @@ class Static:
     ctx: Ctx
     stamp: int
     source: str
+    lasting: bool = False
+    """The lasting result of a resolved effect (not an always-on ability of a card on the field)."""
 
 
 def statics(state: BattleMonstersState) -> list[Static]:
@@ -397,7 +399,7 @@ def statics(state: BattleMonstersState) -> list[Static]:
                     out.extend(_unfold(state, step, ctx, fc.arrived, fc.name))
     for lasting in state.lasting:
         holder = find_uid(state, lasting.source_uid)
-        out.append(Static(lasting.step, Ctx(lasting.controller, holder), lasting.stamp, lasting.source))
+        out.append(Static(lasting.step, Ctx(lasting.controller, holder), lasting.stamp, lasting.source, True))
     return out
 
 
@@ -484,11 +486,32 @@ def permission(state: BattleMonstersState, action: str, subject: OnField | None,
     """What the effects in force say about ``subject`` (or ``player``) doing ``action``.
 
     BM.rules.card: a card's effect prevails over the manual. BM.rules.conflict: when a
-    "can" and a "cannot" both apply, the card that arrived later prevails, unless one
-    says it holds regardless of other rules. ``other`` is the card on the other side of
-    the action (the attacker for ``be_attacked``); ``when`` the manual restriction being
-    lifted (``summoned_turn``, ``revealed_turn``).
+    "can" and a "cannot" both apply, the clash goes to the precedence policy
+    (:func:`spec.battle_monsters.conflicts.settle_permission`: one that says it holds
+    regardless of other rules prevails, else the card that arrived later); a clash it
+    does not settle raises :class:`Gap` (unverifiable). ``other`` is the card on the
+    other side of the action (the attacker for ``be_attacked``); ``when`` the manual
+    restriction being lifted (``summoned_turn``, ``revealed_turn``).
     """
+    yes, no = applicable(state, action, subject, player, other, when)
+    if not yes and not no:
+        return Verdict(None)
+    if yes and no:
+        from spec.battle_monsters.conflicts import settle_permission
+
+        return settle_permission(state, action, subject, player, yes, no, when)
+    if yes:
+        return Verdict(True, yes[0].source, "BM.rules.card")
+    return Verdict(False, no[0].source, "BM.rules.card")
+
+
+class Gap(Unmodelled):
+    """Effects in force clash and no precedence rule settles them (or z3 could not decide): unverifiable."""
+
+
+def applicable(state: BattleMonstersState, action: str, subject: OnField | None, player: str | None = None,
+               other: OnField | None = None, when: str | None = None) -> tuple[list[Static], list[Static]]:
+    """The effects in force that allow (``yes``) and forbid (``no``) this action now."""
     yes: list[Static] = []
     no: list[Static] = []
     for static in statics(state):
@@ -513,17 +536,7 @@ def permission(state: BattleMonstersState, action: str, subject: OnField | None,
             if step.by is not None and (other is None or not matches(state, step.by, other, static.ctx)):
                 continue
             yes.append(static)
-    if not yes and not no:
-        return Verdict(None)
-    if yes and no:
-        over = [s for s in yes if getattr(s.step, "overriding", False)]
-        if over:
-            return Verdict(True, over[0].source, "BM.rules.conflict")
-        latest = max(yes + no, key=lambda s: s.stamp)
-        return Verdict(latest in yes, latest.source, "BM.rules.conflict")
-    if yes:
-        return Verdict(True, yes[0].source, "BM.rules.card")
-    return Verdict(False, no[0].source, "BM.rules.card")
+    return yes, no
 
 
 def _subject_ok(state: BattleMonstersState, sel: N.Cards, subject: OnField | None, player: str | None, ctx: Ctx) -> bool:

@@ -13,20 +13,55 @@ that contradict each other, the card played later prevails unless a card says ot
 3. **BM.rules.card** a card's special effect prevails over the manual;
 4. **BM.rules.conflict** the card played later prevails.
 
+Rule 2 speaks only of clashes between card effects (BM.rules.conflict: "when two card
+effects clash ... unless a card says how to settle it"): a card's "regardless of other
+penalties" against the manual is settled by rule 3, card effects over the manual.
+
 In designer mode the order of play is not known: the later-card rule then settles the
-clash *conditionally* (whichever is played last). This module is standalone: Battle
-Monsters has no verifier yet; the lead wires it in with one.
+clash *conditionally* (whichever is played last).
+
+In a replay the verifier meets conflicts in two ways (decision 23 of
+``docs/battle_monsters-decisions.rst``). Effects in force together that clash (a card's
+"can" and another's "cannot" on one monster, a card's "can attack on the turn it is
+revealed" against the manual on the turn it was revealed) are found after each event
+(:func:`conflicts_met`, z3 only once the cheap pre-filter
+:func:`spec.core.conflicts.could_interact` says two effects could clash) and listed as
+``info`` findings, once each. Moves that a clash decides are judged by the policy: a
+"can" against a "cannot" (:func:`judge`, asked by :func:`spec.battle_monsters.board.permission`
+and by the attack check citing BM.rules.conflict), and a card lifting the manual's
+summoned-turn or revealed-turn ban (:func:`judge_manual`). A clash no rule settles, or a
+z3 call that runs out, is ``unverifiable``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from grammar import ast as A
 from grammar import battle_monsters_nodes as N
 from spec.core.cards import CardDef
-from spec.core.conflicts import Decision, Effect, Policy, Precedence, Template, card_over_rules, later_wins, step_templates
+from spec.core.conflicts import (
+    Conflict,
+    Decision,
+    Effect,
+    Policy,
+    Precedence,
+    Resolution,
+    Template,
+    card_over_rules,
+    could_interact,
+    later_wins,
+    resolve,
+    step_templates,
+)
+from spec.core.findings import Violation
+from spec.core.game import Ruling
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from spec.battle_monsters.board import Static, Verdict
+    from spec.battle_monsters.state import BattleMonstersState, OnField
 
 HOUSE = "battle_monsters:BM.rules.house"
 CARD = "battle_monsters:BM.rules.card"
@@ -44,7 +79,9 @@ def _agreed(core: Sequence[Effect]) -> Decision | None:
 
 
 def _stated(core: Sequence[Effect]) -> Decision | None:
-    """BM.rules.conflict, "unless stated": an effect saying it holds regardless prevails."""
+    """BM.rules.conflict, "unless stated": between card effects, one saying it holds regardless prevails."""
+    if any(e.origin != "card" for e in core):
+        return None  # the rule speaks of two card effects; a card against the manual is BM.rules.card's
     over = [e for e in core if e.overrides and e.origin == "card"]
     rest = tuple(e for e in core if e not in over)
     if not over or not rest:
@@ -52,12 +89,11 @@ def _stated(core: Sequence[Effect]) -> Decision | None:
     return Decision(rest, ", ".join(sorted({e.source for e in over})) + " says that it holds regardless of other rules")
 
 
-PRECEDENCE = (
-    Precedence(HOUSE, "agreed rules first", "rules both players agreed prevail over cards and the manual", _agreed),
-    Precedence(CONFLICT, "unless stated", "an effect that says it holds regardless prevails", _stated),
-    card_over_rules(CARD, "card effects over the manual"),
-    later_wins(CONFLICT, "the later card wins"),
-)
+AGREED = Precedence(HOUSE, "agreed rules first", "rules both players agreed prevail over cards and the manual", _agreed)
+STATED = Precedence(CONFLICT, "unless stated", "between card effects, one that says it holds regardless prevails", _stated)
+CARD_OVER_MANUAL = card_over_rules(CARD, "card effects over the manual")
+LATER = later_wins(CONFLICT, "the later card wins")
+PRECEDENCE = (AGREED, STATED, CARD_OVER_MANUAL, LATER)
 
 
 def _owner(cards: Any) -> str:
@@ -150,8 +186,8 @@ def _steps(steps: Sequence[Any]) -> list[Any]:
     out: list[Any] = []
     for step in steps:
         out.append(step)
-        for field in ("then", "effect", "steps"):
-            inner = getattr(step, field, None)
+        for name in ("then", "effect", "steps"):
+            inner = getattr(step, name, None)
             if isinstance(inner, tuple):
                 out.extend(_steps(inner))
     return out
@@ -171,3 +207,265 @@ def _words(cards: Any) -> str:
 
 POLICY: Policy = BattleMonstersPolicy()
 """The Battle Monsters policy (``spec.core.conflicts.policy_for("battle_monsters")``)."""
+
+
+def policy() -> Policy:
+    """The policy in force (read at each call, so a test can replace :data:`POLICY`)."""
+    return POLICY
+
+
+# =========================================================================== effects in force in a replay
+
+TURN_WORDS = {"summoned_turn": "summoned", "revealed_turn": "revealed", "fused_turn": "fused"}
+MANUAL = {"summoned_turn": "battle_monsters:BM.subactions.attack.timing", "revealed_turn": REVEAL_TURN}
+"""The manual's ban on attacking on the turn a monster was summoned or revealed, per ``when``."""
+
+
+def _subject(fc: OnField | None, player: str | None) -> tuple[str, str]:
+    """The subject's key (unique while the card is on the field) and its words."""
+    if fc is None:
+        return player or "", player or ""
+    return f"{fc.owner}'s {fc.name} #{fc.uid}", f"{fc.owner}'s {fc.name}"
+
+
+def _key(static: Static) -> str:
+    holder = static.ctx.holder
+    if static.lasting:
+        return f"{static.source}@{static.stamp}"
+    return f"{static.source}#{holder.uid if holder is not None else 0}"
+
+
+def effect_of(static: Static, kind: str, subject: tuple[str, str], action: str, when: str | None,
+              by: OnField | None = None) -> Effect:
+    """One static (an always-on ability or a lasting result) as a core effect on one subject."""
+    step = static.step
+    topic = _topic(action, when)
+    overrides = bool(getattr(step, "overriding", False)) and kind == "can"
+    words = f"{subject[1]} {'can' if kind == 'can' else 'cannot'} {topic}"
+    if by is not None and getattr(step, "by", None) is not None:
+        words += f" (when attacked by {by.name})" if action.startswith("be_") else f" ({by.name})"
+    if getattr(step, "only", False):
+        words += " (it can only be, by the cards the effect names)"
+    if static.lasting:
+        words += " this turn" if getattr(step, "when", None) == "this_turn" else " (a lasting effect)"
+    if overrides:
+        words += ", regardless of other penalties"
+    key = _key(static)
+    return Effect(f"{key}:{kind} {topic}>{subject[0]}", kind, subject[0], topic, 0, static.source, "card",  # type: ignore[arg-type]
+                  static.ctx.controller, key, (), static.stamp, not static.lasting, overrides, None, words)
+
+
+def _effects(yes: Sequence[Static], no: Sequence[Static], action: str, subject: tuple[str, str],
+             by: OnField | None = None) -> list[Effect]:
+    out = []
+    for kind, group in (("can", yes), ("cant", no)):
+        for static in group:
+            when = getattr(static.step, "when", None)
+            out.append(effect_of(static, kind, subject, action, when if when in TURN_WORDS else None, by))
+    return out
+
+
+def manual_effect(fc: OnField, when: str) -> Effect:
+    """The manual's ban on attacking on the turn the monster was summoned or revealed."""
+    key, words = _subject(fc, None)
+    rule = MANUAL[when]
+    return Effect(f"rules {rule}>{key}", "cant", key, _topic("attack", when), origin="rule", rule=rule,
+                  text=f"{words} cannot attack on the turn it is {TURN_WORDS[when]}")
+
+
+@dataclass
+class Judgement:
+    """What the policy makes of the effects bearing on one move."""
+
+    allowed: bool | None
+    """``True``: the move may be made; ``False``: an effect that prevails forbids it; ``None``: no effect speaks."""
+    conflicts: list[Conflict] = field(default_factory=list)
+    problem: Violation | None = None
+    """A gap in the rules or an undecided z3 call: the move cannot be judged (unverifiable)."""
+    winner: Effect | None = None
+    """The prevailing effect that decides the move."""
+
+
+def _undecided(resolution: Resolution) -> Violation | None:
+    if resolution.undecided:
+        return Violation(resolution.undecided, expected="a decided clash", actual="undecided", severity="unverifiable")
+    gaps = resolution.gaps
+    if gaps:
+        return Violation("a gap in the rules: no precedence rule of Battle Monsters settles the clash of " + gaps[0].describe(),
+                         expected="a rule deciding which effect applies", actual="effects that cannot all apply",
+                         severity="unverifiable")
+    return None
+
+
+def judge(state: BattleMonstersState, action: str, subject: OnField | None, player: str | None = None,
+          other: OnField | None = None, when: str | None = None) -> Judgement:
+    """A "can" and a "cannot" of card effects bearing on one move, settled by the policy.
+
+    Without both, nothing clashes: the verdict is the one effect side that speaks.
+    """
+    from spec.battle_monsters import board as B
+
+    yes, no = B.applicable(state, action, subject, player, other, when)
+    if not yes or not no:
+        allowed = True if yes else False if no else None
+        return Judgement(allowed)
+    effects = _effects(yes, no, action, _subject(subject, player), other)
+    resolution = resolve(effects, POLICY)
+    problem = _undecided(resolution)
+    if problem is not None:
+        return Judgement(None, resolution.conflicts, problem)
+    cants = [e for e in resolution.prevailing if e.kind == "cant"]
+    cans = [e for e in resolution.prevailing if e.kind == "can"]
+    deciding = cants or cans
+    return Judgement(not cants, resolution.conflicts, None, deciding[0] if deciding else None)
+
+
+def settle_permission(state: BattleMonstersState, action: str, subject: OnField | None, player: str | None,
+                      yes: Sequence[Static], no: Sequence[Static], when: str | None) -> Verdict:
+    """:func:`spec.battle_monsters.board.permission` when a "can" and a "cannot" both apply."""
+    from spec.battle_monsters import board as B
+
+    effects = _effects(yes, no, action, _subject(subject, player))
+    resolution = resolve(effects, POLICY)
+    problem = _undecided(resolution)
+    if problem is not None:
+        raise B.Gap(problem.message)
+    cants = [e for e in resolution.prevailing if e.kind == "cant"]
+    winners = cants or [e for e in resolution.prevailing if e.kind == "can"]
+    settled = next((c.settlement for c in resolution.conflicts if c.settlement is not None), None)
+    rule = settled.rule.split(":", 1)[1] if settled is not None else "BM.rules.card"
+    return B.Verdict(not cants, winners[0].source if winners else "", rule)
+
+
+def judge_manual(state: BattleMonstersState, fc: OnField, when: str) -> Judgement:
+    """Whether card effects lift the manual's ban on attacking on the turn ``fc`` was summoned or revealed.
+
+    The card's "can attack on the turn it is ..." against the manual's ban (BM.rules.card
+    settles it for the card), with any card's "cannot" on the same attack.
+    """
+    from spec.battle_monsters import board as B
+
+    yes, no = B.applicable(state, "attack", fc, when=when)
+    if not yes:
+        return Judgement(False)
+    rule = manual_effect(fc, when)
+    effects = [*_effects(yes, no, "attack", _subject(fc, None)), rule]
+    resolution = resolve(effects, POLICY)
+    relevant = [c for c in resolution.conflicts if rule in c.effects or any(e.kind == "cant" for e in c.effects)]
+    problem = _undecided(resolution)
+    if problem is not None:
+        return Judgement(None, relevant, problem)
+    return Judgement(rule not in resolution.prevailing, relevant, None)
+
+
+def clash_violation(state: BattleMonstersState, action: str, subject: OnField | None, words: str, player: str | None = None,
+                    other: OnField | None = None, when: str | None = None) -> Violation | None:
+    """The finding for a move that a settled clash forbids (``None`` when it is allowed or nothing clashes)."""
+    judged = judge(state, action, subject, player, other, when)
+    if judged.problem is not None:
+        return judged.problem
+    if not judged.conflicts or judged.allowed is not False or judged.winner is None:
+        return None
+    settled = [c for c in judged.conflicts if c.settlement is not None and judged.winner in c.settlement.winners]
+    if not settled:
+        return None
+    s = settled[0].settlement
+    assert s is not None
+    losers = "; ".join(e.describe() for e in s.losers)
+    return Violation(f"{judged.winner.describe()}; it clashes with {losers}, settled by {s.describe()}",
+                     expected=f"no {words}", actual=words)
+
+
+# =========================================================================== conflicts met in a replay
+
+
+def effects_in_force(state: BattleMonstersState) -> list[Effect]:
+    """Every card's "can" and "cannot" in force now, on each card or player it speaks of.
+
+    An effect that speaks of a turn ("on the turn it is revealed") is in force on the turn
+    its card was summoned or revealed; with a "can attack" on that turn comes the manual's
+    ban (BM.subactions.attack.timing, BM.monster.reveal_turn) that it lifts. Effects that
+    depend on the other card of the move ("cannot be attacked by dragon monsters", "can
+    only be attacked by ...") are judged with the move (:func:`judge`), not listed here.
+    """
+    from grammar import battle_monsters_nodes as N
+    from spec.battle_monsters import board as B
+
+    out: list[Effect] = []
+    manual: dict[str, Effect] = {}
+    for static in B.statics(state):
+        step = static.step
+        if isinstance(step, N.Cannot):
+            kind, actions = "cant", step.actions
+        elif isinstance(step, N.Can) and not step.only:
+            kind, actions = "can", (step.action,)
+        else:
+            continue
+        if step.by is not None:
+            continue
+        sel = step.subject
+        subjects: list[tuple[OnField | None, str | None]] = []
+        if "player" in sel.kinds:
+            subjects = [(None, p) for p in B.who(state, static.ctx.controller, sel.owner, static.ctx.holder)]
+        elif sel.quantifier not in ("the", "it"):
+            subjects = [(fc, None) for fc in state.on_field() if B.matches(state, sel, fc, static.ctx)]
+        when = step.when if step.when in TURN_WORDS else None
+        for fc, player in subjects:
+            if when is not None and (fc is None or not B._when_ok(state, when, fc)):
+                continue  # a "can" or "cannot" of the turn it was summoned or revealed: in force on that turn
+            subject = _subject(fc, player)
+            for action in actions:
+                out.append(effect_of(static, kind, subject, action, when))
+                if kind == "can" and action == "attack" and when in MANUAL and fc is not None:
+                    rule = manual_effect(fc, when)
+                    manual.setdefault(rule.id, rule)
+    return out + list(manual.values())
+
+
+def conflicts_met(state: BattleMonstersState, memo: dict[str, Any]) -> list[Ruling]:
+    """Findings for clashes between effects in force not reported yet (see the module docstring)."""
+    from grammar import battle_monsters_nodes as N
+    from spec.battle_monsters import board as B
+
+    if state.stage != "turn":
+        return []
+    try:
+        statics = B.statics(state)
+        if not any(isinstance(s.step, N.Can) for s in statics):
+            return []  # a clash needs a card's "can" (against a "cannot" or the manual)
+        effects = effects_in_force(state)
+    except B.Unmodelled:
+        return []
+    signature = frozenset((e.id, e.since) for e in effects)
+    if memo.get("effects") == signature:
+        return []
+    memo["effects"] = signature
+    if not could_interact(effects, POLICY):
+        return []
+    resolution = resolve(effects, POLICY)
+    seen: set[Any] = memo.setdefault("seen", set())
+    rulings = []
+    for conflict in resolution.conflicts:
+        key = (conflict.key, conflict.settlement.rule if conflict.settlement else None)
+        if key in seen:
+            continue
+        seen.add(key)
+        rulings.append(conflict_ruling(conflict))
+    if resolution.undecided and resolution.undecided not in seen:
+        seen.add(resolution.undecided)
+        rulings.append(Ruling(None, Violation(resolution.undecided, severity="unverifiable"), "conflicts"))
+    return rulings
+
+
+def conflict_ruling(conflict: Conflict) -> Ruling:
+    """The finding for one conflict: ``info`` when settled, ``unverifiable`` for a gap."""
+    effects = "; ".join(e.describe() for e in conflict.effects)
+    s = conflict.settlement
+    if s is None:
+        return Ruling(None, Violation(f"a gap in the rules: no precedence rule of Battle Monsters settles the clash of {effects}",
+                                      expected="a rule deciding which effect applies", actual="effects that cannot all apply",
+                                      severity="unverifiable"), "conflicts")
+    return Ruling(s.rule, Violation(f"effects in force clash: {effects}; settled by {s.describe()}",
+                                    expected="applies: " + "; ".join(e.describe() for e in s.winners),
+                                    actual="gives way: " + "; ".join(e.describe() for e in s.losers),
+                                    severity="info"), "conflicts")

@@ -232,6 +232,113 @@ def offer_twice(lines: list[bytes]) -> list[bytes]:
     raise LookupError("the game has no tenth turn")
 
 
+# ====================================================================== conflicts and hidden cards (issue 6)
+
+CONFLICT_DECKS: dict[str, Any] = {
+    "alice": {"cards": {"Coil Adept": 2, "Glowcap Sprite": 10, "Mossback Tortoise": 10, "Quarry Golem": 10}},
+    "bob": {"cards": {"Glowcap Sprite": 10, "Mossback Tortoise": 10, "Quarry Golem": 10, "Vigil Heron": 1}},
+}
+"""Registered decks of the scripted conflict game: two Coil Adepts against one Vigil Heron."""
+
+_SETUP: list[dict[str, Any]] = [
+    {"do": "first", "player": "alice"},
+    {"do": "bury", "by": "alice", "card": "Glowcap Sprite"}, {"do": "bury", "by": "alice", "card": "Mossback Tortoise"},
+    {"do": "bury", "by": "bob", "card": "Glowcap Sprite"}, {"do": "bury", "by": "bob", "card": "Mossback Tortoise"},
+    *({"do": "draw", "by": "alice", "card": c} for c in ("Coil Adept", "Coil Adept", "Quarry Golem", "Quarry Golem", "Glowcap Sprite")),
+    *({"do": "draw", "by": "bob", "card": c} for c in ("Vigil Heron", "Quarry Golem", "Quarry Golem", "Mossback Tortoise", "Glowcap Sprite")),
+]
+_BEFORE_THE_CLASH: list[dict[str, Any]] = [
+    # turn 1, alice: the first Coil Adept goes down face down, before any Vigil Heron
+    {"do": "summon", "by": "alice", "card": "Coil Adept", "mode": "attack", "visible": False},
+    {"do": "draw", "by": "alice", "card": "Quarry Golem"},
+    # turn 2, bob: Vigil Heron: monsters on alice's side cannot attack on the turn they are revealed
+    {"do": "summon", "by": "bob", "card": "Vigil Heron", "mode": "attack", "visible": True},
+    {"do": "draw", "by": "bob", "card": "Glowcap Sprite"},
+    # turn 3, alice: the second Coil Adept, face down, after Vigil Heron
+    {"do": "summon", "by": "alice", "card": "Coil Adept", "mode": "attack", "visible": False},
+    {"do": "draw", "by": "alice", "card": "Mossback Tortoise"},
+    # turn 4, bob
+    {"do": "summon", "by": "bob", "card": "Quarry Golem", "mode": "defense", "visible": True},
+    {"do": "draw", "by": "bob", "card": "Quarry Golem"},
+]
+_SETTLED: list[dict[str, Any]] = [
+    # turn 5, alice: the second Coil Adept, later than Vigil Heron, may attack on the turn it is revealed (BM.rules.conflict)
+    {"do": "reveal", "by": "alice", "card": "Coil Adept", "copy": 2},
+    {"do": "attack", "by": "alice", "card": "Coil Adept", "copy": 2, "target": "Vigil Heron"},
+    {"do": "draw", "by": "alice", "card": "Glowcap Sprite"},
+    {"do": "surrender", "by": "bob"},
+]
+_WRONG_WAY: list[dict[str, Any]] = [
+    # turn 5, alice: the first Coil Adept, older than Vigil Heron: Vigil Heron's cannot prevails, yet it attacks
+    {"do": "reveal", "by": "alice", "card": "Coil Adept", "copy": 1},
+    {"do": "attack", "by": "alice", "card": "Coil Adept", "copy": 1, "target": "Vigil Heron"},
+]
+
+
+def scripted(moves: list[dict[str, Any]], decks: dict[str, Any] | None = None, last_breaks: bool = False,
+             unseen: str | None = None) -> list[bytes]:
+    """A scripted game as replay lines (header first), with every claim the spec derives.
+
+    Every move must be legal, except the last with ``last_breaks``; ``unseen``: that
+    player's draws are logged without the card's name (a hand-kept log).
+    """
+    game = load_game(GAME_ID)
+    decks = decks or CONFLICT_DECKS
+    state = game.setup(Setup(PLAYERS, decks, {"passes": "implicit"}, _cards()))
+    header = {"replay": 1, "game": GAME_ID, "ruleset": game.rulesets[-1], "players": list(PLAYERS), "decks": decks,
+              "cards": game.default_cards, "options": {"passes": "implicit"}, "meta": {"generator": "spec.battle_monsters.corpus"}}
+    decoder = game.decoder()
+    events: list[dict[str, Any]] = []
+    for k, move in enumerate(moves):
+        raw = {**move, "seq": len(events) + 1}
+        if unseen is not None and raw["do"] == "draw" and raw.get("by") == unseen:
+            raw["card"] = None
+        event = decoder.decode(_enc.encode(raw))
+        before = game.facts(state)
+        bad = [r for r in game.apply(state, event) if r.violation.severity != "info"]
+        events.append(raw)
+        if last_breaks and k == len(moves) - 1:
+            if not bad:
+                raise AssertionError(f"the last move {raw} was accepted")
+            break
+        if bad:
+            raise AssertionError(f"the spec refused the scripted move {raw}: {bad[0].rule} {bad[0].violation}")
+        for claim in game.claims_since(state, before):
+            events.append({**claim, "seq": len(events) + 1})
+    return [_enc.encode(header)] + [_enc.encode(e) for e in events]
+
+
+def _with_header(lines: list[bytes], expect: dict[str, Any], **meta: Any) -> list[bytes]:
+    header = json.loads(lines[0])
+    header["expect"] = expect
+    header["meta"] = {**header["meta"], **meta}
+    return [_enc.encode(header)] + lines[1:]
+
+
+def conflict_replays() -> dict[str, list[bytes]]:
+    """The three replays of issue 6: a conflict settled correctly, one the log settled the other
+    way, and a hidden card the registered deck cannot hold (``<legal|illegal>/<name>`` -> lines)."""
+    settled = scripted(_SETUP + _BEFORE_THE_CLASH + _SETTLED)
+    wrong = scripted(_SETUP + _BEFORE_THE_CLASH + _WRONG_WAY, last_breaks=True)
+    again = {"do": "summon", "by": "bob", "card": "Vigil Heron", "mode": "attack", "visible": True}
+    hidden = scripted(_SETUP + _BEFORE_THE_CLASH[:6] + [again], last_breaks=True, unseen="bob")
+    rule = "battle_monsters:BM.rules.conflict"
+    return {
+        "legal/conflicts-settled-later-card.jsonl": _with_header(settled, {"verdict": "legal"}, shows=sorted(features(settled)),
+                                                                 conflicts=["battle_monsters:BM.rules.card", rule]),
+        "illegal/breaks-BM-rules-conflict.jsonl": _with_header(wrong, {"verdict": "illegal", "seq": len(wrong) - 1, "rule": rule},
+                                                               breaks=rule, check="attack_clash_settled"),
+        "illegal/inconsistent-BM-gloss-draw.jsonl": _with_header(
+            hidden, {"verdict": "inconsistent", "seq": len(hidden) - 1, "rule": "battle_monsters:BM.gloss.draw"},
+            breaks="battle_monsters:BM.gloss.draw", check="hidden_card_from_deck"),
+    }
+
+
+def write_conflict_replays(out: Path) -> None:
+    for name, lines in conflict_replays().items():
+        (out / name).write_bytes(b"\n".join(lines) + b"\n")
+
+
 def find_cases(seeds: list[int], wanted: set[str]) -> dict[str, tuple[list[bytes], str, str]]:
     """For each check name in ``wanted``, a replay whose last event breaks that check first.
 
@@ -312,8 +419,11 @@ def build(out: Path) -> None:
     if "draw_offer_in_play" not in cases:
         cases["draw_offer_in_play"] = (offer_twice(play(200)), "battle_monsters:BM.end.draw", "illegal")
     for check, (lines, rule, _severity) in sorted(cases.items()):
+        if check in ("attack_clash_settled", "hidden_card_from_deck"):
+            continue  # scripted below (conflict_replays)
         slug = rule.split(":", 1)[1].replace(".", "-")
         (out / "illegal" / f"breaks-{slug}.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    write_conflict_replays(out)
     print(f"illegal: {len(cases)} replays; checks without a replay: {sorted(wanted - set(cases))}")
 
 

@@ -27,6 +27,7 @@ from grammar import ast as A
 from grammar import battle_monsters_nodes as N
 from spec.battle_monsters import actions as X
 from spec.battle_monsters import board as B
+from spec.battle_monsters import conflicts as BC
 from spec.battle_monsters import events as E
 from spec.battle_monsters.actions import BOOK
 from spec.battle_monsters.effects import Effects, Src, candidates
@@ -58,7 +59,7 @@ MAX_DEPTH = 12
 # Rules encoded by the structure of this module rather than by one function.
 BOOK.note("BM.rules.order", "BM.rules.manual",
           what="card permissions and prohibitions are consulted before the manual's defaults (board.permission)")
-BOOK.note("BM.rules.conflict", what="a can against a cannot: the later card wins unless one holds regardless (board.permission)")
+BOOK.note("BM.rules.conflict", what="a can against a cannot: the precedence policy decides, the later card wins unless one holds regardless (conflicts.judge)")
 BOOK.note("BM.turn.one_action", "BM.actions.list", "BM.turn.actions_def",
           what="the event vocabulary: draw, discard and skip are the actions; each ends the turn (BattleMonsters._end_turn)")
 BOOK.note("BM.turn.subaction_limit", "BM.subactions.list",
@@ -677,35 +678,15 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
 
     # ================================================================== conflicts met while verifying
 
-    @BOOK.encodes("BM.rules.conflict", what="a can and a cannot both in force on one monster: the later card (or the one holding regardless) decides")
+    @BOOK.encodes("BM.rules.conflict", "BM.rules.card", "BM.rules.order",
+                  what="clashes of effects in force, settled by the precedence policy, listed once each (conflicts.conflicts_met)")
     def conflicts_met(self, state: BattleMonstersState, memo: dict[str, Any]) -> list[Ruling]:
-        """An ``info`` finding the first time a card's "can" and another's "cannot" meet on one monster's attack.
+        """Clashes of effects in force, settled by the Battle Monsters policy (spec.battle_monsters.conflicts).
 
-        Cheap pre-filter: nothing is computed unless both a permission and a prohibition are in force.
+        Cheap pre-filter: nothing is computed unless a card's "can" is in force; z3 only once
+        two effects could clash.
         """
-        if state.stage != "turn":
-            return []
-        try:
-            steps = [st.step for st in B.statics(state)]
-        except B.Unmodelled:
-            return []
-        if not any(isinstance(x, N.Can) for x in steps) or not any(isinstance(x, N.Cannot) for x in steps):
-            return []
-        out: list[Ruling] = []
-        seen = memo.setdefault("battle_monsters", set())
-        for fc in state.sides[state.active].field:
-            if fc.kind != "monster":
-                continue
-            when = "summoned_turn" if fc.summoned_turn == state.turn else "revealed_turn" if fc.revealed_turn == state.turn else None
-            verdict = B.permission(state, "attack", fc, when=when)
-            if verdict.rule != "BM.rules.conflict" or (fc.uid, verdict.source) in seen:
-                continue
-            seen.add((fc.uid, verdict.source))
-            outcome = "may attack" if verdict.allowed else "may not attack"
-            out.append(Ruling(cite("BM.rules.conflict"), Violation(
-                f"effects clash on whether {fc.name} may attack: {verdict.source} prevails, so it {outcome}",
-                "the later card, or one that holds regardless", verdict.source, "info"), "conflicts"))
-        return out
+        return BC.conflicts_met(state, memo)
 
     # ================================================================== simulation hooks
 
