@@ -104,8 +104,10 @@ from grammar.bakugan_nodes import (
     TakeControl,
     VictorBy,
 )
+from grammar.parser import NUMBER_WORDS as _WORDS
 from grammar.parser import CoreBuilder, GameGrammar
 from grammar.render import RenderError
+from grammar.render import capitalise as _cap
 
 __all__ = ["GRAMMAR", "IMPLIED", "Builder", "render", "settle", "split"]
 
@@ -1026,8 +1028,6 @@ def split(text: str) -> list[tuple[int, str]]:
 
 # ------------------------------------------------------------------ rendering
 
-_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-          "ten")
 _ICONS = {
     "BPower": "[B]",
     "Damage Rating": "[Damage Rating]",
@@ -1058,8 +1058,6 @@ def _fail(what: str, node: object) -> RenderError:
     return RenderError(f"no Bakugan wording for {what} {node!r}")
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _an(words: str) -> str:

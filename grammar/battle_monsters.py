@@ -79,6 +79,7 @@ from grammar.battle_monsters_nodes import (
     TurnOf,
 )
 from grammar.parser import CoreBuilder, GameGrammar
+from grammar.render import capitalise as _cap
 
 __all__ = ["GRAMMAR", "Builder", "render", "settle", "split"]
 
@@ -1097,8 +1098,6 @@ def _reads(line: str) -> bool:
 # ----------------------------------------------------------------------- rendering
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _num(value: Number) -> str:

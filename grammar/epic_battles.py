@@ -84,8 +84,11 @@ from grammar.epic_battles_nodes import (
     EpicBattlesRestriction,
     EpicBattlesTaunt,
 )
+from grammar.parser import NUMBER_WORDS as _WORDS
 from grammar.parser import CoreBuilder, GameGrammar
 from grammar.render import RenderError
+from grammar.render import capitalise as _cap
+from grammar.render import with_article as _a
 
 __all__ = ["GRAMMAR", "THIS_ATTACK", "Builder", "render", "settle", "split"]
 
@@ -530,14 +533,10 @@ def split(text: str) -> list[tuple[int, str]]:
 
 # ----------------------------------------------------------------------- render
 
-_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-          "ten")
 _NAME = re.compile(r"[A-Z][A-Za-z0-9'-]*(?: [A-Z][A-Za-z0-9'-]*)*")
 _LABEL = re.compile(r"[A-Z][A-Za-z-]*")
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _digits(amount: Amount) -> str:
@@ -563,8 +562,6 @@ def _cards(amount: Amount) -> str:
     return "a card" if amount == 1 else f"{_count(amount)} cards"
 
 
-def _a(words: str) -> str:
-    return ("an " if words[:1] in "AEIOUaeiou" else "a ") + words
 
 
 def _label(label: str | None) -> str:

@@ -580,10 +580,11 @@ def grammar_of(game: str) -> GameGrammar:
     return found
 
 
-_NUMBER_WORDS: tuple[str, ...] = (
+NUMBER_WORDS: tuple[str, ...] = (
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
 )
-_WORD_VALUES: dict[str, int] = {w: i for i, w in enumerate(_NUMBER_WORDS)}
+"""Numbers in words, zero to ten (index = value): read by every grammar, written by every renderer."""
+_WORD_VALUES: dict[str, int] = {w: i for i, w in enumerate(NUMBER_WORDS)}
 
 
 # ------------------------------------------------------------------ parser building

@@ -56,11 +56,10 @@ from grammar.ast import (
     Unknown,
     Var,
 )
+from grammar.parser import NUMBER_WORDS as _WORDS
 
-__all__ = ["RenderError", "render"]
+__all__ = ["RenderError", "capitalise", "render", "with_article"]
 
-_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-          "ten")
 
 
 class RenderError(ValueError):
@@ -70,9 +69,12 @@ class RenderError(ValueError):
 # ------------------------------------------------------------------------ helpers
 
 
-def _cap(text: str) -> str:
-    """Capitalise the first letter (sentence start)."""
+def capitalise(text: str) -> str:
+    """Capitalise the first letter (a sentence start); the game renderers share it."""
     return text[:1].upper() + text[1:]
+
+
+_cap = capitalise
 
 
 def _digits(amount: Amount) -> str:
@@ -105,9 +107,12 @@ def _kind(card_type: str) -> str:
     return card_type
 
 
-def _a(words: str) -> str:
-    """Prefix the right indefinite article."""
+def with_article(words: str) -> str:
+    """Prefix the right indefinite article (``a card``, ``an Equipment``)."""
     return ("an " if words[:1] in "AEIOUaeiou" else "a ") + words
+
+
+_a = with_article
 
 
 def _neopet(sel: Selector) -> str:

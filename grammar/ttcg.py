@@ -67,8 +67,10 @@ from grammar.ast import (
     Var,
     Who,
 )
+from grammar.parser import NUMBER_WORDS as _WORDS
 from grammar.parser import CoreBuilder, GameGrammar, _player
 from grammar.render import RenderError
+from grammar.render import capitalise as _cap
 from grammar.ttcg_nodes import (
     THIS_CARD,
     AddToHand,
@@ -115,8 +117,6 @@ LABELS: dict[str, str] = {
 PASSIVE_LABELS = frozenset({"passive", "equip"})
 """Labels under which plain sentences are always on rather than activated."""
 
-_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-          "ten")
 _WORD_VALUES = {w: i for i, w in enumerate(_WORDS)}
 
 _KIND_SYNONYMS = {"creature": "unit", "monster": "unit", "magic": "spell"}
@@ -651,8 +651,6 @@ def settle(ability: Ability, card_type: str | None) -> Ability:
 # ----------------------------------------------------------------------- rendering
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _number(amount: Amount) -> str:
