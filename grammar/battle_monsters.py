@@ -1098,8 +1098,6 @@ def _reads(line: str) -> bool:
 # ----------------------------------------------------------------------- rendering
 
 
-
-
 def _num(value: Number) -> str:
     if isinstance(value, int):
         return str(value)

@@ -121,11 +121,17 @@ def _words(text: str) -> list[str]:
 
 
 def name_exists(reference: str, partial: bool, names: Iterable[str]) -> bool:
-    """Whether a card of ``names`` is the one referred to (partial: its name contains the words)."""
+    """Whether a card of ``names`` is the one referred to (partial: its name contains the words).
+
+    A partial reference matches whole words, ignoring case, punctuation and a plural
+    ``s`` (Neopets 9.9.1); the Neopets spec reads name references with this too.
+    """
     if not partial:
         return reference in set(names)
     wanted = _words(reference)
     n = len(wanted)
+    if not n:
+        return False
     for name in names:
         words = _words(name)
         if any(words[i:i + n] == wanted for i in range(len(words) - n + 1)):

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import TypeVar
 
 from grammar import ast as A
+from grammar.lint import name_exists
 from spec.core.cards import CardDef
 from spec.core.state import CardObj
 from spec.neopets.state import STAT_KEYS, NeopetsState
@@ -347,14 +348,7 @@ def condition_holds(state: NeopetsState, controller: str, cond: A.Condition, var
 
 def name_matches(card_name: str, words: str) -> bool:
     """A name reference (9.9.1.p1): the name contains the words, ignoring punctuation and plurals."""
-
-    def norm(text: str) -> list[str]:
-        cleaned = "".join(ch.lower() if ch.isalnum() or ch.isspace() else " " for ch in text)
-        return [w[:-1] if w.endswith("s") and len(w) > 3 else w for w in cleaned.split()]
-
-    name, wanted = norm(card_name), norm(words)
-    n = len(wanted)
-    return any(name[i:i + n] == wanted for i in range(len(name) - n + 1)) if n else False
+    return name_exists(words, True, (card_name,))
 
 
 def selector_accepts(defn: CardDef | None, sel: A.Selector) -> bool:
