@@ -129,19 +129,13 @@ def _run_dask(todo: list[str], job: Job, scheduler: str) -> Iterator[bytes]:
 
 
 def summary_table(reports: list[Report]) -> Any:
-    """A rich table: verdicts per game, then the rules broken most often."""
-    from collections import Counter
-
+    """Two rich tables: verdicts per game, then the rules broken most often."""
     from rich.table import Table
 
-    verdicts: Counter[tuple[str, str]] = Counter()
-    rules: Counter[str] = Counter()
-    for report in reports:
-        verdicts[(report.game or "?", report.verdict)] += 1
-        for finding in report.findings:
-            if finding.rule and finding.severity in ("illegal", "inconsistent"):
-                rules[finding.rule] += 1
-    table = Table(title=f"{len(reports)} replay(s)")
+    from verifier.report import tally
+
+    total, verdicts, rules = tally(reports)
+    table = Table(title=f"{total} replay(s)")
     table.add_column("game")
     table.add_column("verdict")
     table.add_column("replays", justify="right")

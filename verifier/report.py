@@ -88,8 +88,8 @@ def to_text(report: Report, show_state: bool = True) -> str:
     return "\n".join(out)
 
 
-def summary(reports: Iterable[Report]) -> str:
-    """Verdict counts per game and the rules broken most often."""
+def tally(reports: Iterable[Report]) -> tuple[int, Counter[tuple[str, str]], Counter[str]]:
+    """Replays, verdicts per (game, verdict), and findings per broken rule (illegal, inconsistent)."""
     verdicts: Counter[tuple[str, str]] = Counter()
     rules: Counter[str] = Counter()
     total = 0
@@ -99,6 +99,12 @@ def summary(reports: Iterable[Report]) -> str:
         for f in report.findings:
             if f.rule and f.severity in ("illegal", "inconsistent"):
                 rules[f.rule] += 1
+    return total, verdicts, rules
+
+
+def summary(reports: Iterable[Report]) -> str:
+    """Verdict counts per game and the rules broken most often."""
+    total, verdicts, rules = tally(reports)
     lines = [f"{total} replay(s)"]
     for (game, verdict), n in sorted(verdicts.items()):
         lines.append(f"  {game:16} {verdict:14} {n}")
