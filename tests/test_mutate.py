@@ -71,3 +71,21 @@ def test_no_mutant_of_another_game_is_missed(game: str) -> None:
     report = run([path], count=4, seed=3)
     assert report.counts["missed"] == 0, [(m.description, m.why) for m in report.mutants if m.outcome == "missed"]
     assert all(m.rule for m in report.mutants if m.outcome == "flagged")
+
+
+def test_a_replay_naming_its_card_file_by_a_relative_path_can_be_mutated(tmp_path: Path) -> None:
+    """Mutants are verified elsewhere; they must still find the replay's own card file."""
+    import shutil
+
+    from spec.core.cards import shipped_database
+
+    source = _explicit_legal("neopets") or next((ROOT / "replays" / "neopets" / "legal").glob("*.jsonl"))
+    shutil.copy(shipped_database("neopets", "base"), tmp_path / "my-cards.toml")
+    lines = source.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["cards"] = "my-cards.toml"
+    replay = tmp_path / "game.jsonl"
+    replay.write_text("\n".join([json.dumps(header)] + lines[1:400]) + "\n", encoding="utf-8")
+    report = run([replay], count=3, seed=1)
+    assert report.mutants and all(m.outcome in ("flagged", "still_legal", "unconfirmed") for m in report.mutants)
+    assert not any("card database" in m.why for m in report.mutants)

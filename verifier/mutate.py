@@ -35,9 +35,10 @@ from typing import Any
 import msgspec
 
 from spec import load_game
-from spec.core.cards import CardDatabase, shipped_database
+from spec.core.cards import CardDatabase
 from spec.core.game import Setup
-from verifier.verify import verify_file
+from verifier.replay import Header
+from verifier.verify import card_database, verify_file
 
 PLAYER_FIELDS = ("by", "player", "to", "winner", "owner")
 CARD_FIELDS = ("card", "neopet", "replace")
@@ -187,16 +188,34 @@ WINDOW = 60
 """How many events from the change on are checked against ``legal_moves`` (the rest is replayed)."""
 
 
+def _anchored(header: dict[str, Any], path: Path) -> dict[str, Any]:
+    """The header with a card file named relative to the replay made absolute.
+
+    Mutants are verified from a temporary folder; they must find the same cards.
+    """
+    cards = header.get("cards")
+    if not isinstance(cards, str) or Path(cards).is_absolute():
+        return header
+    game, _, set_name = cards.partition("/")
+    if game == header.get("game") and set_name and "/" not in set_name:
+        return header  # a shipped database, "<game>/<set>"
+    return {**header, "cards": str((path.parent / cards).resolve())}
+
+
+def _cards(header: dict[str, Any], game: Any, source: str) -> CardDatabase:
+    """The card database the replay ``source`` is verified with (as the verifier finds it)."""
+    return card_database(msgspec.convert(header, Header), game, source)
+
+
 def _offered_from(game_id: str, header: dict[str, Any], events: list[dict[str, Any]], start: int,
-                  window: int = WINDOW) -> tuple[bool, str]:
+                  window: int = WINDOW, source: str = "") -> tuple[bool, str]:
     """Whether ``legal_moves`` offers every event from ``start`` for ``window`` events.
 
     The prefix before the change is the original legal game and is applied as it is;
     after the window the events are only applied (the verifier accepted them already).
     """
     game = load_game(game_id)
-    cards_name = header.get("cards") or game.default_cards
-    cards = CardDatabase.cached(shipped_database(game_id, cards_name.split("/", 1)[1]), game_id)
+    cards = _cards(header, game, source)
     setup = Setup(tuple(header["players"]), dict(header.get("decks", {})), dict(header.get("options", {})), cards)
     state = game.setup(setup)
     decoder = game.decoder()
@@ -226,7 +245,7 @@ def judge(mutant: Mutant, game_id: str, header: dict[str, Any], folder: Path) ->
         mutant.outcome = "unconfirmed"
         return
     events = [json.loads(line) for line in mutant.lines[1:]]
-    offered, why = _offered_from(game_id, header, events, mutant.index)
+    offered, why = _offered_from(game_id, header, events, mutant.index, source=mutant.source)
     mutant.outcome = "still_legal" if offered else "missed"
     mutant.why = why
 
@@ -242,9 +261,8 @@ def run(paths: list[Path], count: int, seed: int = 0, operators: tuple[str, ...]
             header = json.loads(lines[0])
             events = [json.loads(line) for line in lines[1:] if line.strip()]
             game_id = header.get("game", "")
-            game = load_game(game_id)
-            cards_name = header.get("cards") or game.default_cards
-            card_names = sorted(c.name for c in CardDatabase.cached(shipped_database(game_id, cards_name.split("/", 1)[1]), game_id))
+            card_names = sorted(c.name for c in _cards(header, load_game(game_id), str(path)))
+            first_line = json.dumps(_anchored(header, path), separators=(",", ":"))
             made = 0
             attempts = 0
             while made < count and attempts < count * 10:
@@ -255,7 +273,7 @@ def run(paths: list[Path], count: int, seed: int = 0, operators: tuple[str, ...]
                     continue
                 index, description, mutated = changed
                 mutant = Mutant(str(path), operator, index, description,
-                                [lines[0]] + [json.dumps(e, separators=(",", ":")) for e in mutated])
+                                [first_line] + [json.dumps(e, separators=(",", ":")) for e in mutated])
                 judge(mutant, game_id, header, folder)
                 report.mutants.append(mutant)
                 made += 1

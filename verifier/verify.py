@@ -102,21 +102,7 @@ class Verifier(Visitor[Report]):
         return not self._should_stop()
 
     def _cards(self, header: Header, game: Game[Any, Any]) -> CardDatabase:
-        if self.cards_override is not None:
-            return CardDatabase.cached(self.cards_override, game.id)
-        source = header.cards if header.cards is not None else game.default_cards
-        if isinstance(source, list):
-            return CardDatabase("inline", game.id, 1, [card_from_pool_record(c, self.path, 1, game.id) for c in source])
-        prefix = f"{game.id}/"
-        if source.startswith(prefix) and "/" not in source[len(prefix):]:
-            path = shipped_database(game.id, source[len(prefix):])
-            if not path.exists():
-                raise CardFileError(self.path, f"card database {source!r} is not shipped with the spec", 1)
-            return CardDatabase.cached(path, game.id)
-        path = Path(source)
-        if not path.is_absolute():
-            path = Path(self.path).parent / path
-        return CardDatabase.cached(path, game.id)
+        return card_database(header, game, self.path, self.cards_override)
 
     def _refuse(self, reason: str) -> bool:
         self.findings.append(Finding(None, 1, "malformed", None, reason))
@@ -185,6 +171,28 @@ class Verifier(Visitor[Report]):
 
 def _decoder_for(header: Header) -> Any:
     return load_game(header.game).decoder() if header.game in GAMES else msgspec.json.Decoder(dict[str, Any])
+
+
+def card_database(header: Header, game: Game[Any, Any], replay: str, override: Path | None = None) -> CardDatabase:
+    """The card database a replay is judged with: ``override`` (``--cards``), else the
+    header's ``cards`` (a shipped ``<game>/<set>``, a path relative to the replay, or
+    inline records), else the game's default. Raises :class:`CardFileError`.
+    """
+    if override is not None:
+        return CardDatabase.cached(override, game.id)
+    source = header.cards if header.cards is not None else game.default_cards
+    if isinstance(source, list):
+        return CardDatabase("inline", game.id, 1, [card_from_pool_record(c, replay, 1, game.id) for c in source])
+    prefix = f"{game.id}/"
+    if source.startswith(prefix) and "/" not in source[len(prefix):]:
+        path = shipped_database(game.id, source[len(prefix):])
+        if not path.exists():
+            raise CardFileError(replay, f"card database {source!r} is not shipped with the spec", 1)
+        return CardDatabase.cached(path, game.id)
+    path = Path(source)
+    if not path.is_absolute():
+        path = Path(replay).parent / path
+    return CardDatabase.cached(path, game.id)
 
 
 def verify_file(path: Path | str, keep_going: bool = False, cards: Path | None = None, timeline: Timeline | None = None) -> Report:
