@@ -275,21 +275,11 @@ class Bakugan(Game[BakuganState, Event]):
         if hit is not None:
             check, violation = hit
             if self._anyway:
-                self._apply_anyway(state, ev, kind)
+                self.apply_anyway(state, ev, kind)
             return [Ruling(check.rule, violation, check.name)]
         notes = BC.move_notes(state, ev, kind) if kind == "reroll" else []
         perform = getattr(self, f"_do_{kind}", None)
         return notes + ((perform(state, ev) if perform is not None else None) or [])
-
-    def _apply_anyway(self, state: BakuganState, ev: Any, kind: str) -> None:
-        """Carry out an illegal move as far as it physically can be (for ``--keep-going``)."""
-        snapshot = state.copy()
-        perform = getattr(self, f"_do_{kind}", None)
-        try:
-            if perform is not None:
-                perform(state, ev)
-        except Exception:  # noqa: BLE001 - the move cannot be carried out: leave the state as it was
-            state.__dict__.update(snapshot.__dict__)
 
     def _unknown_card(self, state: BakuganState, ev: Any, kind: str) -> Ruling | None:
         for field in ("card", "bakugan", "on"):

@@ -197,14 +197,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
 
     def _apply_anyway(self, state: BattleMonstersState, ev: Any, kind: str) -> None:
         """Carry out an illegal move as far as it physically can be (for ``--keep-going``)."""
-        snapshot = state.copy()
-        perform = getattr(self, f"_do_{kind}", None)
-        try:
-            if perform is not None:
-                perform(state, ev)
-                self._progress(state)
-        except Exception:  # noqa: BLE001 - the move cannot be carried out: leave the state as it was
-            state.__dict__.update(snapshot.__dict__)
+        self.apply_anyway(state, ev, kind, after=self._progress)
 
     # ================================================================== set-up
 

@@ -14,6 +14,7 @@ on the recorded move, and ``legal_moves`` keeps the candidate moves that pass th
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
@@ -122,6 +123,22 @@ class Game(ABC, Generic[S, E]):
     @abstractmethod
     def copy(self, state: S) -> S:
         """A cheap independent copy of the state (for search and simulation)."""
+
+    def apply_anyway(self, state: S, event: E, kind: str, after: Callable[[S], Any] | None = None) -> None:
+        """Carry out an illegal move as far as it physically can be (for ``--keep-going``).
+
+        Runs the game's ``_do_<kind>`` handler (then ``after``, e.g. the game moving on);
+        if the move cannot be carried out at all, the state is left as it was.
+        """
+        snapshot = self.copy(state)
+        perform = getattr(self, f"_do_{kind}", None)
+        try:
+            if perform is not None:
+                perform(state, event)
+                if after is not None:
+                    after(state)
+        except Exception:  # noqa: BLE001 - the move cannot be carried out: leave the state as it was
+            state.__dict__.update(snapshot.__dict__)
 
     # ------------------------------------------------------------ simulation hooks
 

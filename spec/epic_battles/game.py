@@ -271,12 +271,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
 
     def _apply_anyway(self, state: EpicBattlesState, ev: Any, kind: str) -> None:
         """Carry out an illegal move as far as it physically can be (for ``--keep-going``)."""
-        snapshot = state.copy()
-        try:
-            getattr(self, f"_do_{kind}")(state, ev)
-            self._drive(state)
-        except Exception:  # noqa: BLE001 - the move cannot be carried out: leave the state as it was
-            state.__dict__.update(snapshot.__dict__)
+        self.apply_anyway(state, ev, kind, after=self._drive)
 
     def _unknown_card(self, state: EpicBattlesState, ev: Any, kind: str) -> Ruling | None:
         names: list[str] = []

@@ -242,21 +242,11 @@ class Neopets(Game[NeopetsState, Event]):
                 state.__dict__.update(snapshot.__dict__)
         if hit is not None:
             check, violation = hit
-            self._apply_anyway(state, ev, kind)
+            self.apply_anyway(state, ev, kind)
             return [Ruling(check.rule, violation, check.name)]
         notes = NC.move_notes(state, ev, kind) if kind == "play" else []
         perform = getattr(self, f"_do_{kind}", None)
         return notes + ((perform(state, ev) if perform is not None else None) or [])
-
-    def _apply_anyway(self, state: NeopetsState, ev: Any, kind: str) -> None:
-        """Carry out an illegal move as far as it physically can be (for ``--keep-going``)."""
-        snapshot = state.copy()
-        perform = getattr(self, f"_do_{kind}", None)
-        try:
-            if perform is not None:
-                perform(state, ev)
-        except Exception:  # noqa: BLE001 - the move cannot be carried out: leave the state as it was
-            state.__dict__.update(snapshot.__dict__)
 
     def _unknown_card(self, state: NeopetsState, ev: Any, kind: str) -> Ruling | None:
         for field in ("card", "neopet"):

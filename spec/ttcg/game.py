@@ -252,15 +252,8 @@ class Ttcg(Game[TtcgState, Event]):
 
     def _apply_anyway(self, state: TtcgState, ev: Any, kind: str) -> None:
         """Carry out an illegal move as far as it physically can be (for ``--keep-going``)."""
-        if self._probing:
-            return
-        snapshot = state.copy()
-        perform = getattr(self, f"_do_{kind}", None)
-        try:
-            if perform is not None:
-                perform(state, ev)
-        except Exception:  # noqa: BLE001 - the move cannot be carried out: leave the state as it was
-            state.__dict__.update(snapshot.__dict__)
+        if not self._probing:
+            self.apply_anyway(state, ev, kind)
 
     def _unknown_card(self, state: TtcgState, ev: Any, kind: str) -> Ruling | None:
         names: list[str] = []
