@@ -362,7 +362,7 @@ def test_between_two_negations_the_one_in_play_longer_prevails() -> None:
     newer = state.sides[state.active].neopet
     assert older is not None and newer is not None
     assert B.negated_neopets(state) == {newer.card.uid}
-    state.entered[newer.card.uid] = state.entered[older.card.uid]  # together: active player's first (9.7.1)
+    state.enter_play(older.card, newer.card)  # together: active player's first (9.7.1)
     assert B.negated_neopets(state) == {older.card.uid}
 
 

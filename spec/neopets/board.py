@@ -92,7 +92,7 @@ class _Board:
 
     __slots__ = ("cards", "key", "negated", "passive", "triggered")
 
-    def __init__(self, key: tuple[object, ...], cards: list[tuple[str, CardObj]]) -> None:
+    def __init__(self, key: tuple[str, int, int], cards: list[tuple[str, CardObj]]) -> None:
         self.key = key
         self.cards = cards
         self.negated: set[int] | None = None
@@ -100,7 +100,24 @@ class _Board:
         self.triggered: list[tuple[str, CardObj, A.Triggered]] | None = None
 
 
+def play_key(state: NeopetsState) -> tuple[str, int, int]:
+    """A cheap key that changes whenever what is in play may have changed.
+
+    Every card entering play is stamped (:meth:`NeopetsState.enter_play`), and a card
+    leaving play changes how many cards the play zones hold; the order of the cards
+    depends on who is active. Draws and dice, which change neither, keep the key.
+    """
+    count = 0
+    for side in state.sides.values():
+        count += len(side.faerie) + len(side.equipment) + len(side.play_area.cards) + (side.neopet is not None)
+    return state.active, state.last_entered, count
+
+
 def _board(state: NeopetsState) -> _Board:
+    key = play_key(state)
+    cached = state.board_cache
+    if isinstance(cached, _Board) and cached.key == key:
+        return cached
     order = (state.active, state.nonactive) if state.active else state.players
     cards: list[tuple[str, CardObj]] = []
     for player in order:
@@ -110,10 +127,6 @@ def _board(state: NeopetsState) -> _Board:
         cards.extend((player, c) for c in side.faerie)
         cards.extend((player, c) for c in side.equipment)
         cards.extend((player, c) for c in side.play_area.cards if c.defn is not None and c.defn.type == "Location")
-    key = tuple((player, card.uid, card.name, state.entered.get(card.uid)) for player, card in cards)
-    cached = state.board_cache
-    if isinstance(cached, _Board) and cached.key == key:
-        return cached
     board = _Board(key, cards)
     state.board_cache = board
     return board

@@ -315,18 +315,12 @@ def _names(step: Any) -> str:
 # =========================================================================== conflicts met in a replay
 
 
-def _in_play_count(state: NeopetsState) -> int:
-    return sum(len(side.faerie) + len(side.equipment) + len(side.play_area.cards) + (side.neopet is not None)
-               for side in state.sides.values())
-
-
 def conflicts_met(state: NeopetsState, memo: dict[str, Any]) -> list[Ruling]:
     """Findings for clashes between effects in force not reported yet (see the module docstring)."""
-    # the latest "entered play" stamp (not next_uid, which every draw moves): what can
-    # change the effects in force is a card entering or leaving play, a lasting effect,
-    # the turn changing hands or damage (for conditions)
-    quick = (max(state.entered.values(), default=0), _in_play_count(state), state.next_order, len(state.lasting),
-             state.active, len(state.damage_log))
+    # what can change the effects in force is a card entering or leaving play (the play
+    # key: not next_uid, which every draw moves), a lasting effect, the turn changing
+    # hands or damage (for conditions)
+    quick = (B.play_key(state), state.next_order, len(state.lasting), len(state.damage_log))
     if memo.get("quick") == quick:
         return []  # nothing was created, began or ended: most events (passes, claims, dice)
     memo["quick"] = quick

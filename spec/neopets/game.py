@@ -46,6 +46,13 @@ cite = BOOK.cite
 NO_ACTOR = ("first", "phase", "resolve", "damage", "knockout", "round", "game")
 """Event kinds that no player performs."""
 
+CARD_FIELDS: dict[str, tuple[str, ...]] = {
+    str(event.__struct_config__.tag): fields
+    for event in E.EVENTS
+    if (fields := tuple(f for f in ("card", "neopet") if f in event.__struct_fields__))
+}
+"""The fields naming a card, per event kind that has any (checked against the card database)."""
+
 MAIN_DECK_TYPES = ("Codestone", "Equipment", "Food", "Faerie", "Hero", "Villain", "Legend",
                    "Paint Brush", "Potion", "Location", "Map Piece")
 
@@ -174,16 +181,17 @@ class Neopets(Game[NeopetsState, Event]):
     # ================================================================== applying events
 
     def apply(self, state: NeopetsState, event: Event) -> list[Ruling]:
-        kind = event.__struct_config__.tag
-        for side in state.sides.values():
-            side.knowledge.now = event.seq
+        kind: str = event.__struct_config__.tag  # type: ignore[assignment]
+        first, second = state.sides.values()
+        first.knowledge.now = second.knowledge.now = event.seq
         try:
-            rulings = self._apply(state, event, str(kind))
+            rulings = self._apply(state, event, kind)
         except (B.Unmodelled, UnsupportedStep) as error:
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
-        for side in state.sides.values():
-            if side.knowledge.marks:
-                rulings += self._hidden_contradiction(side)
+        if first.knowledge.marks:
+            rulings += self._hidden_contradiction(first)
+        if second.knowledge.marks:
+            rulings += self._hidden_contradiction(second)
         return rulings
 
     @BOOK.encodes("8.20.7a", what="a card revealed only as a kind constrains which cards the hidden deck can hold (z3)")
@@ -206,15 +214,16 @@ class Neopets(Game[NeopetsState, Event]):
             return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
         if ev.by is not None and ev.by not in state.players:
             return [Ruling(None, Violation(f"{ev.by!r} is not a player of this game", "one of " + ", ".join(state.players), str(ev.by), "malformed"))]
-        missing = self._unknown_card(state, ev, kind)
-        if missing is not None:
-            return [missing]
-        if state.stage == "over" and E.KINDS[kind] != "claim":
+        if kind in CARD_FIELDS:
+            missing = self._unknown_card(state, ev, kind)
+            if missing is not None:
+                return [missing]
+        claim = E.KINDS[kind] == "claim"
+        if state.stage == "over" and not claim:
             return [Ruling(cite("3.p4"), Violation("an event after the game was won", "no more events", kind))]
-        if E.KINDS[kind] != "claim":
+        if not claim:
             state.damage_mark = len(state.damage_log)
             state.rounds_mark = len(state.round_winners)
-        claim = E.KINDS[kind] == "claim"
         if state.resolution is not None and state.resolution.need is not None and not claim:
             return self._feed(state, ev, kind)
         action = BOOK.actions[kind]
@@ -245,11 +254,12 @@ class Neopets(Game[NeopetsState, Event]):
             self.apply_anyway(state, ev, kind)
             return [Ruling(check.rule, violation, check.name)]
         notes = NC.move_notes(state, ev, kind) if kind == "play" else []
-        perform = getattr(self, f"_do_{kind}", None)
-        return notes + ((perform(state, ev) if perform is not None else None) or [])
+        perform = _PERFORM.get(kind)
+        done = (perform(self, state, ev) if perform is not None else None) or []
+        return notes + done if notes else done
 
     def _unknown_card(self, state: NeopetsState, ev: Any, kind: str) -> Ruling | None:
-        for field in ("card", "neopet"):
+        for field in CARD_FIELDS[kind]:
             name = getattr(ev, field, None)
             if kind == "reveal" and name == "":
                 continue  # a reveal that names no card: only its kind is known (_reveal_unnamed)
@@ -1245,3 +1255,11 @@ def _kind(sel: A.Selector) -> str:
 
 
 __all__ = ["Neopets"]
+
+
+_PERFORM: dict[str, Any] = {
+    str(event.__struct_config__.tag): getattr(Neopets, f"_do_{event.__struct_config__.tag}")
+    for event in E.EVENTS
+    if hasattr(Neopets, f"_do_{event.__struct_config__.tag}")
+}
+"""What each kind of event does once it is judged legal (``Neopets._do_<kind>``)."""

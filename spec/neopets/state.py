@@ -174,6 +174,8 @@ class NeopetsState:
     next_order: int = 1
     entered: dict[int, int] = field(default_factory=dict)
     """When each card in play got there (uid -> stamp); cards entering together share one (8.18.5)."""
+    last_entered: int = 0
+    """The stamp of the latest entry into play (what the board cache is keyed on)."""
     board_cache: object = field(default=None, repr=False, compare=False)
     """What is in play, worked out once per arrangement (spec.neopets.board); never copied."""
 
@@ -194,6 +196,7 @@ class NeopetsState:
         """Stamp cards as entering play now, all at the same moment (8.18.5)."""
         stamp = self.next_uid
         self.next_uid += 1
+        self.last_entered = stamp
         for card in cards:
             self.entered[card.uid] = stamp
 
@@ -209,5 +212,5 @@ class NeopetsState:
             self.flags.copy(), [Lasting(**vars(x)) for x in self.lasting], list(self.delayed),
             list(self.waiting), list(self.round_effects), list(self.damage_log), self.damage_mark,
             self.damage_claimed, self.rounds_mark, self.last_resolved, self.last_knockout, list(self.round_winners), self.winner,
-            self.next_uid, self.next_order, dict(self.entered),
+            self.next_uid, self.next_order, dict(self.entered), self.last_entered,
         )
