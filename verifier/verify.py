@@ -126,7 +126,7 @@ class Verifier(Visitor[Report]):
     def _should_stop(self) -> bool:
         if self.malformed:
             return True
-        if self.stopped_at is None and any(f.severity == "illegal" for f in self.findings):
+        if self.stopped_at is None and self.diverged:  # an illegal finding was recorded
             if not self.keep_going:
                 self.stopped_at = next(f.seq for f in self.findings if f.severity == "illegal")
                 return True

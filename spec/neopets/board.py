@@ -107,9 +107,9 @@ def play_key(state: NeopetsState) -> tuple[str, int, int]:
     leaving play changes how many cards the play zones hold; the order of the cards
     depends on who is active. Draws and dice, which change neither, keep the key.
     """
-    count = 0
-    for side in state.sides.values():
-        count += len(side.faerie) + len(side.equipment) + len(side.play_area.cards) + (side.neopet is not None)
+    a, b = state.sides.values()
+    count = (len(a.faerie) + len(a.equipment) + len(a.play_area.cards) + len(b.faerie) + len(b.equipment)
+             + len(b.play_area.cards) + (a.neopet is not None) + (b.neopet is not None))
     return state.active, state.last_entered, count
 
 
