@@ -81,7 +81,9 @@ def _three_equipment(s: NeopetsState) -> None:
 
 
 def _location_in_play(s: NeopetsState) -> None:
-    s.sides[s.active].play_area.add(in_play(s, s.active, "Prism Springs"))
+    location = in_play(s, s.active, "Prism Springs")
+    s.sides[s.active].play_area.add(location)
+    s.enter_play(location)
     give(s, s.active, "Sunken Grotto")
 
 
@@ -311,6 +313,7 @@ def test_a_location_takes_its_map_pieces_to_the_discard() -> None:
     for piece in ("Sunken Grotto Map: Reef Corner", "Sunken Grotto Map: Kelp Corner", "Sunken Grotto Map: Anchor Corner"):
         side.play_area.add(in_play(state, state.active, piece))
     side.play_area.cards = [c for c in side.play_area.cards if c.defn is not None and c.defn.type == "Map Piece"]
+    state.play_changed()
     give(state, state.active, "Sunken Grotto")
     before = sum(1 for c in side.discard if c.defn is not None and c.defn.type == "Map Piece") + len(side.play_area)
     assert not GAME.apply(state, E.Play(0, state.active, "Sunken Grotto"))

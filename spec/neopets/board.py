@@ -92,7 +92,7 @@ class _Board:
 
     __slots__ = ("cards", "key", "negated", "passive", "triggered")
 
-    def __init__(self, key: tuple[str, int, int], cards: list[tuple[str, CardObj]]) -> None:
+    def __init__(self, key: tuple[str, int], cards: list[tuple[str, CardObj]]) -> None:
         self.key = key
         self.cards = cards
         self.negated: set[int] | None = None
@@ -100,24 +100,18 @@ class _Board:
         self.triggered: list[tuple[str, CardObj, A.Triggered]] | None = None
 
 
-def play_key(state: NeopetsState) -> tuple[str, int, int]:
+def play_key(state: NeopetsState) -> tuple[str, int]:
     """A cheap key that changes whenever what is in play may have changed.
 
-    Every card entering play is stamped (:meth:`NeopetsState.enter_play`), and a card
-    leaving play changes how many cards the play zones hold; the order of the cards
-    depends on who is active. Draws and dice, which change neither, keep the key.
+    Every card entering or leaving a play zone moves ``state.play_version`` (see
+    :meth:`NeopetsState.play_changed`); the order of the cards depends on who is active.
+    Draws and dice, which change neither, keep the key.
     """
-    a, b = state.sides.values()
-    count = (len(a.faerie) + len(a.equipment) + len(a.play_area.cards) + len(b.faerie) + len(b.equipment)
-             + len(b.play_area.cards) + (a.neopet is not None) + (b.neopet is not None))
-    return state.active, state.last_entered, count
+    return state.active, state.play_version
 
 
-def _board(state: NeopetsState) -> _Board:
-    key = play_key(state)
-    cached = state.board_cache
-    if isinstance(cached, _Board) and cached.key == key:
-        return cached
+def arrangement(state: NeopetsState) -> list[tuple[str, CardObj]]:
+    """The cards in play, worked out from the zones (see :func:`in_play` for the order)."""
     order = (state.active, state.nonactive) if state.active else state.players
     cards: list[tuple[str, CardObj]] = []
     for player in order:
@@ -127,7 +121,15 @@ def _board(state: NeopetsState) -> _Board:
         cards.extend((player, c) for c in side.faerie)
         cards.extend((player, c) for c in side.equipment)
         cards.extend((player, c) for c in side.play_area.cards if c.defn is not None and c.defn.type == "Location")
-    board = _Board(key, cards)
+    return cards
+
+
+def _board(state: NeopetsState) -> _Board:
+    key = play_key(state)
+    cached = state.board_cache
+    if isinstance(cached, _Board) and cached.key == key:
+        return cached
+    board = _Board(key, arrangement(state))
     state.board_cache = board
     return board
 

@@ -342,6 +342,7 @@ class Neopets(Game[NeopetsState, Event]):
                 self._start_turn(state)
             return
         side.neopet = ActiveNeopet(state.new_card(ev.neopet, side.name, defn))
+        state.play_changed()
         if all(s.neopet is not None for s in state.sides.values()):
             state.enter_play(*(s.neopet.card for s in state.sides.values() if s.neopet is not None))
             state.stage = "turn"
@@ -435,6 +436,7 @@ class Neopets(Game[NeopetsState, Event]):
     def _do_collect(self, state: NeopetsState, ev: E.Collect) -> None:
         card = self._take_from_inventory(state, ev.by or "", ev.card)
         state.sides[ev.by or ""].play_area.add(card)
+        state.play_changed()
 
     @BOOK.encodes("8.15.2.p3", "8.15.3", "8.20.11a", "8.20.11b", what="activating: pay the cost before the semicolon, queue the effect")
     def _do_activate(self, state: NeopetsState, ev: E.Activate) -> None:
@@ -836,6 +838,7 @@ class Neopets(Game[NeopetsState, Event]):
                 if card not in keep:
                     self._owner_side(state, card).discard.add(card)
             side.play_area.cards = keep
+            state.play_changed()
             side.dice = []
         state.lasting.clear()
         ordered = [d for d in state.delayed if d.when == "end_of_round" and d.controller == winner]
@@ -931,6 +934,7 @@ class Neopets(Game[NeopetsState, Event]):
         elif kind == "Location":
             for piece in [c for c in side.play_area.cards if c.defn is not None and c.defn.type == "Map Piece"]:
                 side.play_area.remove(piece)
+                state.play_changed()
                 side.discard.add(piece)
             side.play_area.add(card)
         elif res.vars.get("stay") == "Play Area":
@@ -945,6 +949,7 @@ class Neopets(Game[NeopetsState, Event]):
         (side.void if kind == "Food" or kind in B.FAERIE_TYPES else side.discard).add(card)
 
     def remove_from_play(self, state: NeopetsState, card: CardObj, to: str) -> None:
+        state.play_changed()
         for side in state.sides.values():
             for zone in (side.equipment, side.faerie, side.play_area.cards):
                 if card in zone:

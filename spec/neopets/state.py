@@ -175,7 +175,10 @@ class NeopetsState:
     entered: dict[int, int] = field(default_factory=dict)
     """When each card in play got there (uid -> stamp); cards entering together share one (8.18.5)."""
     last_entered: int = 0
-    """The stamp of the latest entry into play (what the board cache is keyed on)."""
+    """The stamp of the latest entry into play."""
+    play_version: int = 0
+    """Moves on whenever a card enters or leaves a play zone (:meth:`play_changed`); what
+    is in play is worked out again only when it moves (spec.neopets.board)."""
     board_cache: object = field(default=None, repr=False, compare=False)
     """What is in play, worked out once per arrangement (spec.neopets.board); never copied."""
 
@@ -197,8 +200,13 @@ class NeopetsState:
         stamp = self.next_uid
         self.next_uid += 1
         self.last_entered = stamp
+        self.play_version += 1
         for card in cards:
             self.entered[card.uid] = stamp
+
+    def play_changed(self) -> None:
+        """Note that a card entered or left the Battledome, an Active Neopet slot or the Play Area."""
+        self.play_version += 1
 
     def copy(self) -> NeopetsState:
         """A cheap independent copy (mutable parts copied, card definitions shared)."""
@@ -212,5 +220,5 @@ class NeopetsState:
             self.flags.copy(), [Lasting(**vars(x)) for x in self.lasting], list(self.delayed),
             list(self.waiting), list(self.round_effects), list(self.damage_log), self.damage_mark,
             self.damage_claimed, self.rounds_mark, self.last_resolved, self.last_knockout, list(self.round_winners), self.winner,
-            self.next_uid, self.next_order, dict(self.entered), self.last_entered,
+            self.next_uid, self.next_order, dict(self.entered), self.last_entered, self.play_version,
         )

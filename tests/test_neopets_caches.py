@@ -1,0 +1,56 @@
+"""The Neopets caches never go stale: what they hold is what working it out afresh gives.
+
+The board (what is in play, spec.neopets.board) is worked out again only when
+``state.play_version`` moves; every event that moves a card into or out of a play zone
+must move it. These tests replay every shipped Neopets replay (to the end, through
+illegal moves) and compare the cached board with a fresh one at every lookup.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spec.neopets import board as B
+from verifier.verify import verify_file
+
+ROOT = Path(__file__).resolve().parents[1]
+REPLAYS = sorted((ROOT / "replays" / "neopets").glob("*/*.jsonl"))
+
+
+def _ids(cards: list[tuple[str, Any]]) -> list[tuple[str, int, str | None]]:
+    return [(player, card.uid, card.name) for player, card in cards]
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_cached_board_is_the_board(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    original = B._board
+    looked = 0
+
+    def checked(state: Any) -> Any:
+        nonlocal looked
+        looked += 1
+        board = original(state)
+        assert _ids(board.cards) == _ids(B.arrangement(state)), f"stale board at lookup {looked}"
+        return board
+
+    monkeypatch.setattr(B, "_board", checked)
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0
+
+
+def test_a_card_leaving_play_refreshes_the_board() -> None:
+    """Removing a card from play moves the play version, so the board forgets it."""
+    from spec.neopets.game import Neopets
+    from tests.test_neopets_checks import in_play, preparation, state_where
+
+    state = state_where(preparation)
+    side = state.sides[state.active]
+    collar = in_play(state, state.active, "Muffling Collar")
+    side.equipment.append(collar)
+    state.enter_play(collar)
+    assert any(card is collar for _p, card in B.in_play(state))
+    Neopets().remove_from_play(state, collar, "Discard")
+    assert all(card is not collar for _p, card in B.in_play(state))
