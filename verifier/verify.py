@@ -121,6 +121,8 @@ class Verifier(Visitor[Report]):
                 self._record(event.seq, line, ruling)
         if self.timeline is not None:
             self.timeline.record(self.game, self.state, event, line)
+        if not self.diverged and not self.malformed:
+            return True  # nothing illegal yet: go on (the common case, without a call)
         return not self._should_stop()
 
     def _should_stop(self) -> bool:

@@ -318,9 +318,9 @@ def _names(step: Any) -> str:
 def conflicts_met(state: NeopetsState, memo: dict[str, Any]) -> list[Ruling]:
     """Findings for clashes between effects in force not reported yet (see the module docstring)."""
     # what can change the effects in force is a card entering or leaving play (the play
-    # key: not next_uid, which every draw moves), a lasting effect, the turn changing
-    # hands or damage (for conditions)
-    quick = (B.play_key(state), state.next_order, len(state.lasting), len(state.damage_log))
+    # version of board.play_key: not next_uid, which every draw moves), a lasting effect,
+    # the turn changing hands or damage (for conditions)
+    quick = (state.active, state.play_version, state.next_order, len(state.lasting), len(state.damage_log))
     if memo.get("quick") == quick:
         return []  # nothing was created, began or ended: most events (passes, claims, dice)
     memo["quick"] = quick

@@ -205,9 +205,8 @@ class Neopets(Game[NeopetsState, Event]):
         return [Ruling(cite("8.20.7a"), Violation(outcome.explanation, "an arrangement of the deck that gives the log",
                                                   "none exists", "inconsistent"), "hidden")]
 
-    def conflicts_met(self, state: NeopetsState, memo: dict[str, Any]) -> list[Ruling]:
-        """Clashes of effects in force, settled by the Neopets policy (spec.neopets.conflicts)."""
-        return NC.conflicts_met(state, memo)
+    conflicts_met = staticmethod(NC.conflicts_met)
+    """Clashes of effects in force, settled by the Neopets policy (spec.neopets.conflicts)."""
 
     def _apply(self, state: NeopetsState, ev: Any, kind: str) -> list[Ruling]:
         if ev.by is None and kind not in NO_ACTOR:
