@@ -95,6 +95,7 @@ class CardDatabase:
             self.cards[card.name] = card  # a later record of a name is a newer revision
         self._trees: dict[str, CardText | Exception] = {}
         self._abilities: dict[tuple[str, type], tuple[Any, ...]] = {}
+        self._complete: dict[str, CardText | Exception] = {}
 
     def __contains__(self, name: object) -> bool:
         return name in self.cards
@@ -125,6 +126,25 @@ class CardDatabase:
             self._trees[name] = cached
         return cached
 
+    def complete_tree(self, name: str) -> CardText:
+        """The parsed text of a card that parses completely (cached).
+
+        Raises the parse error, or :class:`UnknownWording` when the lenient parts of the
+        text hold words no template covers.
+        """
+        found = self._complete.get(name)
+        if found is None:
+            found = self.tree(name)
+            if not isinstance(found, Exception):
+                from grammar.ast import unknown_parts
+
+                if unknown_parts(found):
+                    found = UnknownWording(name)
+            self._complete[name] = found
+        if isinstance(found, Exception):
+            raise found
+        return found
+
     def abilities(self, name: str, kind: type) -> tuple[Any, ...]:
         """The abilities of one kind on a card whose text parses completely (cached).
 
@@ -134,14 +154,7 @@ class CardDatabase:
         key = (name, kind)
         found = self._abilities.get(key)
         if found is None:
-            tree = self.tree(name)
-            if isinstance(tree, Exception):
-                raise tree
-            from grammar.ast import unknown_parts
-
-            if unknown_parts(tree):
-                raise UnknownWording(name)
-            found = tuple(a for a in tree.abilities if isinstance(a, kind))
+            found = tuple(a for a in self.complete_tree(name).abilities if isinstance(a, kind))
             self._abilities[key] = found
         return found
 

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from grammar import ast as A
 from grammar.lint import name_exists
-from spec.core.cards import CardDef
+from spec.core.cards import CardDef, UnknownWording
 from spec.core.state import CardObj
 from spec.neopets.state import STAT_KEYS, NeopetsState
 
@@ -36,12 +36,12 @@ class Unmodelled(Exception):
 
 def text_of(state: NeopetsState, name: str) -> A.CardText:
     """The parsed text of a card; raises :class:`Unmodelled` if it does not parse."""
-    tree = state.cards.tree(name)
-    if isinstance(tree, Exception):
-        raise Unmodelled(f"the text of {name!r} does not parse: {tree}")
-    if A.unknown_parts(tree):
-        raise Unmodelled(f"the text of {name!r} has parts the grammar does not cover")
-    return tree
+    try:
+        return state.cards.complete_tree(name)
+    except UnknownWording as error:
+        raise Unmodelled(str(error)) from None
+    except Exception as error:  # noqa: BLE001 - any parse failure makes the card unverifiable
+        raise Unmodelled(f"the text of {name!r} does not parse: {error}") from None
 
 
 def abilities(state: NeopetsState, name: str, kind: type) -> tuple:
