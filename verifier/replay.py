@@ -133,10 +133,17 @@ def lines(path: Path) -> Iterator[tuple[int, bytes]]:
     if size > MAX_FILE_BYTES:
         raise ReplayError(str(path), None, f"file is {size} bytes, over the {MAX_FILE_BYTES}-byte limit")
     pieces = path.read_bytes().split(b"\n")
+    if pieces and max(map(len, pieces)) + 1 > MAX_LINE_BYTES:
+        return _checked_lines(str(path), pieces)
+    return iter([(number, raw) for number, raw in enumerate(pieces, 1) if raw.strip()])
+
+
+def _checked_lines(name: str, pieces: list[bytes]) -> Iterator[tuple[int, bytes]]:
+    """The lines of a file holding a long line: the error comes when that line is reached."""
     last = len(pieces) - 1
     for index, raw in enumerate(pieces):
         if len(raw) + (index < last) > MAX_LINE_BYTES:
-            raise ReplayError(str(path), index + 1, f"line is over the {MAX_LINE_BYTES}-byte limit")
+            raise ReplayError(name, index + 1, f"line is over the {MAX_LINE_BYTES}-byte limit")
         if raw.strip():
             yield index + 1, raw
 
