@@ -162,6 +162,26 @@ def test_neopets_cant_beats_can() -> None:
     assert settled([TEA, SKEWER], NEOPETS.without("neopets:4.1")).settlement is None
 
 
+def test_effects_that_cannot_clash_do_not_ask_z3_again(fresh_solver: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bystander joining the effects in force changes nothing among those that clash:
+    the answer for the clashing ones is reused, and the bystander prevails too."""
+    asked: list[int] = []
+    check = ConflictSolver.check
+
+    def counting(self: ConflictSolver, *args: object, **kwargs: object) -> C.Outcome:
+        asked.append(1)
+        return check(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ConflictSolver, "check", counting)
+    first = resolve([TEA, SKEWER], NEOPETS)
+    calls = len(asked)
+    bystander = Effect("boots", "modify", "bob", "Agility", 1, source="Swift Boots", static=True)
+    again = resolve([TEA, SKEWER, bystander], NEOPETS)
+    assert len(asked) == calls  # answered without z3
+    assert [c.key for c in again.conflicts] == [c.key for c in first.conflicts]
+    assert [e.id for e in again.prevailing] == [e.id for e in first.prevailing] + ["boots"]
+
+
 @pytest.mark.rule("neopets:4.2")
 def test_neopets_card_text_over_rules() -> None:
     conflict = settled([GRANT, ONE_PLAY], NEOPETS)

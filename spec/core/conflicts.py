@@ -900,7 +900,10 @@ def interacting(effects: Sequence[Effect], policy: Policy) -> list[Effect]:
 
 
 MAX_ROUNDS = 32
-_RESOLVED: dict[tuple[Any, ...], Resolution] = {}
+_RESOLVED: dict[tuple[Any, ...], Resolution | tuple[list[Conflict], frozenset[int]]] = {}
+"""The resolver's answers, per process: ``("effects", ...)`` a whole resolution;
+``("interacting", ...)`` the clashes found among one set of interacting effects and
+which of them (by position) were left standing. Only decided answers are kept."""
 
 
 def resolve(effects: Sequence[Effect], policy: Policy, solver: ConflictSolver | None = None,
@@ -914,17 +917,22 @@ def resolve(effects: Sequence[Effect], policy: Policy, solver: ConflictSolver | 
     take part in a clash go to z3 (:func:`interacting`); the others prevail untouched, and
     a set of effects already resolved under the same policy is answered from a cache.
     """
-    key = (tuple(effects), type(policy), id(policy), tuple((p.rule, p.name, id(p.decide)) for p in policy.precedence),
-           tuple(sorted((bases or {}).items())))
+    key = ("effects", tuple(effects), *_policy_key(policy, bases))
     cached = _RESOLVED.get(key) if solver is None else None
-    if cached is not None:
+    if isinstance(cached, Resolution):
         return cached
     result = _resolve(effects, policy, solver or shared_solver(), bases)
     if solver is None and result.undecided is None:
-        if len(_RESOLVED) > 512:
+        if len(_RESOLVED) > 1024:
             _RESOLVED.clear()
         _RESOLVED[key] = result
     return result
+
+
+def _policy_key(policy: Policy, bases: Mapping[tuple[str, str], int] | None) -> tuple[Any, ...]:
+    """What, besides the effects, a resolution depends on: the policy and the base values."""
+    return (type(policy), id(policy), tuple((p.rule, p.name, id(p.decide)) for p in policy.precedence),
+            tuple(sorted((bases or {}).items())))
 
 
 def _resolve(effects: Sequence[Effect], policy: Policy, solver: ConflictSolver,
@@ -933,6 +941,17 @@ def _resolve(effects: Sequence[Effect], policy: Policy, solver: ConflictSolver,
     candidates = interacting(effects, policy)
     chosen = {id(e) for e in candidates}
     untouched = [e for e in effects if id(e) not in chosen]
+    # effects that cannot clash change nothing: the same interacting effects, under the
+    # same policy, give the same rounds (answered again without z3)
+    rounds_key = (("interacting", tuple(candidates), solver.rlimit, solver.timeout_ms, *_policy_key(policy, bases))
+                  if solver is _SHARED else None)
+    known = _RESOLVED.get(rounds_key) if rounds_key is not None else None
+    if isinstance(known, tuple):
+        found, standing = known
+        result = Resolution(conflicts=list(found))
+        keep = {id(candidates[i]) for i in standing} | {id(x) for x in untouched}
+        result.prevailing = [e for e in effects if id(e) in keep]
+        return result
     active = list(candidates)
     result = Resolution()
     for _ in range(MAX_ROUNDS):
@@ -954,6 +973,11 @@ def _resolve(effects: Sequence[Effect], policy: Policy, solver: ConflictSolver,
             break  # an effect of the rules' arithmetic alone: nothing more to set aside
         active = [e for e in active if e.id not in drop]
     result.prevailing = [e for e in effects if id(e) in {id(x) for x in active} or id(e) in {id(x) for x in untouched}]
+    if rounds_key is not None and result.undecided is None:
+        if len(_RESOLVED) > 1024:
+            _RESOLVED.clear()
+        left = {id(x) for x in active}
+        _RESOLVED[rounds_key] = (list(result.conflicts), frozenset(i for i, e in enumerate(candidates) if id(e) in left))
     return result
 
 
