@@ -80,8 +80,11 @@ class Zone:
     def add(self, card: CardObj) -> None:
         self.cards.append(card)
 
-    def copy(self) -> Zone:
+    def copy(self, cards: bool = True) -> Zone:
+        """An independent zone; with ``cards=False`` the card objects themselves are
+        shared (only which cards are where is copied: for a snapshot taken while no card
+        changes its identity)."""
         other = Zone(self.name, ordered=self.ordered, public=self.public)
-        other.cards = [c.copy() for c in self.cards]
+        other.cards = [c.copy() for c in self.cards] if cards else list(self.cards)
         other.hidden = self.hidden
         return other

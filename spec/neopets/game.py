@@ -232,7 +232,7 @@ class Neopets(Game[NeopetsState, Event]):
             progressed = hit
             while progressed is not None and self._can_advance(state):
                 if snapshot is None:
-                    snapshot = state.copy()
+                    snapshot = state.copy(cards=False)  # passing reveals no card: card objects can be shared
                 self._advance(state)
                 if state.resolution is not None and state.resolution.need is not None and not claim:
                     need = state.resolution.need

@@ -52,7 +52,9 @@ class ActiveNeopet:
     codestones: list[CardObj] = field(default_factory=list)
     painted_with: str | None = None
 
-    def copy(self) -> ActiveNeopet:
+    def copy(self, cards: bool = True) -> ActiveNeopet:
+        if not cards:
+            return ActiveNeopet(self.card, self.damage, self.frozen_for_turn, list(self.codestones), self.painted_with)
         return ActiveNeopet(self.card.copy(), self.damage, self.frozen_for_turn,
                             [c.copy() for c in self.codestones], self.painted_with)
 
@@ -85,14 +87,15 @@ class Side:
     mulligan_pending: bool = False
     dice: list[int] = field(default_factory=list)
 
-    def copy(self) -> Side:
+    def copy(self, cards: bool = True) -> Side:
         return Side(
-            self.name, self.deck.copy(), self.inventory.copy(), self.discard.copy(),
-            self.void.copy(), self.play_area.copy(), self.knowledge.copy(),
+            self.name, self.deck.copy(cards), self.inventory.copy(cards), self.discard.copy(cards),
+            self.void.copy(cards), self.play_area.copy(cards), self.knowledge.copy(),
             None if self.neopet_deck is None else list(self.neopet_deck),
             None if self.rainbow_pool is None else list(self.rainbow_pool),
-            [c.copy() for c in self.faerie], [c.copy() for c in self.equipment],
-            None if self.neopet is None else self.neopet.copy(), self.chosen,
+            [c.copy() for c in self.faerie] if cards else list(self.faerie),
+            [c.copy() for c in self.equipment] if cards else list(self.equipment),
+            None if self.neopet is None else self.neopet.copy(cards), self.chosen,
             list(self.used_species), list(self.round_results), self.rounds_won, self.shuffled,
             self.opening_draws, self.mulligans, self.mulligan_pending, list(self.dice),
         )
@@ -208,10 +211,14 @@ class NeopetsState:
         """Note that a card entered or left the Battledome, an Active Neopet slot or the Play Area."""
         self.play_version += 1
 
-    def copy(self) -> NeopetsState:
-        """A cheap independent copy (mutable parts copied, card definitions shared)."""
+    def copy(self, cards: bool = True) -> NeopetsState:
+        """A cheap independent copy (mutable parts copied, card definitions shared).
+
+        ``cards=False`` shares the card objects too: enough for a snapshot to go back to
+        while the game only moves on by passing (no card's identity is learnt then).
+        """
         return NeopetsState(
-            self.players, {k: v.copy() for k, v in self.sides.items()}, self.cards,
+            self.players, {k: v.copy(cards) for k, v in self.sides.items()}, self.cards,
             self.explicit_passes, self.stage, self.starting, self.first, self.active, self.turn,
             self.turn_in_round, self.round, self.node, self.window, self.window_number,
             self.queue.copy(), Priority(self.priority.holder, self.priority.passes),
