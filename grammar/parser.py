@@ -33,7 +33,8 @@ Grammars
 ``grammar/<game>.lark`` extends it. Each game's parser is built once (LALR(1) with the
 contextual lexer, the tree builder passed in so a parse returns AST nodes directly) and
 kept in a module-level dict; Lark's cache file lives in the user cache directory when
-that is writable.
+that is writable. The parsers run with the lexer and parse loop of ``grammar/lexer.py``,
+which find the same tokens, trees and errors as Lark's own, sooner.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternRE, PatternStr
 
+from grammar import lexer as fast
 from grammar.ast import (
     Abandon,
     Ability,
@@ -141,6 +143,7 @@ CARD_TYPES: frozenset[str] = SPELL_TYPES | PERMANENT_TYPES
 
 _GRAMMAR_DIR = Path(__file__).resolve().parent
 _PARSERS: dict[str, Lark] = {}
+_READERS: dict[str, tuple[Lark, GameGrammar, Callable[[str], Any]]] = {}
 _YOU: Who = "you"
 
 
@@ -626,8 +629,12 @@ def _cache_path(game: str) -> str | Literal[False]:
     return False
 
 
-def _build(game: str, cache: str | Literal[False]) -> Lark:
-    """Build a game's LALR parser with the AST builder wired in."""
+def _build(game: str, cache: str | Literal[False], *, plain: bool = False) -> Lark:
+    """Build a game's LALR parser with the AST builder wired in.
+
+    The parser runs with the lexer and LALR loop of :mod:`grammar.lexer`, which decide
+    exactly as Lark's own (``plain=True`` builds Lark's own, for comparison).
+    """
     return Lark.open(
         str(_GRAMMAR_DIR / f"{game}.lark"),
         parser="lalr",
@@ -636,14 +643,15 @@ def _build(game: str, cache: str | Literal[False]) -> Lark:
         cache=cache,
         propagate_positions=False,
         maybe_placeholders=False,
+        _plugins={} if plain else fast.plugins(),
     )
 
 
 def get_parser(game: str = "neopets") -> Lark:
     """The (shared, built once) Lark parser of ``game``; raises ValueError if unknown."""
-    grammar_of(game)
     parser = _PARSERS.get(game)
     if parser is None:
+        grammar_of(game)
         cache = _cache_path(game)
         lark_logger = logging.getLogger("lark")
         old_level = lark_logger.level
@@ -806,6 +814,23 @@ def _run(parser: Lark, line: str) -> Ability:
     return cast(Ability, parser.parse(line))
 
 
+def _lenient_reading(game: str) -> tuple[GameGrammar, Callable[[str], Any]]:
+    """The game's grammar, and its parser as a function from one line to an Ability or :data:`grammar.lexer.NO_PARSE`.
+
+    The function is for callers that only need to know whether a line reads:
+    ``NO_PARSE`` stands where :func:`_run` would raise ``UnexpectedInput``, and Lark's
+    error report (with the second run that makes it) is skipped. Both are kept per
+    game, along with the parser they belong to (a new parser gets a new function).
+    Raises ValueError for an unknown game.
+    """
+    known = _READERS.get(game)
+    if known is None or known[0] is not _PARSERS.get(game):
+        spec = grammar_of(game)
+        parser = get_parser(game)
+        known = _READERS[game] = (parser, spec, fast.reader(parser))
+    return known[1], known[2]
+
+
 def _split(text: str, game: GameGrammar) -> list[tuple[int, str]]:
     """The ability lines of ``text`` as the game cuts them."""
     return game.split(text) if game.split is not None else _lines(text)
@@ -847,24 +872,25 @@ def _unknown_ability(steps: tuple[Step, ...], card_type: str | None, spec: GameG
     return spec.settle(Spell(effect=steps), card_type)
 
 
-def _lenient_line(line: str, parser: Lark, card_type: str | None, spec: GameGrammar) -> list[Ability]:
-    """Read one line, keeping every sentence it can and marking the rest Unknown."""
+def _lenient_sentences(
+    line: str, read: Callable[[str], Any], card_type: str | None, spec: GameGrammar
+) -> list[Ability]:
+    """A line that does not read as a whole: keep every sentence that reads, mark the rest Unknown.
+
+    ``read`` is the game's reading function of :func:`_lenient_reading`.
+    """
     _settle = spec.settle
-    try:
-        return [_settle(_run(parser, line), card_type)]
-    except UnexpectedInput:
-        pass
     sentences = [s for s in _SENTENCE_END.split(line.strip()) if s]
     if len(sentences) <= 1:
         return [_unknown_ability((Unknown(line.strip()),), card_type, spec)]
     out: list[Ability] = []
     pending: list[Step] = []
     for sentence in sentences:
-        try:
-            ability = _settle(_run(parser, sentence), card_type)
-        except UnexpectedInput:
+        ability = read(sentence)
+        if ability is fast.NO_PARSE:
             pending.append(Unknown(sentence))
             continue
+        ability = _settle(ability, card_type)
         if isinstance(ability, (Spell, Passive)) and not getattr(ability, "cost", ()) and (
             getattr(ability, "condition", None) is None
         ):
@@ -887,11 +913,15 @@ def parse_lenient(text: str, game: str = "neopets", card_type: str | None = None
     Spell (or a Passive on a permanent). Only an over-long text raises
     :class:`CardTextError`; :func:`grammar.ast.unknown_parts` lists what was not read.
     """
-    spec = grammar_of(game)
+    spec, read = _lenient_reading(game)
     _check_card_type(card_type, spec)
     _check_length(text)
-    parser = get_parser(game)
+    settle = spec.settle
     abilities: list[Ability] = []
     for _number, line in _split(text, spec):
-        abilities.extend(_lenient_line(line, parser, card_type, spec))
+        ability = read(line)
+        if ability is fast.NO_PARSE:
+            abilities.extend(_lenient_sentences(line, read, card_type, spec))
+        else:
+            abilities.append(settle(ability, card_type))
     return CardText(tuple(abilities))

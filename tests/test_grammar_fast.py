@@ -1,0 +1,485 @@
+"""The lexer and parse loop of :mod:`grammar.lexer` decide exactly as plain Lark does.
+
+Every game's parser is built with the plug-ins of ``grammar/lexer.py``; here each is
+set beside plain Lark built from the same grammar, cache and tree builder, and both
+read every shipped and real card text (and the card files the replays name), then
+texts mutated by hypothesis. The trees (as msgspec JSON), the ``CardTextError`` of
+:func:`~grammar.parser.parse` (reason, line, column, expected words), Lark's own
+exceptions and the token streams must be the same. Nothing here measures speed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.lexer import Scanner
+
+import grammar.parser as gp
+from grammar import lexer as fast
+from grammar.ast import to_json
+from grammar.parser import GAMES, CardTextError, grammar_of, parse, parse_lenient
+from spec.core.cards import CardDatabase
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_CARDS = ROOT.parent / "shared" / "cards"
+
+
+# ------------------------------------------------------------------ the texts
+
+
+def _kind(game: str, card_type: Any) -> str | None:
+    """A card type the game's parser accepts, else ``None`` (as ``arbiter bench`` does)."""
+    known = grammar_of(game).card_types
+    return card_type if isinstance(card_type, str) and (known is None or card_type in known) else None
+
+
+def _pool_texts(game: str, records: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
+    """(text, card type) of card-pool records."""
+    spec = grammar_of(game)
+    return [(spec.pool_text(r), _kind(game, r.get("type"))) for r in records if spec.pool_text(r)]
+
+
+def _card_file_texts(game: str, path: Path) -> list[tuple[str, str | None]]:
+    """(text, card type) of a card file: our TOML, or a JSON Lines card pool."""
+    if path.suffix == ".toml":
+        return [(c.text, _kind(game, c.type)) for c in CardDatabase.load(path, game) if c.text]
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return _pool_texts(game, records)
+
+
+def _replay_texts(game: str) -> list[tuple[str, str | None]]:
+    """(text, card type) of the card files (or inline cards) the game's replays name."""
+    out: list[tuple[str, str | None]] = []
+    seen: set[Path] = set()
+    for replay in sorted((ROOT / "replays" / game).rglob("*.jsonl")):
+        with replay.open(encoding="utf-8") as handle:
+            try:
+                header = json.loads(handle.readline())
+            except json.JSONDecodeError:
+                continue
+        source = header.get("cards") if isinstance(header, dict) else None
+        if isinstance(source, list):
+            out.extend(_pool_texts(game, [r for r in source if isinstance(r, dict)]))
+            continue
+        if not isinstance(source, str):
+            continue
+        prefix = f"{game}/"
+        if source.startswith(prefix) and "/" not in source[len(prefix):]:
+            path = ROOT / "spec" / game / "cards" / f"{source[len(prefix):]}.toml"
+        else:
+            path = (replay.parent / source).resolve()
+        if path not in seen and path.is_file():
+            seen.add(path)
+            out.extend(_card_file_texts(game, path))
+    return out
+
+
+@cache
+def corpus(game: str) -> tuple[tuple[str, str | None], ...]:
+    """Every shipped, real and replay card text of ``game`` (no duplicates), with its card type."""
+    found: list[tuple[str, str | None]] = []
+    for path in sorted((ROOT / "spec" / game / "cards").glob("*.toml")):
+        found.extend(_card_file_texts(game, path))
+    pool = SHARED_CARDS / f"{game}.dev.jsonl"
+    if pool.exists():
+        found.extend(_card_file_texts(game, pool))
+    found.extend(_replay_texts(game))
+    return tuple(dict.fromkeys(found))
+
+
+@cache
+def corpus_lines(game: str) -> tuple[str, ...]:
+    """Every ability line of the corpus, and every sentence of those lines."""
+    spec = grammar_of(game)
+    lines: dict[str, None] = {}
+    for text, _kind_ in corpus(game):
+        for _number, line in gp._split(text, spec):
+            lines[line] = None
+            for sentence in gp._SENTENCE_END.split(line.strip()):
+                if sentence:
+                    lines[sentence] = None
+    return tuple(lines)
+
+
+# ------------------------------------------------------------------ the two parsers
+
+
+@cache
+def plain_parser(game: str) -> Lark:
+    """Lark as it comes: the same grammar, cache and tree builder, without the plug-ins."""
+    return gp._build(game, gp._cache_path(game), plain=True)
+
+
+@cache
+def tree_parsers(game: str) -> tuple[Lark, Lark]:
+    """(with the plug-ins, plain) parsers of ``game`` that build Lark trees (tokens kept)."""
+
+    def build(plugins: dict[str, type]) -> Lark:
+        return Lark.open(
+            str(gp._GRAMMAR_DIR / f"{game}.lark"),
+            parser="lalr",
+            lexer="contextual",
+            cache=gp._cache_path(game),
+            propagate_positions=False,
+            maybe_placeholders=False,
+            _plugins=plugins,
+        )
+
+    return build(fast.plugins()), build({})
+
+
+@contextmanager
+def plain_lark(game: str) -> Iterator[None]:
+    """Within the block, :mod:`grammar.parser` reads ``game`` with plain Lark."""
+    saved = gp._PARSERS.get(game)
+    gp._PARSERS[game] = plain_parser(game)
+    try:
+        yield
+    finally:
+        if saved is None:
+            gp._PARSERS.pop(game, None)
+        else:
+            gp._PARSERS[game] = saved
+
+
+def _card_outcome(read: Callable[..., Any], text: str, game: str, card_type: str | None) -> tuple[Any, ...]:
+    """The tree (JSON) or the CardTextError of ``read(text, game, card_type)``."""
+    try:
+        return ("tree", to_json(read(text, game, card_type)))
+    except CardTextError as error:
+        return ("error", error.reason, error.line, error.column, error.text, tuple(error.expected))
+
+
+def _token(token: Token) -> tuple[Any, ...]:
+    """Every field of a token."""
+    return (
+        type(token).__name__, token.type, str(token), token.value, token.start_pos, token.line,
+        token.column, token.end_line, token.end_column, token.end_pos,
+    )
+
+
+def _lark_error(error: UnexpectedInput) -> tuple[Any, ...]:
+    """What a Lark exception says: class, position, expected terminals, token, what fits."""
+    found: tuple[Any, ...] = (type(error).__name__, error.line, error.column, error.pos_in_stream)
+    if isinstance(error, UnexpectedToken):
+        accepts = error.interactive_parser.accepts() if error.interactive_parser else None
+        found += (sorted(error.expected), _token(error.token), sorted(accepts or ()))
+    if isinstance(error, UnexpectedCharacters):
+        found += (sorted(error.allowed or ()), error.char)
+    return found
+
+
+def _lark_outcome(parser: Lark, line: str) -> tuple[Any, ...]:
+    """``parser.parse(line)`` as JSON, or its exception."""
+    try:
+        return ("tree", msgspec.json.encode(parser.parse(line)))
+    except UnexpectedInput as error:
+        return ("error", *_lark_error(error))
+
+
+def _shape(node: Any) -> Any:
+    """A Lark tree with every token field spelled out."""
+    if isinstance(node, Tree):
+        return (str(node.data), [_shape(child) for child in node.children])
+    if isinstance(node, Token):
+        return _token(node)
+    return ("value", repr(node))
+
+
+def _tree_outcome(parser: Lark, line: str) -> tuple[Any, ...]:
+    """The Lark tree of ``line`` (tokens spelled out), or the exception."""
+    try:
+        return ("tree", _shape(parser.parse(line)))
+    except UnexpectedInput as error:
+        return ("error", *_lark_error(error))
+
+
+def _token_stream(parser: Lark, line: str) -> list[tuple[Any, ...]]:
+    """The tokens Lark's own parser takes from the contextual lexer, then how it stops."""
+    interactive = parser.parse_interactive(line)
+    out: list[tuple[Any, ...]] = []
+    try:
+        for token in interactive.iter_parse():
+            out.append(_token(token))
+        out.append(("accepts", sorted(interactive.accepts())))
+    except UnexpectedInput as error:
+        out.append(("error", *_lark_error(error)))
+    return out
+
+
+def assert_same_card_text(game: str, text: str, card_type: str | None) -> None:
+    """``parse`` and ``parse_lenient`` give the same with the plug-ins as with plain Lark."""
+    ours = [_card_outcome(read, text, game, card_type) for read in (parse, parse_lenient)]
+    with plain_lark(game):
+        theirs = [_card_outcome(read, text, game, card_type) for read in (parse, parse_lenient)]
+    assert ours == theirs, text
+
+
+def assert_same_line(game: str, line: str) -> None:
+    """One line: the same result or exception, trees, tokens and ``reader`` answer."""
+    ours, theirs = gp.get_parser(game), plain_parser(game)
+    expected = _lark_outcome(theirs, line)
+    assert _lark_outcome(ours, line) == expected, line
+    read = fast.reader(ours)(line)
+    assert (read is fast.NO_PARSE) == (expected[0] == "error"), line
+    if read is not fast.NO_PARSE:
+        assert msgspec.json.encode(read) == expected[1], line
+    with_trees, plain_trees = tree_parsers(game)
+    assert _tree_outcome(with_trees, line) == _tree_outcome(plain_trees, line), line
+    assert _token_stream(ours, line) == _token_stream(theirs, line), line
+
+
+# ------------------------------------------------------------------ the corpus
+
+
+def test_the_parsers_carry_the_plug_ins() -> None:
+    for game in GAMES:
+        frontend = gp.get_parser(game).parser
+        assert isinstance(frontend.parser, fast.FastLALRParser)
+        assert isinstance(frontend.lexer, fast.DispatchContextualLexer)
+        assert not isinstance(plain_parser(game).parser.parser, fast.FastLALRParser)
+
+
+def test_fresh_and_cached_builds_carry_the_plug_ins(tmp_path: Path) -> None:
+    cache_file = str(tmp_path / "neopets.cache")
+    built = gp._build("neopets", cache_file)  # no cache file yet: built, then saved
+    loaded = gp._build("neopets", cache_file)  # from the cache file
+    for parser in (built, loaded, gp._build("neopets", False)):
+        assert isinstance(parser.parser.parser, fast.FastLALRParser)
+        assert to_json(parse("Draw a card.")) == to_json(gp.CardText((parser.parse("Draw a card."),)))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_card_text_reads_the_same(game: str) -> None:
+    texts = corpus(game)
+    assert texts, f"no card texts for {game}"
+    for text, card_type in texts:
+        assert_same_card_text(game, text, card_type)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_line_reads_and_lexes_the_same(game: str) -> None:
+    for line in corpus_lines(game):
+        assert_same_line(game, line)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_card_text_reads_the_same_for_every_card_type(game: str) -> None:
+    known = grammar_of(game).card_types
+    kinds: list[str | None] = [None, *sorted(known)] if known is not None else [None, "Monster", "Spell"]
+    for text, _card_type in corpus(game)[:40]:
+        for kind in kinds:
+            assert_same_card_text(game, text, kind)
+
+
+# ------------------------------------------------------------------ mutated texts
+
+
+_WORD = re.compile(r"\S+")
+_ODD_CHARS = st.sampled_from(list(" .,;:'\"-+()[]%\n\t0123456789AaZz") + ["é", "’", "ß", "K", "ſ", "İ", "中"])
+
+
+@st.composite
+def mutated(draw: st.DrawFn, game: str) -> str:
+    """A corpus text with words dropped, swapped or doubled and characters put in."""
+    texts = corpus(game)
+    text = draw(st.sampled_from(texts))[0]
+    for _ in range(draw(st.integers(min_value=1, max_value=4))):
+        words = _WORD.findall(text)
+        how = draw(st.sampled_from(["drop", "swap", "double", "insert", "case"]))
+        if how == "insert" or not words:
+            at = draw(st.integers(min_value=0, max_value=len(text)))
+            text = text[:at] + draw(_ODD_CHARS) + text[at:]
+            continue
+        i = draw(st.integers(min_value=0, max_value=len(words) - 1))
+        j = draw(st.integers(min_value=0, max_value=len(words) - 1))
+        if how == "drop":
+            del words[i]
+        elif how == "swap":
+            words[i], words[j] = words[j], words[i]
+        elif how == "double":
+            words.insert(i, words[i])
+        else:
+            words[i] = words[i].swapcase()
+        text = " ".join(words)
+    return text
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_mutated_texts_read_the_same(game: str, data: st.DataObject) -> None:
+    text = data.draw(mutated(game))
+    known = grammar_of(game).card_types
+    card_type = data.draw(st.sampled_from([None, *sorted(known)])) if known else None
+    assert_same_card_text(game, text, card_type)
+    for line in text.split("\n"):
+        if line.strip():
+            assert_same_line(game, line)
+
+
+# ------------------------------------------------------------------ the pieces
+
+
+def test_first_chars_of_plain_patterns() -> None:
+    def chars(regexp: str) -> str:
+        return "".join(sorted(chr(c) for c in fast.first_chars(regexp)))
+
+    assert chars("draw") == "d"
+    assert chars("(?i:as long as)") == "Aa"
+    assert chars(",? ?regardless") == " ,r"
+    assert chars("(?:,? (?:and|or)|,)(?= (?:special))") == " ,"
+    assert chars(r"when(?= (?:defending|attacking)\b)") == "w"
+    assert chars("[0-9]{1,3}(?:,[0-9]{3})+") == "0123456789"
+    assert chars("(?i:k)") == "Kk"  # the Kelvin sign is not ASCII: full alternation there
+    assert fast.first_chars("a?") == frozenset(range(fast.ASCII))  # may match empty
+    assert fast.first_chars(r"(a)\1") == frozenset({ord("a")})
+    assert fast.first_chars(r"(?(1)a|b)") == frozenset(range(fast.ASCII))  # not read: anything
+    negated = fast.first_chars(r"[^\s:.]x")
+    assert ord(":") not in negated and ord(" ") not in negated and ord("\n") not in negated
+    assert {ord("a"), ord("Z"), 0, ord("~")} <= negated
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_first_chars_never_miss_a_match(game: str) -> None:
+    """Wherever a terminal matches the corpus, its first character is in its set."""
+    parser = gp.get_parser(game)
+    flags = parser.lexer_conf.g_regex_flags
+    lines = corpus_lines(game)[:150]
+    for terminal in parser.terminals:
+        regexp = terminal.pattern.to_regexp()
+        pattern = re.compile(regexp, flags)
+        starts = fast.first_chars(regexp, flags)
+        for line in lines:
+            for pos in range(len(line)):
+                if ord(line[pos]) < fast.ASCII and pattern.match(line, pos):
+                    assert ord(line[pos]) in starts, (terminal.name, line, pos)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_dispatch_scanners_match_as_lark_scanners(game: str) -> None:
+    """Each state's scanner gives Lark's (text, terminal) at every position tried."""
+    from lark.utils import TextSlice
+
+    lexer = gp.get_parser(game).parser.lexer
+    samples = [*corpus_lines(game)[:6], "".join(chr(c) for c in range(32, 127)), "Ünïcödé ſK x’y"]
+    lexers = {id(state_lexer): state_lexer for state_lexer in lexer.lexers.values()}
+    lexers[id(lexer.root_lexer)] = lexer.root_lexer
+    for state_lexer in lexers.values():
+        ours = state_lexer.scanner
+        assert isinstance(ours, fast.DispatchScanner)
+        theirs = Scanner(ours.terminals, ours.g_regex_flags, ours.re_, ours.use_bytes)
+        for sample in samples:
+            text = TextSlice(sample, 0, len(sample))
+            for pos in range(len(sample)):
+                assert ours.match(text, pos) == theirs.match(text, pos), (sample, pos)
+
+
+def test_keyword_retyping_follows_lark() -> None:
+    """Case-insensitive keyword tables give the terminal Lark's "unless" callback gives."""
+    from lark.lexer import UnlessCallback
+
+    lexer = gp.get_parser("battle_monsters").parser.lexer
+    tried = 0
+    for state_lexer in {id(x): x for x in lexer.lexers.values()}.values():
+        assert state_lexer.scanner  # building the scanner sets the lexer's callbacks
+        for name, callback in state_lexer.callback.items():
+            if not isinstance(callback, UnlessCallback):
+                continue
+            table = fast._retyping(callback)
+            words = [t.pattern.value for t in callback.scanner.terminals]
+            for word in {*words, *(w.upper() for w in words), *(w.title() for w in words), "zzz", "ſo", "KEY"}:
+                expected = callback(Token(name, word)).type
+                assert table.get(word, name) == expected, (name, word)
+                tried += 1
+    assert tried
+
+
+def test_reader_of_a_plain_parser_catches_syntax_errors() -> None:
+    read = fast.reader(plain_parser("neopets"))
+    assert read("Draw a card.") == gp.get_parser("neopets").parse("Draw a card.")
+    assert read("Draw a banana.") is fast.NO_PARSE
+    assert fast.reader(gp.get_parser("neopets"))("Draw a banana.") is fast.NO_PARSE
+
+
+def test_multi_line_text_goes_to_lark_and_reads_the_same() -> None:
+    parser = gp.get_parser("neopets")
+    for text in ("Draw a card.\nDiscard a card.", "Draw a card.\n"):
+        assert _lark_outcome(parser, text) == _lark_outcome(plain_parser("neopets"), text)
+
+
+# ------------------------------------------------------------------ corner cases
+
+
+_TOY_GRAMMAR = r"""
+start: greeting? item+ tail
+greeting: "hello"i ","?
+?item: pair | word | number | empty_then_word
+pair: "(" word "," word ")"
+word: NAME
+number: NUMBER
+empty_then_word: nothing "~" NAME
+nothing:
+tail: "." | "!" -> shout
+NAME: /[a-zé][a-zé-]*/i
+NUMBER: /[0-9]+/
+KEYWORD_AND: "and"
+%ignore " "
+%ignore /\t+/
+"""
+
+
+class _Toy:
+    """A tree builder for the toy grammar; ``word`` refuses "bad" the way Lark errors do."""
+
+    def __init__(self, with_token_callback: bool = False) -> None:
+        if with_token_callback:
+            self.NUMBER = lambda token: int(token)  # a callback on shifted NUMBER tokens
+
+    def word(self, children: list[Any]) -> str:
+        if children[0] == "bad":
+            raise UnexpectedCharacters("bad", 0, 1, 1)
+        return f"w:{children[0]}:{children[0].type}:{children[0].column}"
+
+    def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
+        return Tree(data, children)
+
+
+def _toy(plugins: dict[str, type], **options: Any) -> Lark:
+    from lark import Transformer
+
+    builder = type("ToyBuilder", (_Toy, Transformer), {})
+    return Lark(_TOY_GRAMMAR, parser="lalr", lexer="contextual", maybe_placeholders=False,
+                transformer=builder(options.pop("with_token_callback", False)), _plugins=plugins, **options)
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"with_token_callback": True}, {"g_regex_flags": re.IGNORECASE},
+    {"lexer_callbacks": {"NAME": lambda token: token}},
+])
+def test_toy_grammar_reads_the_same(options: dict[str, Any]) -> None:
+    ours, theirs = _toy(fast.plugins(), **dict(options)), _toy({}, **dict(options))
+    texts = [
+        "a b.", "Hello, a (b, c) 12 ~ d!", "HELLO a-b and .", "a bad .", "a B .", "a\tb .",
+        "a\nb .", "a é ß .", "", "a", "(a, b", "a K .", "~", "hello hello a.",
+    ]
+    for text in texts:
+        expected = _tree_outcome(theirs, text)
+        assert _tree_outcome(ours, text) == expected, text
+        read = fast.reader(ours)(text)
+        assert (read is fast.NO_PARSE) == (expected[0] == "error"), text
+        if read is not fast.NO_PARSE:
+            assert ("tree", _shape(read)) == expected, text
+        assert _token_stream(ours, text) == _token_stream(theirs, text), text
