@@ -1,0 +1,1 @@
+"""Coverage-guided fuzzing harnesses (atheris); see docs/performance.rst and tests/test_atheris.py."""
