@@ -31,22 +31,42 @@ class Unmodelled(Exception):
 
 # ====================================================================== printed cards
 
+_KINDS: dict[str, str] = {}
+"""Card type -> its kind (the type line alone decides it)."""
+
+
 def kind_of(defn: CardDef) -> str:
     """``monster``, ``spell``, ``trap`` (the word before any parenthesis of the type), or ``part``."""
-    word = defn.type.split("(", 1)[0].strip().lower()
-    if word == "monster":
-        return "monster" if "prefix" not in defn.type and "suffix" not in defn.type else "part"
-    if word in ("spell", "magic"):
-        return "spell"
-    return word
+    found = _KINDS.get(defn.type)
+    if found is None:
+        word = defn.type.split("(", 1)[0].strip().lower()
+        if word == "monster":
+            found = "monster" if "prefix" not in defn.type and "suffix" not in defn.type else "part"
+        else:
+            found = "spell" if word in ("spell", "magic") else word
+        if len(_KINDS) < 10_000:
+            _KINDS[defn.type] = found
+    return found
 
 
 _PRINTED: weakref.WeakKeyDictionary[CardDatabase, dict[str, tuple[CardDef, ...] | None]] = weakref.WeakKeyDictionary()
 
 
+_LAST_PRINTED: list[Any] = [None, {}]
+"""The database last asked about and its table of printed cards (most lookups are of one database)."""
+
+
+def _printed_table(cards: CardDatabase) -> dict[str, tuple[CardDef, ...] | None]:
+    if _LAST_PRINTED[0] is cards:
+        return _LAST_PRINTED[1]  # type: ignore[no-any-return]
+    known = _PRINTED.setdefault(cards, {})
+    _LAST_PRINTED[0], _LAST_PRINTED[1] = cards, known
+    return known
+
+
 def printed(cards: CardDatabase, name: str) -> tuple[CardDef, ...] | None:
     """The parts of a printed card (prefix, root, suffix; or the one spell or trap), or ``None``."""
-    known = _PRINTED.setdefault(cards, {})
+    known = _printed_table(cards)
     if name in known:
         return known[name]
     found: tuple[CardDef, ...] | None = None
@@ -132,11 +152,22 @@ def _abilities_of_part(cards: CardDatabase, part: CardDef) -> list[Any]:
     return out
 
 
-def abilities(state: BattleMonstersState, fc: OnField) -> list[Any]:
+def own_abilities(cards: CardDatabase, fc: OnField) -> tuple[Any, ...]:
+    """The abilities of a card's printed parts, read once per card (its parts never change)."""
+    own = fc.own
+    if own is None:
+        found: list[Any] = []
+        for part in fc.parts:
+            found.extend(abilities_of_part(cards, part))
+        own = fc.own = tuple(found)
+    return own
+
+
+def abilities(state: BattleMonstersState, fc: OnField) -> tuple[Any, ...] | list[Any]:
     """The abilities a card on the field has: its parts' and those of the monsters fused with it."""
-    out: list[Any] = []
-    for part in fc.parts:
-        out.extend(abilities_of_part(state.cards, part))
+    if not fc.fused:
+        return own_abilities(state.cards, fc)
+    out: list[Any] = list(own_abilities(state.cards, fc))
     for uid in fc.fused:
         partner = find_uid(state, uid)
         if partner is not None:
@@ -155,8 +186,14 @@ def find_uid(state: BattleMonstersState, uid: int) -> OnField | None:
 
 def find(state: BattleMonstersState, player: str, name: str, copy: int = 1) -> OnField | None:
     """The ``copy``-th card named ``name`` on ``player``'s side, in order of arrival."""
-    same = [fc for fc in state.sides[player].field if fc.name == name]
-    return same[copy - 1] if 1 <= copy <= len(same) else None
+    if copy < 1:
+        return None
+    for fc in state.sides[player].field:
+        if fc.name == name:
+            copy -= 1
+            if copy == 0:
+                return fc
+    return None
 
 
 def copy_number(state: BattleMonstersState, fc: OnField) -> int:
@@ -226,7 +263,13 @@ def count(state: BattleMonstersState, sel: N.Cards, ctx: Ctx) -> int:
             else:
                 total += side.supply or 0
         return total
-    return sum(1 for _ in select(state, sel, ctx))
+    if sel.zone not in (None, "field"):
+        raise Unmodelled(f"cards in the {sel.zone} are not modelled here")
+    total = 0
+    for fc in state.on_field():  # select(), counted
+        if matches(state, sel, fc, ctx):
+            total += 1
+    return total
 
 
 def _kind_ok(state: BattleMonstersState, sel: N.Cards, name: str) -> bool:
@@ -363,9 +406,12 @@ def holds(state: BattleMonstersState, cond: Any, ctx: Ctx) -> bool:
         owner = ctx.holder.owner
         if cond.turn == "this":
             turns = [state.turn]
-        else:
-            mine = [i + 1 for i, p in enumerate(state.turn_owner) if p == owner and i + 1 < state.turn]
-            turns = mine[-1:]
+        else:  # the owner's last turn before this one
+            turns = []
+            for i in range(min(len(state.turn_owner), state.turn - 1) - 1, -1, -1):
+                if state.turn_owner[i] == owner:
+                    turns = [i + 1]
+                    break
         if cond.action == "attacked":
             return any(t in ctx.holder.attacked_turns for t in turns)
         raise Unmodelled(f"the condition {cond.action!r} is not modelled")
@@ -387,20 +433,150 @@ class Static:
 
 
 def statics(state: BattleMonstersState) -> list[Static]:
-    """Every always-on effect in force now: passives of cards whose effects work, and lasting effects."""
+    """Every always-on effect in force now: passives of cards whose effects work, and lasting effects.
+
+    What passives a card holds is read from its text once (:func:`passives_of`); only the
+    conditions of conditional ones ("as long as ...") are looked at again on each call, in
+    printed order. While the state is only being read (:class:`Reading`), the whole answer
+    is worked out once.
+    """
+    memo = state.statics_memo
+    if memo:
+        return list(memo[0])
     out: list[Static] = []
     for fc in state.on_field():
-        if not effects_on(fc):
+        if not ((fc.visible or fc.kind == "trap") and not fc.nullified):  # effects_on
             continue
+        kept = fc.passives
+        held = kept[1] if kept is not None and not fc.fused and not kept[0] else passives_of(state, fc)
+        if held is None:  # the text cannot be run: read it step by step, to fail where it always did
+            for ability in abilities(state, fc):
+                if isinstance(ability, A.Passive):
+                    ctx = Ctx(fc.owner, fc)
+                    for step in ability.effect:
+                        out.extend(_unfold(state, step, ctx, fc.arrived, fc.name))
+            continue
+        for entry in held.entries:
+            if type(entry) is Static:
+                out.append(entry)
+            elif type(entry) is Conditional:
+                if holds(state, entry.condition, entry.ctx):
+                    out.extend(entry.then)
+            else:
+                out.extend(_unfold(state, *entry))
+    for lasting in state.lasting:
+        holder = find_uid(state, lasting.source_uid)
+        out.append(Static(lasting.step, Ctx(lasting.controller, holder), lasting.stamp, lasting.source, True))
+    if memo is not None:
+        memo.append(tuple(out))
+    return out
+
+
+class Reading:
+    """A stretch in which the state is only read (the checks of a move, the conflicts met after it):
+    :func:`statics` is worked out at most once in it. Nesting keeps the outer stretch's answer."""
+
+    __slots__ = ("outer", "state")
+
+    def __init__(self, state: BattleMonstersState) -> None:
+        self.state = state
+        self.outer = state.statics_memo is None
+
+    def __enter__(self) -> None:
+        if self.outer:
+            self.state.statics_memo = []
+
+    def __exit__(self, *exc: object) -> None:
+        if self.outer:
+            self.state.statics_memo = None
+
+
+@dataclass(frozen=True)
+class Conditional:
+    """An always-on step under a condition whose ``then`` steps are all plain: the statics they
+    give while the condition holds are made once."""
+
+    condition: Any
+    ctx: Ctx
+    then: tuple[Static, ...]
+
+
+@dataclass(frozen=True)
+class Passives:
+    """The always-on abilities one card holds, in printed order, as read from its text."""
+
+    entries: tuple[Any, ...]
+    """A ready :class:`Static` for a plain step, a :class:`Conditional`, or for a nested
+    condition ``(step, ctx, stamp, source)`` to unfold on each reading."""
+    may_allow: bool
+    """Whether any of them is, or could be once its condition holds, a card's "can"."""
+
+
+PLAIN = (N.Points, N.ImmuneTo, N.Cannot, N.Can)
+"""The always-on steps that are in force as they are (:func:`_unfold`)."""
+
+
+def _may_allow(step: Any) -> bool:
+    """Whether an always-on step is, or holds under its conditions, a "can"."""
+    if isinstance(step, N.IfThen):
+        return any(_may_allow(inner) for inner in step.then)
+    return isinstance(step, N.Can)
+
+
+def passives_of(state: BattleMonstersState, fc: OnField) -> Passives | None:
+    """The always-on abilities of a card on the field (see :class:`Passives`).
+
+    Kept on the card (its parts never change) with the partners it is fused with that are
+    on the field (their abilities count too). ``None`` when its text cannot be run.
+    """
+    partners = tuple(find_uid(state, uid) for uid in fc.fused) if fc.fused else ()
+    kept = fc.passives
+    if kept is not None and kept[0] == partners:
+        return kept[1]  # type: ignore[no-any-return]
+    entries: list[Any] = []
+    try:
         for ability in abilities(state, fc):
             if isinstance(ability, A.Passive):
                 ctx = Ctx(fc.owner, fc)
                 for step in ability.effect:
-                    out.extend(_unfold(state, step, ctx, fc.arrived, fc.name))
-    for lasting in state.lasting:
-        holder = find_uid(state, lasting.source_uid)
-        out.append(Static(lasting.step, Ctx(lasting.controller, holder), lasting.stamp, lasting.source, True))
+                    if isinstance(step, PLAIN):
+                        entries.append(Static(step, ctx, fc.arrived, fc.name))
+                    elif isinstance(step, N.IfThen) and all(isinstance(inner, PLAIN) for inner in step.then):
+                        entries.append(Conditional(step.condition, ctx,
+                                                   tuple(Static(inner, ctx, fc.arrived, fc.name) for inner in step.then)))
+                    elif isinstance(step, N.IfThen):
+                        entries.append((step, ctx, fc.arrived, fc.name))
+                    else:
+                        return None
+    except Unmodelled:
+        return None
+    held = Passives(tuple(entries), any(_may_allow(ability_step) for ability_step in _steps_of(entries)))
+    fc.passives = (partners, held)
+    return held
+
+
+def _steps_of(entries: list[Any]) -> list[Any]:
+    out = []
+    for entry in entries:
+        if type(entry) is Static:
+            out.append(entry.step)
+        elif type(entry) is Conditional:
+            out.extend(s.step for s in entry.then)
+        else:
+            out.append(entry[0])
     return out
+
+
+def may_allow(state: BattleMonstersState) -> bool:
+    """Whether a card's "can" could be in force now, judged without reading any condition:
+    ``False`` means :func:`statics` holds no "can" (or cannot be read at all)."""
+    for fc in state.on_field():
+        if (fc.visible or fc.kind == "trap") and not fc.nullified:  # effects_on
+            kept = fc.passives
+            held = kept[1] if kept is not None and not fc.fused and not kept[0] else passives_of(state, fc)
+            if held is None or held.may_allow:
+                return True
+    return any(isinstance(lasting.step, N.Can) for lasting in state.lasting)
 
 
 def _unfold(state: BattleMonstersState, step: Any, ctx: Ctx, stamp: int, source: str) -> list[Static]:

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from grammar import ast as A
 from grammar import battle_monsters_nodes as N
+from spec.battle_monsters import board as B
 from spec.core.cards import CardDef
 from spec.core.conflicts import (
     Conflict,
@@ -303,8 +304,6 @@ def judge(state: BattleMonstersState, action: str, subject: OnField | None, play
 
     Without both, nothing clashes: the verdict is the one effect side that speaks.
     """
-    from spec.battle_monsters import board as B
-
     yes, no = B.applicable(state, action, subject, player, other, when)
     if not yes or not no:
         allowed = True if yes else False if no else None
@@ -323,8 +322,6 @@ def judge(state: BattleMonstersState, action: str, subject: OnField | None, play
 def settle_permission(state: BattleMonstersState, action: str, subject: OnField | None, player: str | None,
                       yes: Sequence[Static], no: Sequence[Static], when: str | None) -> Verdict:
     """:func:`spec.battle_monsters.board.permission` when a "can" and a "cannot" both apply."""
-    from spec.battle_monsters import board as B
-
     effects = _effects(yes, no, action, _subject(subject, player))
     resolution = resolve(effects, POLICY)
     problem = _undecided(resolution)
@@ -343,8 +340,6 @@ def judge_manual(state: BattleMonstersState, fc: OnField, when: str) -> Judgemen
     The card's "can attack on the turn it is ..." against the manual's ban (BM.rules.card
     settles it for the card), with any card's "cannot" on the same attack.
     """
-    from spec.battle_monsters import board as B
-
     yes, no = B.applicable(state, "attack", fc, when=when)
     if not yes:
         return Judgement(False)
@@ -388,12 +383,19 @@ def effects_in_force(state: BattleMonstersState) -> list[Effect]:
     depend on the other card of the move ("cannot be attacked by dragon monsters", "can
     only be attacked by ...") are judged with the move (:func:`judge`), not listed here.
     """
-    from grammar import battle_monsters_nodes as N
-    from spec.battle_monsters import board as B
+    return _as_effects(*_in_force(state, B.statics(state)))
 
-    out: list[Effect] = []
-    manual: dict[str, Effect] = {}
-    for static in B.statics(state):
+
+InForce = tuple["Static", str, "OnField | None", "str | None", str, "str | None"]
+"""One "can" or "cannot" on one subject: (static, kind, card, player, action, turn word)."""
+
+
+def _in_force(state: BattleMonstersState, statics: Sequence[Static]) -> tuple[list[InForce], list[tuple[OnField, str]]]:
+    """What :func:`effects_in_force` lists, before it is put in words: each effect on each
+    subject, and the manual's bans (card, ``when``) that a "can attack" lifts."""
+    out: list[InForce] = []
+    manual: list[tuple[OnField, str]] = []
+    for static in statics:
         step = static.step
         if isinstance(step, N.Cannot):
             kind, actions = "cant", step.actions
@@ -413,33 +415,53 @@ def effects_in_force(state: BattleMonstersState) -> list[Effect]:
         for fc, player in subjects:
             if when is not None and (fc is None or not B._when_ok(state, when, fc)):
                 continue  # a "can" or "cannot" of the turn it was summoned or revealed: in force on that turn
-            subject = _subject(fc, player)
             for action in actions:
-                out.append(effect_of(static, kind, subject, action, when))
+                out.append((static, kind, fc, player, action, when))
                 if kind == "can" and action == "attack" and when in MANUAL and fc is not None:
-                    rule = manual_effect(fc, when)
-                    manual.setdefault(rule.id, rule)
-    return out + list(manual.values())
+                    manual.append((fc, when))
+    return out, manual
+
+
+def _signature(items: list[InForce], manual: list[tuple[OnField, str]]) -> frozenset[tuple[str, Any]]:
+    """The ids (and ages) of the effects :func:`_as_effects` would make, without making them."""
+    ids: set[tuple[str, Any]] = {(f"{_key(static)}:{kind} {_topic(action, when)}>{_subject(fc, player)[0]}", static.stamp)
+                                 for static, kind, fc, player, action, when in items}
+    ids.update((f"rules {MANUAL[when]}>{_subject(fc, None)[0]}", None) for fc, when in manual)
+    return frozenset(ids)
+
+
+def _as_effects(items: list[InForce], manual: list[tuple[OnField, str]]) -> list[Effect]:
+    out = [effect_of(static, kind, _subject(fc, player), action, when) for static, kind, fc, player, action, when in items]
+    rules: dict[str, Effect] = {}
+    for fc, when in manual:
+        rule = manual_effect(fc, when)
+        rules.setdefault(rule.id, rule)
+    return out + list(rules.values())
 
 
 def conflicts_met(state: BattleMonstersState, memo: dict[str, Any]) -> list[Ruling]:
-    """Findings for clashes between effects in force not reported yet (see the module docstring)."""
-    from grammar import battle_monsters_nodes as N
-    from spec.battle_monsters import board as B
+    """Findings for clashes between effects in force not reported yet (see the module docstring).
 
+    The effects are compared with those of the last call by their ids first: when nothing
+    changed, they are not put in words at all.
+    """
     if state.stage != "turn":
         return []
     try:
-        statics = B.statics(state)
-        if not any(isinstance(s.step, N.Can) for s in statics):
-            return []  # a clash needs a card's "can" (against a "cannot" or the manual)
-        effects = effects_in_force(state)
+        if not B.may_allow(state):
+            return []  # no card's "can" can be in force, whatever the conditions say
+        with B.Reading(state):
+            statics = B.statics(state)
+            if not any(isinstance(s.step, N.Can) for s in statics):
+                return []  # a clash needs a card's "can" (against a "cannot" or the manual)
+            items, manual = _in_force(state, statics)
     except B.Unmodelled:
         return []
-    signature = frozenset((e.id, e.since) for e in effects)
+    signature = _signature(items, manual)
     if memo.get("effects") == signature:
         return []
     memo["effects"] = signature
+    effects = _as_effects(items, manual)
     if not could_interact(effects, POLICY):
         return []
     resolution = resolve(effects, POLICY)

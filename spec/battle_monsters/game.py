@@ -53,6 +53,10 @@ cite = BOOK.cite
 NO_ACTOR = ("first", "lives", "sent", "triggered", "game")
 """Event kinds no player performs."""
 
+NAMED_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(f for f in ("card", "target") if f in cls.__struct_fields__) for cls in E.EVENTS}
+"""Per event class, its fields that name a card (``card``, ``target``): checked against the database."""
+
 MAX_DEPTH = 12
 """How deeply effects may set each other off within one event before the spec gives up (unverifiable)."""
 
@@ -172,7 +176,8 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         if not claim:
             state.mark = len(state.facts)
         action = BOOK.actions[kind]
-        hit = action.first_violation(state, ev)
+        with B.Reading(state):  # the checks only read the state
+            hit = action.first_violation(state, ev)
         if hit is not None:
             check, violation = hit
             if not claim:
@@ -188,10 +193,12 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         return []
 
     def _names(self, ev: Any, kind: str) -> list[str]:
+        if kind in ("sent", "triggered"):
+            return []
         names = []
-        for field in ("card", "target"):
+        for field in NAMED_FIELDS.get(type(ev)) or ("card", "target"):
             value = getattr(ev, field, None)
-            if isinstance(value, str) and value and kind not in ("sent", "triggered"):
+            if isinstance(value, str) and value:
                 names.append(value)
         return names
 
@@ -626,7 +633,8 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
                 flipped = not target.visible
                 target.visible = True
                 target.was_visible = True
-                a, d = B.battle_points(state, attacker), B.battle_points(state, target)
+                with B.Reading(state):
+                    a, d = B.battle_points(state, attacker), B.battle_points(state, target)
                 if a > d:
                     self.to_graveyard(state, target)
                 elif d > a:

@@ -36,9 +36,13 @@ class Bonus:
     source: str = ""
 
 
-@dataclass
+@dataclass(eq=False)
 class OnField:
-    """One card on a player's side of the field, with its stance and its history."""
+    """One card on a player's side of the field, with its stance and its history.
+
+    Two cards on the field are told apart by identity (each holds its own card object), so
+    looking one up in a side's list compares no fields.
+    """
 
     card: CardObj
     kind: str
@@ -66,18 +70,19 @@ class OnField:
     """The last turn its special effect worked (spells and traps: once per turn)."""
     expires: int | None = None
     """For a spell or trap that lasts some turns: the last turn it stays."""
+    own: tuple[Any, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    """The abilities of its printed parts, once read (``board.abilities``; the parts never change)."""
+    passives: Any = field(default=None, init=False, repr=False, compare=False)
+    """Its always-on abilities, once read (``board.passives_of``), with the partners on the field they were read with."""
+    name: str = field(default="", init=False, repr=False, compare=False)
+    """The card's name, id and owner, read off ``card`` once: a card on the field keeps them."""
+    uid: int = field(default=0, init=False, repr=False, compare=False)
+    owner: str = field(default="", init=False, repr=False, compare=False)
 
-    @property
-    def name(self) -> str:
-        return self.card.name or ""
-
-    @property
-    def uid(self) -> int:
-        return self.card.uid
-
-    @property
-    def owner(self) -> str:
-        return self.card.owner
+    def __post_init__(self) -> None:
+        self.name = self.card.name or ""
+        self.uid = self.card.uid
+        self.owner = self.card.owner
 
     def copy(self) -> OnField:
         return OnField(self.card.copy(), self.kind, self.parts, self.mode, self.visible, self.arrived, self.summoned_turn,
@@ -165,6 +170,8 @@ class BattleMonstersState:
     ending: bool = False
     """The active player took their action: the turn passes once pending effects are done."""
     """How deeply triggers are nested now (a guard against effects that set each other off forever)."""
+    statics_memo: list[Any] | None = field(default=None, init=False, repr=False, compare=False)
+    """While the state is only being read (``board.Reading``): the always-on effects once worked out."""
 
     def other(self, player: str) -> str:
         a, b = self.players

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from weakref import WeakKeyDictionary
+from typing import Any
 
 from grammar import ast as A
 from grammar import epic_battles_nodes as N
-from spec.core.cards import CardDatabase, CardDef
+from spec.core.cards import CardDef
 from spec.core.state import CardObj
 from spec.epic_battles.state import EpicBattlesState, Lasting, labels_of
 
@@ -38,24 +38,26 @@ HEIGHTS = ("High", "Low")
 # ------------------------------------------------------------------ card text
 
 
+_ROLES: dict[str, str] = {}
+"""Card type -> its role (the type line alone decides it)."""
+
+
 def role(defn: CardDef | None) -> str:
     """``character``, ``attack``, ``block``, ``event`` or ``""`` for a card type."""
     if defn is None:
         return ""
-    low = defn.type.lower()
-    for word in ("character", "attack", "block", "event"):
-        if word in low:
-            return word
-    return ""
-
-
-_CHECKED: WeakKeyDictionary[CardDatabase, dict[str, A.CardText]] = WeakKeyDictionary()
-"""Card texts already parsed and found complete and supported, per card database."""
+    found = _ROLES.get(defn.type)
+    if found is None:
+        low = defn.type.lower()
+        found = next((word for word in ("character", "attack", "block", "event") if word in low), "")
+        if len(_ROLES) < 10_000:
+            _ROLES[defn.type] = found
+    return found
 
 
 def text_of(state: EpicBattlesState, name: str) -> A.CardText:
     """The parsed text of a card; raises :class:`Unmodelled` if it does not parse or is partial."""
-    checked = _CHECKED.setdefault(state.cards, {})
+    checked = state.cat.texts
     found = checked.get(name)
     if found is not None:
         return found
@@ -117,13 +119,33 @@ def _unsupported(kind: str, ability: object) -> str:
     return f"the ability {type(ability).__name__} is not modelled"
 
 
-def abilities(state: EpicBattlesState, name: str, kind: type) -> list:
-    """The abilities of one kind on a card, in printed order."""
-    return [a for a in text_of(state, name).abilities if isinstance(a, kind)]
+def abilities(state: EpicBattlesState, name: str, kind: type) -> tuple:
+    """The abilities of one kind on a card, in printed order (read once per card)."""
+    table = state.cat.by_kind
+    found = table.get((name, kind))
+    if found is None:
+        found = table[(name, kind)] = tuple(a for a in text_of(state, name).abilities if isinstance(a, kind))
+    return found
+
+
+def triggered_on(state: EpicBattlesState, name: str, event: str) -> tuple[A.Triggered, ...]:
+    """The triggered abilities of a card that name the moment ``event``, in printed order."""
+    table = state.cat.triggers
+    by_event = table.get(name)
+    if by_event is None:
+        by_event = {}
+        for ability in abilities(state, name, A.Triggered):
+            by_event[ability.trigger.event] = (*by_event.get(ability.trigger.event, ()), ability)
+        table[name] = by_event
+    return by_event.get(event, ())
 
 
 def keyword(state: EpicBattlesState, name: str, word: str) -> bool:
-    return any(a.name == word for a in abilities(state, name, A.Keyword))
+    table = state.cat.keywords
+    found = table.get(name)
+    if found is None:
+        found = table[name] = frozenset(a.name for a in abilities(state, name, A.Keyword))
+    return word in found
 
 
 def hit_effects(state: EpicBattlesState, name: str) -> list[tuple[A.Step, ...]]:
@@ -138,11 +160,15 @@ def blocked_effects(state: EpicBattlesState, name: str) -> list[tuple[A.Step, ..
 
 def spell(state: EpicBattlesState, name: str) -> tuple[tuple[A.Step, ...], tuple[A.Step, ...]]:
     """``(effect, additional cost)`` of the text a card carries out when played or flipped."""
-    effect: tuple[A.Step, ...] = ()
-    cost: tuple[A.Step, ...] = ()
-    for ability in abilities(state, name, A.Spell):
-        effect, cost = effect + ability.effect, cost + ability.cost
-    return effect, cost
+    table = state.cat.spells
+    found = table.get(name)
+    if found is None:
+        effect: tuple[A.Step, ...] = ()
+        cost: tuple[A.Step, ...] = ()
+        for ability in abilities(state, name, A.Spell):
+            effect, cost = effect + ability.effect, cost + ability.cost
+        found = table[name] = (effect, cost)
+    return found
 
 
 def alternative(state: EpicBattlesState, name: str) -> A.Activated | None:
@@ -222,14 +248,64 @@ def passives(state: EpicBattlesState) -> Iterator[tuple[str, A.Passive]]:
 
 
 def in_force(state: EpicBattlesState, kind: type) -> Iterator[tuple[Lasting, object]]:
-    """Lasting changes and always-on steps of one kind, as ``(lasting, step)``."""
+    """Lasting changes and always-on steps of one kind, as ``(lasting, step)``.
+
+    An always-on ability with no step of that kind is passed over without reading its
+    condition, when reading it could not fail (:func:`_passives_for`).
+    """
     for lasting in state.lasting:
         if isinstance(lasting.step, kind):
             yield lasting, lasting.step
-    for controller, ability in passives(state):
-        for step in ability.effect:
-            if isinstance(step, kind):
-                yield Lasting(step, controller), step
+    for controller in state.in_order():
+        character = state.sides[controller].character
+        if character is None or character.name is None:
+            continue
+        for ability in _passives_for(state, character.name, kind):
+            if ability.condition is None or condition_holds(state, controller, ability.condition, {}):
+                for step in ability.effect:
+                    if isinstance(step, kind):
+                        yield Lasting(step, controller), step
+
+
+def _passives_for(state: EpicBattlesState, name: str, kind: type) -> tuple[A.Passive, ...]:
+    """The always-on abilities of a character that :func:`in_force` must read for steps of
+    ``kind``: those holding such a step, and those whose condition could fail to be read
+    (:class:`Unmodelled`), in printed order. Worked out once per character and kind."""
+    table = state.cat.passives_for
+    found = table.get((name, kind))
+    if found is None:
+        found = table[(name, kind)] = tuple(
+            a for a in abilities(state, name, A.Passive)
+            if any(isinstance(step, kind) for step in a.effect) or not _always_readable(a.condition))
+    return found
+
+
+def speaks_of_players(state: EpicBattlesState, name: str) -> bool:
+    """Whether a character's always-on abilities may say what a player can or can't do (a
+    can't or a can on players), or have a condition that could fail to be read."""
+    table = state.cat.player_rules
+    found = table.get(name)
+    if found is None:
+        found = table[name] = any(
+            not _always_readable(a.condition) or any(isinstance(step, (A.Prohibit, A.Permit)) for step in a.effect)
+            for a in abilities(state, name, A.Passive))
+    return found
+
+
+def _always_readable(cond: A.Condition | None) -> bool:
+    """Whether :func:`condition_holds` gives an answer for this condition in every state (it
+    only reads the state; what it may fail on is fixed by the condition's words)."""
+    if cond is None:
+        return True
+    if cond.subject == "state":
+        return str(cond.value) in ("knocked_down", "launched", "aggressor")
+    if cond.subject == "cards":
+        sel = cond.of or A.Selector("the", "card", owner="you", zone="hand")
+        if ZONES.get(sel.zone or "hand") is None:
+            return False
+    elif cond.subject != "combo":
+        return False
+    return isinstance(cond.value, int) and cond.op in (">=", "<=", "==")
 
 
 def _modifiers(state: EpicBattlesState, stat: str, uid: int, defn: CardDef | None, owner: str) -> int:
@@ -402,7 +478,31 @@ def is_character(defn: CardDef | None) -> bool:
 
 
 def _named_in(title: str, name: str) -> bool:
-    return re.search(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])", title) is not None
+    return _name_pattern(name).search(title) is not None
+
+
+def _name_pattern(name: str) -> re.Pattern[str]:
+    """A character's name as a whole word (not inside a longer word)."""
+    return re.compile(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])")
+
+
+def _characters(state: EpicBattlesState) -> list[tuple[str, re.Pattern[str]]]:
+    """The characters of the card database, with the pattern of their name, in database order."""
+    known = state.cat
+    if known.characters is None:
+        known.characters = [(other.name, _name_pattern(other.name)) for other in state.cards if is_character(other)]
+    return known.characters
+
+
+def _remembered(state: EpicBattlesState, defn: CardDef, key: tuple[str, str, str], work: Any) -> Any:
+    """A deck-construction answer about a card of the database, worked out once (``work()``)."""
+    if state.cards.get(defn.name) is not defn:
+        return work()  # a card that is not the database's own: asked afresh
+    table = state.cat.deck_rules
+    found = table.get(key)
+    if found is None:
+        found = table[key] = work()
+    return found
 
 
 def character_allows(state: EpicBattlesState, defn: CardDef, character: str) -> bool:
@@ -411,27 +511,33 @@ def character_allows(state: EpicBattlesState, defn: CardDef, character: str) -> 
     A card that names the characters who may play it ("Only playable by ...") is held
     to that list; otherwise a character's name in its title ties it to that character.
     """
-    named = [a for a in abilities(state, defn.name, N.EpicBattlesRestriction) if a.kind == "character"]
-    if named:
-        return all(character in a.names for a in named)
-    for other in state.cards:
-        if is_character(other) and other.name != character and _named_in(defn.name, other.name):
-            return False
-    return True
+    def work() -> bool:
+        named = [a for a in abilities(state, defn.name, N.EpicBattlesRestriction) if a.kind == "character"]
+        if named:
+            return all(character in a.names for a in named)
+        for other, pattern in _characters(state):
+            if other != character and pattern.search(defn.name) is not None:
+                return False
+        return True
+    return bool(_remembered(state, defn, ("character", defn.name, character), work))
 
 
 def game_allows(state: EpicBattlesState, defn: CardDef, character: str) -> bool:
     """Whether a deck of ``character`` may hold a card reserved for some games (EB.deck.game_only)."""
-    games = [a for a in abilities(state, defn.name, N.EpicBattlesRestriction) if a.kind == "game"]
-    char = state.cards.get(character)
-    game = char.stats.get("game") if char is not None else None
-    return all(game in a.names for a in games)
+    def work() -> bool:
+        games = [a for a in abilities(state, defn.name, N.EpicBattlesRestriction) if a.kind == "game"]
+        char = state.cards.get(character)
+        game = char.stats.get("game") if char is not None else None
+        return all(game in a.names for a in games)
+    return bool(_remembered(state, defn, ("game", defn.name, character), work))
 
 
 def copy_limit(state: EpicBattlesState, defn: CardDef) -> int:
     """Copies a deck may hold: four, or what the card's own limit says (EB.deck.copies)."""
-    limits = abilities(state, defn.name, N.EpicBattlesLimit)
-    return min((a.copies for a in limits), default=4)
+    def work() -> int:
+        limits = abilities(state, defn.name, N.EpicBattlesLimit)
+        return min((a.copies for a in limits), default=4)
+    return int(_remembered(state, defn, ("copies", defn.name, ""), work))
 
 
 def bound(state: EpicBattlesState, player: str, name: str) -> tuple[int | None, str]:
@@ -466,5 +572,6 @@ __all__ = [
     "HEIGHTS", "TRIGGER_EVENTS", "ZONES", "Unmodelled", "abilities", "accepts", "alternative", "attack_prohibited",
     "blocked_effects", "bound", "can_reveal", "character_allows", "condition_holds", "copy_limit", "cost", "damage",
     "flip_trigger", "follow_ups", "game_allows", "height", "hit_effects", "in_force", "is_character", "keyword",
-    "own_steps", "passives", "player_of", "printed", "prohibited", "role", "selects", "spell", "text_of", "traits", "who",
+    "own_steps", "passives", "player_of", "printed", "prohibited", "role", "selects", "speaks_of_players", "spell",
+    "text_of", "traits", "triggered_on", "who",
 ]

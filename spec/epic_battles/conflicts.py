@@ -194,6 +194,21 @@ def cards_in_force(state: EpicBattlesState, player: str | None = None, topic: st
     return out
 
 
+def _may_speak(state: EpicBattlesState) -> bool:
+    """Whether :func:`cards_in_force` could find anything, judged without reading conditions:
+    ``False`` when no lasting change and no character's always-on ability says a player
+    can or can't do something, and every such ability's condition can be read."""
+    from spec.epic_battles import board as B
+
+    if any(isinstance(lasting.step, (A.Prohibit, A.Permit)) for lasting in state.lasting):
+        return True
+    for player in state.in_order():
+        character = state.sides[player].character
+        if character is not None and character.name is not None and B.speaks_of_players(state, character.name):
+            return True
+    return False
+
+
 def conflict_ruling(conflict: Conflict) -> Ruling:
     """The finding for one conflict: ``info`` when settled, ``unverifiable`` for a gap."""
     effects = "; ".join(e.describe() for e in conflict.effects)
@@ -290,7 +305,9 @@ def conflicts_met(state: EpicBattlesState, memo: dict[str, Any]) -> list[Ruling]
     """Clashes met since the last call, each listed once: those the flow settled while it
     carried out the last event (``state.notes``), and clashes between the card effects in
     force (a card's can against another card's can't)."""
-    seen: set[Any] = memo.setdefault("seen", set())
+    seen: set[Any] | None = memo.get("seen")
+    if seen is None:
+        seen = memo["seen"] = set()
     rulings: list[Ruling] = []
     for ruling in state.notes:
         key = (ruling.rule, ruling.violation.message)
@@ -303,6 +320,8 @@ def conflicts_met(state: EpicBattlesState, memo: dict[str, Any]) -> list[Ruling]
         memo["quick"] = quick
         return rulings
     memo["quick"] = quick
+    if not _may_speak(state):
+        return rulings  # no card effect in force says what a player can or can't do
     effects = cards_in_force(state)
     if not could_interact(effects, policy()):
         return rulings

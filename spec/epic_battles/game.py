@@ -49,6 +49,19 @@ from spec.epic_battles.turn import TURN
 
 cite = BOOK.cite
 
+TAGS: dict[type, str] = {cls: str(cls.__struct_config__.tag) for cls in E.EVENTS}
+"""Event class -> its ``do`` tag."""
+
+
+def _named_fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """An event class's fields naming one card (``card``, ``discard``) and several (``cards``, ``remove``)."""
+    fields = getattr(cls, "__struct_fields__", ())
+    return tuple(f for f in ("card", "discard") if f in fields), tuple(f for f in ("cards", "remove") if f in fields)
+
+
+NAMED_FIELDS = {cls: _named_fields(cls) for cls in E.EVENTS}
+"""Per event class, its fields naming cards (checked against the database)."""
+
 MOVES_THAT_CLOSE = ("set", "pass", "attack", "block", "recover", "discard")
 """Moves after which the moments of the events flipped so far have passed (EB.card.event.flip.timing)."""
 
@@ -192,7 +205,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
     # ================================================================== applying events
 
     def apply(self, state: EpicBattlesState, event: Event) -> list[Ruling]:
-        kind = str(event.__struct_config__.tag)
+        kind = TAGS.get(type(event)) or str(event.__struct_config__.tag)
         if E.KINDS.get(kind) != "claim":
             state.facts_mark = len(state.facts)  # claims after this event match what it (and the passes before it) derived
         state.notes.clear()
@@ -202,8 +215,9 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             rulings = self._apply(state, event, kind)
         except (B.Unmodelled, UnsupportedStep) as error:
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
-        rulings += [n for n in state.notes if n.violation.severity != "info"]  # gaps met while the event was carried out
-        state.notes[:] = [n for n in state.notes if n.violation.severity == "info"]  # settled ones: conflicts_met lists them
+        if state.notes:
+            rulings += [n for n in state.notes if n.violation.severity != "info"]  # gaps met while the event was carried out
+            state.notes[:] = [n for n in state.notes if n.violation.severity == "info"]  # settled ones: conflicts_met lists them
         for side in state.sides.values():
             if side.knowledge.marks:
                 rulings += self._hidden_contradiction(state, side)
@@ -230,14 +244,15 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
         if ev.by is not None and ev.by not in state.players:
             return [Ruling(None, Violation(f"{ev.by!r} is not a player of this game", "one of " + ", ".join(state.players), str(ev.by), "malformed"))]
-        for claimed in ("to", "player", "winner"):
-            value = getattr(ev, claimed, None)
-            if E.KINDS[kind] == "claim" and isinstance(value, str) and value not in state.players:
-                return [Ruling(None, Violation(f"{value!r} is not a player of this game", "one of " + ", ".join(state.players), value, "malformed"))]
+        claim = E.KINDS[kind] == "claim"
+        if claim:
+            for claimed in ("to", "player", "winner"):
+                value = getattr(ev, claimed, None)
+                if isinstance(value, str) and value not in state.players:
+                    return [Ruling(None, Violation(f"{value!r} is not a player of this game", "one of " + ", ".join(state.players), value, "malformed"))]
         missing = self._unknown_card(state, ev, kind)
         if missing is not None:
             return [missing]
-        claim = E.KINDS[kind] == "claim"
         if state.stage == "over" and not claim:
             return [Ruling(cite("EB.win.game"), Violation("an event after the game was won", "no more events", kind))]
         if state.resolution is not None and state.resolution.need is not None and not claim:
@@ -249,7 +264,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             progressed: tuple[Any, Violation] | None = hit
             while progressed is not None and self._can_advance(state):
                 if snapshot is None:
-                    snapshot = state.copy()
+                    snapshot = state.copy(cards=False)  # passing changes no card: card objects can be shared
                 self._advance(state)
                 if state.resolution is not None and state.resolution.need is not None and not claim:
                     need = state.resolution.need
@@ -274,13 +289,16 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         self.apply_anyway(state, ev, kind, after=self._drive)
 
     def _unknown_card(self, state: EpicBattlesState, ev: Any, kind: str) -> Ruling | None:
+        one, many = NAMED_FIELDS.get(type(ev)) or _named_fields(type(ev))
+        if not one and not many:
+            return None
         names: list[str] = []
-        for field in ("card", "discard"):
-            value = getattr(ev, field, None)
+        for field in one:
+            value = getattr(ev, field)
             if isinstance(value, str):
                 names.append(value)
-        for field in ("cards", "remove"):
-            names.extend(getattr(ev, field, None) or [])
+        for field in many:
+            names.extend(getattr(ev, field) or [])
         for name in names:
             if name not in state.cards:
                 if kind == "draw":
@@ -787,7 +805,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             character = state.sides[player].character
             if character is None or character.name is None:
                 continue
-            for ability in B.abilities(state, character.name, A.Triggered):
+            for ability in B.triggered_on(state, character.name, event):
                 if X.matches(state, player, ability.trigger, occ):
                     state.waiting.append(Job("effect", player, character, ability.effect,
                                              vars={"this": character.uid, "that": occ.uid, "rule": cite("EB.setup.character")}))

@@ -17,22 +17,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import msgspec
+
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Resolution
 from spec.core.state import CardObj, Zone
+from spec.epic_battles.catalog import Catalog, catalog
 
 STEPS = ("draw", "set", "action", "discard")
 """The four steps of a turn, in order (EB.turn.steps)."""
 
 
-@dataclass(frozen=True)
-class Lasting:
+class Lasting(msgspec.Struct, frozen=True):
     """A change made by an effect that lasts: a damage or cost change, a can't, a can,
     a link permission or ban, a gained trait or follow-up.
 
     ``step`` is the effect step that made it; ``this`` and ``that`` are the card ids its
-    ``this``/``that`` selectors meant when it was made.
+    ``this``/``that`` selectors meant when it was made. (Immutable records like this one
+    and the two below are msgspec structs: many are made per event, and they are quick to make.)
     """
 
     step: Any
@@ -44,8 +47,7 @@ class Lasting:
     """The name of the card whose text made it (for the conflicts it meets)."""
 
 
-@dataclass(frozen=True)
-class Occurrence:
+class Occurrence(msgspec.Struct, frozen=True):
     """Something that just happened, which an event's flip timing or a trigger can name.
 
     ``event`` uses the trigger vocabulary of the grammar (``played``, ``blocked``,
@@ -66,8 +68,7 @@ class Occurrence:
     player up against the knock-down (spec.epic_battles.conflicts.judge_recover)."""
 
 
-@dataclass(frozen=True)
-class Job:
+class Job(msgspec.Struct, frozen=True):
     """Work the rules still have to do: run ``effect`` for ``controller`` (``kind="effect"``),
     or call the game's method ``then`` with ``args`` (``kind="then"``)."""
 
@@ -77,7 +78,7 @@ class Job:
     effect: tuple[Any, ...] = ()
     then: str = ""
     args: tuple[Any, ...] = ()
-    vars: dict[str, Any] = field(default_factory=dict)
+    vars: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 @dataclass
@@ -98,8 +99,8 @@ class Strike:
     position: int = 1
     """Its place in the combo: 1 for the first attack of an action."""
 
-    def copy(self) -> Strike:
-        return replace(self, card=self.card.copy())
+    def copy(self, cards: bool = True) -> Strike:
+        return replace(self, card=self.card.copy() if cards else self.card)
 
 
 @dataclass
@@ -137,10 +138,10 @@ class Side:
     drawn: int = 0
     """Cards drawn in the current set-up or Draw step."""
 
-    def copy(self) -> Side:
-        return Side(self.name, self.deck.copy(), self.hand.copy(), self.energy.copy(), self.discard.copy(),
-                    self.arena.copy(), self.removed.copy(), self.knowledge.copy(), self.deck_size,
-                    self.registered_character, None if self.character is None else self.character.copy(),
+    def copy(self, cards: bool = True) -> Side:
+        return Side(self.name, self.deck.copy(cards), self.hand.copy(cards), self.energy.copy(cards), self.discard.copy(cards),
+                    self.arena.copy(cards), self.removed.copy(cards), self.knowledge.copy(), self.deck_size,
+                    self.registered_character, self.character.copy() if cards and self.character is not None else self.character,
                     list(self.top), self.down, self.rounds_won, self.shuffled, self.drawn)
 
 
@@ -195,6 +196,11 @@ class EpicBattlesState:
     notes: list[Any] = field(default_factory=list)
     """Findings the flow made while carrying out an effect (conflicts settled or left open,
     spec.epic_battles.conflicts); ``EpicBattles.apply`` hands them on with the event's own."""
+    cat: Catalog = field(init=False, repr=False, compare=False)
+    """What the spec has read off ``cards`` (shared by every state of that database)."""
+
+    def __post_init__(self) -> None:
+        self.cat = catalog(self.cards)
 
     def other(self, player: str) -> str:
         a, b = self.players
@@ -221,12 +227,18 @@ class EpicBattlesState:
         """Whether an effect or a cost is being carried out (no player may act freely)."""
         return self.resolution is not None or bool(self.pending)
 
-    def copy(self) -> EpicBattlesState:
-        """A cheap independent copy (mutable parts copied, card definitions shared)."""
+    def copy(self, cards: bool = True) -> EpicBattlesState:
+        """A cheap independent copy (mutable parts copied, card definitions shared).
+
+        ``cards=False`` shares the card objects too (which cards are where is still copied):
+        enough for a snapshot to go back to while the game only moves on by passing, which
+        never changes what a card is or which way up it lies (only events do: a set, a flip,
+        a card named as it leaves an unseen place).
+        """
         return EpicBattlesState(
-            self.players, {k: v.copy() for k, v in self.sides.items()}, self.cards, self.explicit_passes,
+            self.players, {k: v.copy(cards) for k, v in self.sides.items()}, self.cards, self.explicit_passes,
             self.stage, self.round, self.turn, self.aggressor, self.node, self.window, self.holder, self.passes,
-            [s.copy() for s in self.strikes], list(self.combo), self.combo_owner,
+            [s.copy(cards) for s in self.strikes], list(self.combo), self.combo_owner,
             None if self.resolution is None else self.resolution.copy(), list(self.pending), list(self.waiting),
             list(self.scheduled), [(None if r is None else r.copy(), list(p)) for r, p in self.suspended],
             list(self.lasting), list(self.delayed), list(self.recent), list(self.facts), self.facts_mark,

@@ -1,0 +1,156 @@
+"""Battle Monsters: what the spec keeps to verify faster gives the answers it would work out afresh.
+
+The always-on abilities of a card are read from its text once and kept on the card
+(``board.passives_of``, with the partners it is fused with); while the state is only
+read (``board.Reading``) the effects in force are worked out once; the conflicts met
+after an event are compared by their ids before they are put in words. Each test pins
+one of these against the plain reading (:func:`afresh`, every card's text read again;
+the effects themselves) on the states of simulated games and on states arranged by hand.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+
+from grammar import ast as A
+from grammar import battle_monsters_nodes as N
+from spec.battle_monsters import board as B
+from spec.battle_monsters import conflicts as BC
+from spec.battle_monsters.corpus import play, replay_states
+from spec.battle_monsters.state import BattleMonstersState, Lasting, OnField
+
+
+def shape(statics: list[B.Static]) -> list[tuple[Any, ...]]:
+    """What a list of effects in force says (objects that stand for the same effect compare equal)."""
+    return [(id(s.step), s.ctx.controller, id(s.ctx.holder), s.ctx.the, s.stamp, s.source, s.lasting) for s in statics]
+
+
+def afresh(state: BattleMonstersState) -> list[B.Static]:
+    """The effects in force read with nothing kept: every card's text, every condition, in order."""
+    out: list[B.Static] = []
+    for fc in state.on_field():
+        if not B.effects_on(fc):
+            continue
+        for ability in B.abilities(state, fc):
+            if isinstance(ability, A.Passive):
+                ctx = B.Ctx(fc.owner, fc)
+                for step in ability.effect:
+                    out.extend(B._unfold(state, step, ctx, fc.arrived, fc.name))
+    for lasting in state.lasting:
+        holder = B.find_uid(state, lasting.source_uid)
+        out.append(B.Static(lasting.step, B.Ctx(lasting.controller, holder), lasting.stamp, lasting.source, True))
+    return out
+
+
+def same_as_afresh(state: BattleMonstersState) -> None:
+    expected = afresh(state)
+    assert shape(B.statics(state)) == shape(expected)
+    if any(isinstance(s.step, N.Can) for s in expected):
+        assert B.may_allow(state)
+
+
+@cache
+def _games() -> tuple[list[bytes], ...]:
+    return tuple(play(seed, prefer=prefer) for seed, prefer in
+                 ((1, ()), (2, ("Thornhide Boar", "Coil Adept")), (3, ("Owlkin Scholar", "Vault Sentinel", "Hexbound Warden"))))
+
+
+def test_effects_in_force_are_those_read_afresh_along_simulated_games() -> None:
+    for lines in _games():
+        for state, _event, _raw in replay_states(lines):
+            same_as_afresh(state)
+
+
+def test_conflict_ids_are_those_of_the_effects_along_simulated_games() -> None:
+    for lines in _games():
+        for state, _event, _raw in replay_states(lines):
+            if state.stage != "turn":
+                continue
+            try:
+                effects = BC.effects_in_force(state)
+            except B.Unmodelled:
+                continue
+            items, manual = BC._in_force(state, B.statics(state))
+            assert BC._signature(items, manual) == frozenset((e.id, e.since) for e in effects)
+
+
+def _a_turn() -> BattleMonstersState:
+    for state, _event, _raw in replay_states(_games()[0]):
+        if state.stage == "turn" and state.turn > 2 and not state.pending and state.battle is None:
+            return state.copy()
+    raise LookupError("no turn in the simulated game")
+
+
+def _put(state: BattleMonstersState, player: str, name: str, mode: str = "attack", visible: bool = True) -> OnField:
+    parts = B.printed(state.cards, name)
+    assert parts is not None, name
+    fc = OnField(state.new_card(name, player, parts[0]), B.card_kind(state.cards, name) or "monster", parts, mode, visible,
+                 state.stamp(), state.turn - 2, was_visible=visible)
+    state.sides[player].field.append(fc)
+    return fc
+
+
+def test_kept_passives_follow_the_field_as_it_changes() -> None:
+    state = _a_turn()
+    me, foe = state.active, state.other(state.active)
+    for side in state.sides.values():
+        side.field.clear()
+    scholar = _put(state, me, "Owlkin Scholar")
+    warden = _put(state, me, "Hexbound Warden", mode="defense")
+    boar = _put(state, foe, "Thornhide Boar")
+    same_as_afresh(state)
+    warden.mode = "attack"  # its condition no longer holds
+    same_as_afresh(state)
+    boar.visible = False  # its effects stop working
+    same_as_afresh(state)
+    boar.visible = True
+    boar.nullified = True
+    same_as_afresh(state)
+    scholar.fused = [warden.uid]  # a fused card has its partner's abilities too
+    warden.fused = [scholar.uid]
+    same_as_afresh(state)
+    state.sides[me].field.remove(warden)  # ... while the partner is on the field
+    same_as_afresh(state)
+    state.lasting.append(Lasting(N.Cannot(N.Cards("this"), ("attack",)), foe, "a test spell", scholar.uid, state.stamp()))
+    same_as_afresh(state)
+    state.active = foe  # the other side first
+    same_as_afresh(state)
+
+
+def test_reading_works_the_effects_out_once_and_forgets_them_after() -> None:
+    state = _a_turn()
+    me = state.active
+    for side in state.sides.values():
+        side.field.clear()
+    _put(state, me, "Thornhide Boar")
+    with B.Reading(state):
+        first = B.statics(state)
+        with B.Reading(state):  # nested: the outer answer stands
+            assert shape(B.statics(state)) == shape(first)
+        assert state.statics_memo
+    assert state.statics_memo is None
+    state.sides[me].field.clear()
+    assert B.statics(state) == []
+
+
+def test_a_card_whose_text_cannot_be_run_still_fails_each_time() -> None:
+    state = _a_turn()
+    me = state.active
+    fc = _put(state, me, "Thornhide Boar")
+
+    def broken(cards: Any, part: Any) -> list[Any]:
+        raise B.Unmodelled("the text cannot be run")
+
+    fc.own = None
+    fc.passives = None
+    original = B.abilities_of_part
+    B.abilities_of_part = broken  # type: ignore[assignment]
+    try:
+        for _ in range(2):
+            with pytest.raises(B.Unmodelled):
+                B.statics(state)
+    finally:
+        B.abilities_of_part = original  # type: ignore[assignment]
