@@ -38,3 +38,16 @@ def test_bench_reports_every_measure(tmp_path: Path) -> None:
     (grammar,) = data["grammars"]
     assert grammar["texts"] > 40 and grammar["texts_per_s"] > 0 and grammar["lexer_texts_per_s"] > 0
     assert data["targets"]["verify_events_per_s"] == 150_000
+
+
+def test_random_games_are_not_ended_by_choice_at_once() -> None:
+    """Surrender and draw offers are always legal in Battle Monsters; the simulator plays
+    such moves (Game.ending_moves) only rarely, so random games reach the rules."""
+    from spec import load_game
+    from verifier.simulate import simulate
+
+    assert load_game("battle_monsters").ending_moves == {"surrender", "agree"}
+    lengths = [len(simulate("battle_monsters", seed)) - 1 for seed in range(7, 11)]
+    assert min(lengths) > 30, lengths
+    ended = [len(simulate("battle_monsters", seed, ending_weight=1.0)) - 1 for seed in range(7, 11)]
+    assert max(ended) < min(lengths), ended

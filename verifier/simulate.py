@@ -22,11 +22,13 @@ _encoder = msgspec.json.Encoder(order="deterministic")
 
 def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "explicit",
              players: tuple[str, str] = ("alice", "bob"), pass_weight: float = 0.35, claims: bool = False,
-             prefer: tuple[str, ...] = ()) -> list[bytes]:
+             prefer: tuple[str, ...] = (), ending_weight: float = 0.001) -> list[bytes]:
     """One random legal game as replay lines (header first).
 
     ``claims`` adds the derived facts (damage dealt, knock-outs, round and game winners)
-    as claim events; ``prefer`` names cards the simulator plays whenever it may.
+    as claim events; ``prefer`` names cards the simulator plays whenever it may;
+    ``ending_weight`` is the chance, at each move, that the moves ending the game by the
+    players' choice (``Game.ending_moves``) are among those drawn from.
     """
     rng = random.Random(seed)
     game: Game[Any, Any] = load_game(game_id)
@@ -44,6 +46,9 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
             break
         passes_only = [m for m in moves if m.__struct_config__.tag == "pass"]
         others = [m for m in moves if m.__struct_config__.tag != "pass"]
+        playing_on = [m for m in others if m.__struct_config__.tag not in game.ending_moves]
+        if playing_on and rng.random() >= ending_weight:
+            others = playing_on  # the players end a game by choice only now and then (Game.ending_moves)
         favoured = [m for m in others if getattr(m, "card", None) in prefer]
         if favoured:
             pick = rng.choice(favoured)

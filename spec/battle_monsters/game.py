@@ -116,6 +116,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
     event_kinds = E.KINDS
     book = BOOK
     turn = TURN
+    ending_moves: ClassVar[frozenset[str]] = frozenset({"surrender", "agree"})
 
     def __init__(self) -> None:
         self.effects = Effects(self)

@@ -24,6 +24,7 @@ so a real card pool can be used as it is.
 from __future__ import annotations
 
 import json
+import os
 import re
 import tomllib
 from collections.abc import Iterator
@@ -168,7 +169,7 @@ class CardDatabase:
             stat = path.stat()
         except OSError:
             return cls.load(path, game)
-        key = (str(path.resolve()), game, stat.st_size, stat.st_mtime_ns)
+        key = (os.path.abspath(path), game, stat.st_size, stat.st_mtime_ns)  # no symlink walk: cheap per replay
         found = _LOADED.get(key)
         if found is None:
             found = cls.load(path, game)
@@ -256,6 +257,9 @@ def card_from_pool_record(obj: Any, path: str, line: int, game: str | None = Non
     )
 
 
+_SPEC_DIR = Path(__file__).resolve().parent.parent
+
+
 def shipped_database(game: str, set_name: str) -> Path:
     """Where a database shipped with the spec lives: ``spec/<game>/cards/<set>.toml``."""
-    return Path(__file__).resolve().parent.parent / game / "cards" / f"{set_name}.toml"
+    return _SPEC_DIR / game / "cards" / f"{set_name}.toml"

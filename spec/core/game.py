@@ -142,6 +142,11 @@ class Game(ABC, Generic[S, E]):
 
     # ------------------------------------------------------------ simulation hooks
 
+    ending_moves: ClassVar[frozenset[str]] = frozenset()
+    """Kinds of event by which the players end the game by their own choice (a forfeit, a
+    surrender, a draw offered or agreed): nearly always legal, so the simulator plays them
+    only rarely, or random games would end at once."""
+
     chance_fields: ClassVar[dict[str, tuple[str, ...]]] = {}
     """Per event kind, the fields holding a chance outcome that :meth:`legal_moves` samples
     (a drawn card's name, a die's face): :meth:`choice_key` leaves them out."""
