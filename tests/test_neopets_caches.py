@@ -54,3 +54,33 @@ def test_a_card_leaving_play_refreshes_the_board() -> None:
     assert any(card is collar for _p, card in B.in_play(state))
     Neopets().remove_from_play(state, collar, "Discard")
     assert all(card is not collar for _p, card in B.in_play(state))
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_legal_moves_screened_by_the_checks_are_the_moves_apply_accepts(seed: int) -> None:
+    """legal_moves refuses a candidate breaking a precondition without trying it on a
+    copy; what it keeps must be exactly the candidates that apply accepts."""
+    import random
+
+    from spec import load_game
+    from spec.core.cards import CardDatabase, shipped_database
+    from spec.core.game import Setup
+    from spec.neopets.game import REFUSED
+
+    game: Any = load_game("neopets")
+    cards = CardDatabase.load(shipped_database("neopets", "base"), "neopets")
+    rng = random.Random(seed)
+    decks = {p: game.random_deck(cards, rng) for p in ("alice", "bob")}
+    state = game.setup(Setup(("alice", "bob"), decks, {"passes": "explicit"}, cards))
+    compared = 0
+    for step in range(400):
+        candidates = game._candidates(state, random.Random(step))
+        accepted = [m for m in candidates
+                    if not any(r.violation.severity in REFUSED for r in game.apply(state.copy(), m))]
+        legal = game.legal_moves(state, random.Random(step))
+        assert legal == accepted, f"step {step}"
+        compared += len(candidates)
+        if not legal or state.stage == "over":
+            break
+        game.apply(state, rng.choice(legal))
+    assert compared > 1000

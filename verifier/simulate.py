@@ -47,7 +47,7 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
         passes_only = [m for m in moves if m.__struct_config__.tag == "pass"]
         others = [m for m in moves if m.__struct_config__.tag != "pass"]
         playing_on = [m for m in others if m.__struct_config__.tag not in game.ending_moves]
-        if playing_on and rng.random() >= ending_weight:
+        if playing_on and len(playing_on) < len(others) and rng.random() >= ending_weight:
             others = playing_on  # the players end a game by choice only now and then (Game.ending_moves)
         favoured = [m for m in others if getattr(m, "card", None) in prefer]
         if favoured:

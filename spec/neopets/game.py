@@ -46,6 +46,9 @@ cite = BOOK.cite
 NO_ACTOR = ("first", "phase", "resolve", "damage", "knockout", "round", "game")
 """Event kinds that no player performs."""
 
+REFUSED = ("illegal", "inconsistent", "malformed")
+"""Severities that make a move not legal (for :meth:`Neopets.legal_moves`)."""
+
 CARD_FIELDS: dict[str, tuple[str, ...]] = {
     str(event.__struct_config__.tag): fields
     for event in E.EVENTS
@@ -1116,11 +1119,20 @@ class Neopets(Game[NeopetsState, Event]):
     def legal_moves(self, state: NeopetsState, rng: random.Random | None = None) -> list[Event]:
         """Every move the rules allow now; chance events are sampled (with ``rng``) or represented."""
         candidates = self._candidates(state, rng or random.Random(0))
+        # with logged passes and no effect waiting for a choice, a move breaking one of its
+        # preconditions is refused before anything else happens: read-only checks on the
+        # state itself decide it, without a copy (claims are not candidates)
+        screen = state.explicit_passes and (state.resolution is None or state.resolution.need is None)
         legal = []
         for move in candidates:
+            if screen:
+                action = BOOK.actions.get(str(move.__struct_config__.tag))
+                hit = action.first_violation(state, move) if action is not None else None
+                if hit is not None and hit[1].severity in REFUSED:
+                    continue
             trial = state.copy()
             rulings = self.apply(trial, move)
-            if not any(r.violation.severity in ("illegal", "inconsistent", "malformed") for r in rulings):
+            if not any(r.violation.severity in REFUSED for r in rulings):
                 legal.append(move)
         return legal
 
