@@ -154,3 +154,33 @@ def test_a_card_whose_text_cannot_be_run_still_fails_each_time() -> None:
                 B.statics(state)
     finally:
         B.abilities_of_part = original  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_legal_moves_screened_by_the_checks_are_the_moves_apply_accepts(seed: int) -> None:
+    """legal_moves refuses a move breaking a precondition without trying it on a copy;
+    what it keeps must be exactly the candidates that apply accepts."""
+    import random
+
+    from spec import load_game
+    from spec.core.cards import CardDatabase, shipped_database
+    from spec.core.game import Setup
+
+    game: Any = load_game("battle_monsters")
+    cards = CardDatabase.load(shipped_database("battle_monsters", "base"), "battle_monsters")
+    rng = random.Random(seed)
+    decks = {p: game.random_deck(cards, rng) for p in ("alice", "bob")}
+    state = game.setup(Setup(("alice", "bob"), decks, {"passes": "explicit"}, cards))
+    refused = ("illegal", "inconsistent", "malformed", "unverifiable")
+    compared = 0
+    for step in range(300):
+        candidates = game._candidates(state, random.Random(step))
+        accepted = [m for m in candidates if not any(r.violation.severity in refused for r in game.apply(state.copy(), m))]
+        legal = game.legal_moves(state, random.Random(step))
+        assert legal == accepted, f"step {step}"
+        compared += len(candidates)
+        playing_on = [m for m in legal if m.__struct_config__.tag not in game.ending_moves]
+        if not playing_on or getattr(state, "stage", None) == "over":
+            break
+        game.apply(state, rng.choice(playing_on))
+    assert compared > 500

@@ -771,6 +771,14 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         """Every move the rules allow now; drawn cards are sampled (with ``rng``) from what the deck can hold."""
         legal = []
         for move in self._candidates(state, rng or random.Random(0)):
+            kind = str(move.__struct_config__.tag)
+            if E.KINDS[kind] != "claim":  # a move breaking a precondition is refused before anything happens
+                try:
+                    with B.Reading(state):  # the checks only read the state
+                        if BOOK.actions[kind].first_violation(state, move) is not None:
+                            continue
+                except (B.Unmodelled, UnsupportedStep, RecursionError):
+                    continue  # apply would call the move unverifiable: not offered
             trial = state.copy()
             rulings = self.apply(trial, move)
             if not any(r.violation.severity in ("illegal", "inconsistent", "malformed", "unverifiable") for r in rulings):
