@@ -502,11 +502,17 @@ def play_affordable(state: BakuganState, ev: E.Play) -> Check:
 
 
 def played_steps(state: BakuganState, name: str) -> tuple[A.Step, ...]:
-    """The steps whose selections are made as the card is played (its effect and riders)."""
-    steps: tuple[A.Step, ...] = ()
-    for ability in B.text_of(state, name).abilities:
-        if isinstance(ability, A.Spell) or isinstance(ability, K.Rider) and B.type_of(state, name) in ("Action", "Flip"):
-            steps += ability.effect
+    """The steps whose selections are made as the card is played (its effect and riders), read once per card."""
+    cache: dict[str, tuple[A.Step, ...]] | None = state.cards.__dict__.get("_bakugan_played_steps")
+    if cache is None:
+        cache = state.cards.__dict__["_bakugan_played_steps"] = {}
+    steps = cache.get(name)
+    if steps is None:
+        steps = ()
+        for ability in B.text_of(state, name).abilities:
+            if isinstance(ability, A.Spell) or isinstance(ability, K.Rider) and B.type_of(state, name) in ("Action", "Flip"):
+                steps += ability.effect
+        cache[name] = steps
     return steps
 
 
@@ -535,40 +541,68 @@ def targets_violation(state: BakuganState, player: str, steps: tuple[A.Step, ...
     return None
 
 
-def _targets_for(rule: str) -> Any:
+class _Selections:
+    """What :func:`targets_violation` found for the play being checked, shared by its four checks.
+
+    The checks of a play run in order on an unchanged state, and the first of the four
+    (``play_has_selection``) always runs before the others: it reads the selections
+    afresh, the three after it take what it found for the same state and event.
+    ``last`` is (state, event, what was found), set and read as one value.
+    """
+
+    last: tuple[BakuganState | None, Any, tuple[str, Violation] | None] = (None, None, None)
+
+
+def _targets_for(rule: str, first: bool = False) -> Any:
     def check(state: BakuganState, ev: Any) -> Check:
-        if isinstance(ev, E.Play):
-            if B.type_of(state, ev.card) not in ("Action", "Flip"):
-                return None
-            steps = played_steps(state, ev.card)
+        last = _Selections.last
+        if not first and last[0] is state and last[1] is ev:
+            found = last[2]
         else:
-            ability = activated_ability(state, ev)
-            if ability is None:
-                return None
-            steps = ability.effect
-        found = targets_violation(state, ev.by or "", steps, ev.targets)
+            found = _selections_violation(state, ev)
+            _Selections.last = (state, ev, found)
         return found[1] if found is not None and found[0] == rule else None
     return check
 
 
+def _selections_violation(state: BakuganState, ev: Any) -> tuple[str, Violation] | None:
+    """(rule, finding) when the selections of a played card or used ability do not fit it."""
+    if isinstance(ev, E.Play):
+        if B.type_of(state, ev.card) not in ("Action", "Flip"):
+            return None
+        steps = played_steps(state, ev.card)
+    else:
+        ability = activated_ability(state, ev)
+        if ability is None:
+            return None
+        steps = ability.effect
+    return targets_violation(state, ev.by or "", steps, ev.targets)
+
+
+_HAS_SELECTION = _targets_for("1.13.1.p2", first=True)
+_SELECTIONS_MADE = _targets_for("1.13.1.p1")
+_FACE_UP_TARGET = _targets_for("1.13.1.2")
+_TARGETS_LEGAL = _targets_for("6.2.1.2")
+
+
 @PLAY.precondition("1.13.1.p2", "a card that needs a selection is played only when something can be selected")
 def play_has_selection(state: BakuganState, ev: E.Play) -> Check:
-    return _targets_for("1.13.1.p2")(state, ev)
+    return _HAS_SELECTION(state, ev)
 
 
 @PLAY.precondition("1.13.1.p1", "every selection the card needs is made as it is played")
 def play_selections_made(state: BakuganState, ev: E.Play) -> Check:
-    return _targets_for("1.13.1.p1")(state, ev)
+    return _SELECTIONS_MADE(state, ev)
 
 
 @PLAY.precondition("1.13.1.2", "a card aimed at a Bakugan without a selection rule is aimed at a face-up one")
 def play_face_up_target(state: BakuganState, ev: E.Play) -> Check:
-    return _targets_for("1.13.1.2")(state, ev)
+    return _FACE_UP_TARGET(state, ev)
 
 
 @PLAY.precondition("6.2.1.2", "every selection is legal when the card is played")
 def play_targets_legal(state: BakuganState, ev: E.Play) -> Check:
-    return _targets_for("6.2.1.2")(state, ev)
+    return _TARGETS_LEGAL(state, ev)
 
 
 # ====================================================================== activated abilities (6.4)

@@ -42,7 +42,9 @@ class Unmodelled(Exception):
 
 def text_of(state: BakuganState, name: str) -> A.CardText:
     """The parsed text of a card; raises :class:`Unmodelled` if it does not parse."""
-    cache: dict[str, A.CardText | str] = state.cards.__dict__.setdefault("_bakugan_texts", {})
+    cache: dict[str, A.CardText | str] | None = state.cards.__dict__.get("_bakugan_texts")
+    if cache is None:
+        cache = state.cards.__dict__["_bakugan_texts"] = {}
     found = cache.get(name)
     if found is None:
         if name not in state.cards:
@@ -61,11 +63,30 @@ def text_of(state: BakuganState, name: str) -> A.CardText:
     return found
 
 
-def abilities(state: BakuganState, name: str | None, kind: type | tuple[type, ...]) -> list[Any]:
-    """The abilities of one kind on a card, in printed order."""
+def abilities(state: BakuganState, name: str | None, kind: type | tuple[type, ...]) -> tuple[Any, ...]:
+    """The abilities of one kind on a card, in printed order (read once per card and kind)."""
     if name is None:
-        return []
-    return [a for a in text_of(state, name).abilities if isinstance(a, kind)]
+        return ()
+    cache: dict[tuple[str, Any], tuple[Any, ...]] | None = state.cards.__dict__.get("_bakugan_abilities")
+    if cache is None:
+        cache = state.cards.__dict__["_bakugan_abilities"] = {}
+    found = cache.get((name, kind))
+    if found is None:
+        found = cache[(name, kind)] = tuple(a for a in text_of(state, name).abilities if isinstance(a, kind))
+    return found
+
+
+def triggers(state: BakuganState, name: str | None, event: str) -> tuple[A.Triggered, ...]:
+    """The triggered abilities of a card that watch ``event``, in printed order (read once per card and event)."""
+    if name is None:
+        return ()
+    cache: dict[tuple[str, str], tuple[A.Triggered, ...]] | None = state.cards.__dict__.get("_bakugan_triggers")
+    if cache is None:
+        cache = state.cards.__dict__["_bakugan_triggers"] = {}
+    found = cache.get((name, event))
+    if found is None:
+        found = cache[(name, event)] = tuple(a for a in abilities(state, name, A.Triggered) if a.trigger.event == event)
+    return found
 
 
 def keyword(state: BakuganState, name: str | None, word: str) -> A.Keyword | None:

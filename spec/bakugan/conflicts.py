@@ -249,9 +249,7 @@ def conflicts_met(state: BakuganState, memo: dict[str, Any]) -> list[Ruling]:
     """Findings for clashes between effects in force not reported yet (see the module docstring)."""
     if state.stage != "turn":
         return []
-    quick = (tuple((p, b.name, b.top.uid, tuple(b.holding)) for p in state.players for b in state.sides[p].team.values()),
-             tuple(h.uid for p in state.players for h in state.sides[p].heroes),
-             tuple((x.player, x.bakugan, x.stat, x.amount) for x in state.lasting if x.base))
+    quick = in_play_key(state)
     if memo.get("quick") == quick and not memo.get("conditional"):
         return []  # nothing entered or left play, no base value was set: most events
     memo["quick"] = quick
@@ -278,6 +276,21 @@ def conflicts_met(state: BakuganState, memo: dict[str, Any]) -> list[Ruling]:
         seen.add(resolution.undecided)
         rulings.append(Ruling(None, Violation(resolution.undecided, severity="unverifiable"), "conflicts"))
     return rulings
+
+
+def in_play_key(state: BakuganState) -> tuple[list[tuple[str, str, int, tuple[int, ...]]], list[int], list[tuple[str, str, str, int]]]:
+    """What is in play as far as effects in force go, compared by :func:`conflicts_met` from event
+    to event: each Bakugan's top card and the BakuCores it holds, the Heroes, the base values set."""
+    team: list[tuple[str, str, int, tuple[int, ...]]] = []
+    heroes: list[int] = []
+    for player in state.players:
+        side = state.sides[player]
+        for bak in side.team.values():
+            evos = bak.evos
+            team.append((player, bak.name, (evos[-1] if evos else bak.character).uid, (*bak.holding,)))
+        for hero in side.heroes:
+            heroes.append(hero.uid)
+    return team, heroes, [(x.player, x.bakugan, x.stat, x.amount) for x in state.lasting if x.base] if state.lasting else []
 
 
 def conflict_ruling(conflict: Conflict) -> Ruling:

@@ -99,6 +99,10 @@ class Decklist(msgspec.Struct, forbid_unknown_fields=True):
     bakucores: list[str] = []
 
 
+_PRINTING_NOTE = re.compile(r"(.*?) \((.+)\)")
+"""A name followed by a note in parentheses (see :func:`card_identity`)."""
+
+
 def card_identity(defn: CardDef) -> tuple[str, str | None, str]:
     """What the copy limit counts by: the name without a printing note, the Hero ID, the text.
 
@@ -106,7 +110,7 @@ def card_identity(defn: CardDef) -> tuple[str, str | None, str]:
     Hero's Hero ID (2.17.2.1) or, on other cards, a mark of the printing that does not
     make another card (1.2/2.1.1).
     """
-    found = re.fullmatch(r"(.*?) \((.+)\)", defn.name)
+    found = _PRINTING_NOTE.fullmatch(defn.name)
     base = found.group(1) if found else defn.name
     hero_id = found.group(2) if found and defn.type == "Hero" else None
     return base, hero_id, defn.text
@@ -200,15 +204,17 @@ class Bakugan(Game[BakuganState, Event]):
         for name, n in main.items():
             defn = cards.get(name)
             if defn is not None:
-                identities["|".join(str(p) for p in card_identity(defn))] += n
+                base, hero_id, text = card_identity(defn)
+                identities[f"{base}|{hero_id}|{text}"] += n
         for key, n, cap in over_limit(identities, lambda _key: 3):
             find("1.2/2.1.p1", f"{n} copies of {key.split('|')[0]}", f"at most {cap}", str(n))
         team_factions: set[str] = set()
+        reader = _Reader(cards)
         for name in team:
-            team_factions |= B.card_factions(_Reader(cards), cards[name])
+            team_factions |= B.card_factions(reader, cards[name])
         for name in main:
             defn = cards.get(name)
-            if defn is not None and team and not (B.card_factions(_Reader(cards), defn) & team_factions):
+            if defn is not None and team and not (B.card_factions(reader, defn) & team_factions):
                 find("1.2/2.2", f"{name} shares no Faction with the team", ", ".join(sorted(team_factions)), ", ".join(defn.traits))
         if len(typed.bakucores) != CORES_PER_PLAYER:
             find("1.1/2.1.p2", "BakuCores", f"{CORES_PER_PLAYER} BakuCores", str(len(typed.bakucores)))
@@ -221,8 +227,9 @@ class Bakugan(Game[BakuganState, Event]):
     # ================================================================== applying events
 
     def apply(self, state: BakuganState, event: Event) -> list[Ruling]:
+        seq = event.seq
         for side in state.sides.values():
-            side.knowledge.now = event.seq
+            side.knowledge.now = seq
         return self._judge(state, event, anyway=True)
 
     def conflicts_met(self, state: BakuganState, memo: dict[str, Any]) -> list[Ruling]:
@@ -243,7 +250,10 @@ class Bakugan(Game[BakuganState, Event]):
             return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
         if ev.by is not None and ev.by not in state.players:
             return [Ruling(None, Violation(f"{ev.by!r} is not a player of this game", "one of " + ", ".join(state.players), str(ev.by), "malformed"))]
-        unknown = self._unknown_card(state, ev, kind)
+        fields = _CARD_FIELDS.get(type(ev))
+        if fields is None:
+            fields = _CARD_FIELDS[type(ev)] = _card_fields(type(ev))
+        unknown = self._unknown_card(state, ev, fields) if fields else None
         if unknown is not None:
             return [unknown]
         claim = E.KINDS[kind] == "claim"
@@ -277,16 +287,22 @@ class Bakugan(Game[BakuganState, Event]):
             if self._anyway:
                 self.apply_anyway(state, ev, kind)
             return [Ruling(check.rule, violation, check.name)]
-        notes = BC.move_notes(state, ev, kind) if kind == "reroll" else []
-        perform = getattr(self, f"_do_{kind}", None)
-        return notes + ((perform(state, ev) if perform is not None else None) or [])
+        notes = BC.move_notes(state, ev, kind) if kind == "reroll" else None
+        perform = getattr(self, _PERFORM[kind], None)
+        done = (perform(state, ev) if perform is not None else None) or []
+        return notes + done if notes is not None else done
 
-    def _unknown_card(self, state: BakuganState, ev: Any, kind: str) -> Ruling | None:
-        for field in ("card", "bakugan", "on"):
+    def _unknown_card(self, state: BakuganState, ev: Any, fields: tuple[str, ...]) -> Ruling | None:
+        """A card the event names (among its ``fields``) that the database does not hold."""
+        for field in fields:
+            if field == "targets":
+                break
             name = getattr(ev, field, None)
             if isinstance(name, str) and name not in state.cards:
                 return Ruling(None, Violation(f"{name!r} is not in the card database {state.cards.name}",
                                               "a card the spec knows", name, "unverifiable"))
+        if "targets" not in fields:
+            return None
         for ref in getattr(ev, "targets", ()):
             if ref.card and ref.card not in state.cards:
                 return Ruling(None, Violation(f"the selection {ref.card!r} is not in the card database {state.cards.name}",
@@ -1028,10 +1044,8 @@ class Bakugan(Game[BakuganState, Event]):
     def _fire(self, state: BakuganState, event: str, actor: str, bak_ref: tuple[str, str] | None = None,
               card: CardObj | None = None) -> None:
         for controller, source, bak in B.working_sources(state):
-            for ability in B.abilities(state, source.name, A.Triggered):
+            for ability in B.triggers(state, source.name, event):
                 trig = ability.trigger
-                if trig.event != event:
-                    continue
                 own = bak is not None and bak_ref == (controller, bak.name)
                 context: dict[str, Any] = {}
                 if bak is not None:
@@ -1421,6 +1435,22 @@ class Bakugan(Game[BakuganState, Event]):
         if need.kind == "play":
             return [E.Play(0, p, n) for n in sorted(set(side.hand.names())) if need.detail.type in ("card", B.type_of(state, n))]
         return []
+
+
+_PERFORM = {kind: f"_do_{kind}" for kind in E.KINDS}
+"""Event kind -> the name of the method that carries it out (``Bakugan._do_<kind>``), if it has one."""
+
+_NAMING = ("card", "bakugan", "on", "targets")
+"""The fields of an event that name cards of the database: names, then the selections."""
+
+_CARD_FIELDS: dict[type, tuple[str, ...]] = {}
+"""Event type -> which of :data:`_NAMING` it has (see ``Bakugan._unknown_card``)."""
+
+
+def _card_fields(cls: type) -> tuple[str, ...]:
+    """The fields of :data:`_NAMING` an event type has (all of them for a type that does not list its fields)."""
+    fields = getattr(cls, "__struct_fields__", None)
+    return _NAMING if fields is None else tuple(f for f in _NAMING if f in fields)
 
 
 class _Reader:

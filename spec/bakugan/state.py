@@ -8,7 +8,7 @@ cards) and the shared BakuCore Field; the batch holds what waits to complete (4.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.hidden import DeckKnowledge
@@ -122,6 +122,9 @@ class Lasting:
     source: str = ""
     """The card whose effect made the change, with its controller (for reports of conflicts)."""
 
+    def copy(self) -> Lasting:
+        return Lasting(self.player, self.bakugan, self.stat, self.amount, self.base, self.uid, self.source)
+
 
 @dataclass
 class Attack:
@@ -144,6 +147,10 @@ class Attack:
     by_card: bool = False
     dealt: int = 0
     stopped: bool = False
+
+    def copy(self) -> Attack:
+        return Attack(self.to, self.source, self.factions, self.holding, self.rating, self.frost, self.strikes, self.shadow,
+                      self.by_card, self.dealt, self.stopped)
 
     @property
     def total(self) -> int:
@@ -258,15 +265,21 @@ class BakuganState:
         return BakuganState(
             self.players, {k: v.copy() for k, v in self.sides.items()}, self.cards, self.explicit_passes,
             self.stage, self.first, dict(self.field_cores), self.last_placer, self.starting, self.turn,
-            self.node, self.mode, self.batch.copy(), Priority(self.priority.holder, self.priority.passes),
+            self.node, self.mode, PendingQueue(self.batch.order, [_item_copy(i) for i in self.batch.items]),
+            Priority(self.priority.holder, self.priority.passes),
             None if self.resolution is None else self.resolution.copy(),
-            None if self.pending_item is None else replace(self.pending_item, context=dict(self.pending_item.context)),
-            [replace(i, context=dict(i.context)) for i in self.waiting], self.flags.copy(),
-            [replace(x) for x in self.lasting], list(self.to_roll), dict(self.in_brawl), self.victor,
-            self.team_attack, dict(self.tie), None if self.attack is None else replace(self.attack),
+            None if self.pending_item is None else _item_copy(self.pending_item),
+            [_item_copy(i) for i in self.waiting], self.flags.copy(),
+            [x.copy() for x in self.lasting], list(self.to_roll), dict(self.in_brawl), self.victor,
+            self.team_attack, dict(self.tie), None if self.attack is None else self.attack.copy(),
             self.offer, dict(self.discarding), list(self.damage_log),
             self.damage_claimed, list(self.victors), self.last_resolved, self.winner, self.drawn, self.end_rule, self.next_uid,
         )
+
+
+def _item_copy(item: QueueItem) -> QueueItem:
+    """A copy of a batch entry with its own context (what the queue's own copy makes of it)."""
+    return QueueItem(item.kind, item.controller, item.source, item.effect, item.targets, dict(item.context), item.negated)
 
 
 def holders(state: BakuganState, slot: int) -> list[tuple[str, str]]:

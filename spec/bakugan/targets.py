@@ -34,10 +34,24 @@ class Slot:
 
 
 def slots_of(steps: tuple[A.Step, ...]) -> list[Slot]:
-    """The selections ``steps`` need, in text order (the implied Bakugan counted once)."""
+    """The selections ``steps`` need, in text order (the implied Bakugan counted once).
+
+    Read once per steps object: a slot names its step by identity, so the slots of one
+    tuple of steps (an ability of a parsed card text) never change.
+    """
+    seen = _SLOTS.get(id(steps))
+    if seen is not None and seen[0] is steps:
+        return list(seen[1])
     found: list[Slot] = []
     _walk(steps, (), found)
+    if len(_SLOTS) > 4096:
+        _SLOTS.clear()
+    _SLOTS[id(steps)] = (steps, tuple(found))
     return found
+
+
+_SLOTS: dict[int, tuple[tuple[Any, ...], tuple[Slot, ...]]] = {}
+"""The slots of the last steps read, by identity (each kept with its steps, so an id is never taken for another)."""
 
 
 def _walk(steps: tuple[Any, ...], where: tuple[A.Condition, ...], found: list[Slot]) -> None:

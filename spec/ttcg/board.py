@@ -16,8 +16,8 @@ their text speaks of being under another card (2.2.5.b).
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Iterator
+from typing import Any
 
 from grammar import ast as A
 from grammar import ttcg_nodes as T
@@ -53,14 +53,23 @@ def check_type(defn: CardDef) -> None:
         raise Unmodelled(f"{defn.name!r} is a {defn.type!r}: only creatures (Unit) and magic cards (Spell) are modelled")
 
 
+_ELEMENT_OF: dict[str, str] = {}
+"""Printed type line -> its TYPE (see :func:`element`), read once per type line."""
+
+
 def element(defn: CardDef | None) -> str:
     """The card's TYPE (2.1.w): its element for a creature, ``magic`` for a magic card."""
     if defn is None:
         return ""
-    if is_magic(defn):
-        return "magic"
-    found = re.search(r"\((\w+)\)", defn.type)
-    return found.group(1).lower() if found else ""
+    found = _ELEMENT_OF.get(defn.type)
+    if found is None:
+        if is_magic(defn):
+            found = "magic"
+        else:
+            word = re.search(r"\((\w+)\)", defn.type)
+            found = word.group(1).lower() if word else ""
+        _ELEMENT_OF[defn.type] = found
+    return found
 
 
 def printed_rank(defn: CardDef | None) -> int:
@@ -68,14 +77,36 @@ def printed_rank(defn: CardDef | None) -> int:
     return 1 if defn is None or defn.level is None else defn.level
 
 
-def kinds_of(defn: CardDef | None) -> set[str]:
-    """The words a card answers to in effect text: its type, sub-types and category."""
+_KINDS_OF: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
+"""(type line, traits) -> the words such a card answers to (see :func:`kinds_of`)."""
+
+
+def kinds_of(defn: CardDef | None) -> frozenset[str]:
+    """The words a card answers to in effect text: its type, sub-types and category.
+
+    They follow from the printed type line and traits alone, so they are worked out once
+    for each pair of them.
+    """
     if defn is None:
-        return set()
-    words = {"card", element(defn)}
-    words.add("unit" if is_creature(defn) else "spell")
-    words.update(t.lower() for t in defn.traits)
+        return frozenset()
+    seen = _KINDS_OF_CARD.get(id(defn))
+    if seen is not None and seen[0] is defn:
+        return seen[1]
+    key = (defn.type, tuple(defn.traits))
+    words = _KINDS_OF.get(key)
+    if words is None:
+        found = {"card", element(defn)}
+        found.add("unit" if is_creature(defn) else "spell")
+        found.update(t.lower() for t in defn.traits)
+        words = _KINDS_OF[key] = frozenset(found)
+    if len(_KINDS_OF_CARD) > 4096:
+        _KINDS_OF_CARD.clear()
+    _KINDS_OF_CARD[id(defn)] = (defn, words)
     return words
+
+
+_KINDS_OF_CARD: dict[int, tuple[CardDef, frozenset[str]]] = {}
+"""The last card records :func:`kinds_of` read, by identity (each kept with its record, so an id is never taken for another)."""
 
 
 # ---------------------------------------------------------------------- card texts
@@ -91,18 +122,48 @@ def text_of(state: TtcgState, name: str) -> A.CardText:
     return tree
 
 
-_EFFECTS: weakref.WeakKeyDictionary[CardDatabase, dict[str, tuple[tuple[str, object], ...]]] = weakref.WeakKeyDictionary()
+Numbered = tuple[tuple[int, str, Any], ...]
+"""``(index, label, ability)`` of some of a card's effects, ``index`` its place among all of them."""
 
 
-def effects_of(state: TtcgState, name: str) -> tuple[tuple[str, object], ...]:
+class _Reading:
+    """What a card database's texts say, read once per card (the verifier asks at every event).
+
+    ``effects``: ``(label, ability)`` of every effect; ``passives`` and ``triggered``:
+    the Passive and the triggered ones, numbered (:data:`Numbered`); ``triggers``: the
+    triggered ones by the event they watch; ``quiet``: see :func:`quiet`; ``of_kind``: see
+    :func:`statics_of`.
+    A text the spec cannot read is not remembered: asking again raises
+    :class:`Unmodelled` again.
+    """
+
+    __slots__ = ("effects", "of_kind", "passives", "quiet", "triggered", "triggers")
+
+    def __init__(self) -> None:
+        self.effects: dict[str, tuple[tuple[str, Any], ...]] = {}
+        self.passives: dict[str, Numbered] = {}
+        self.triggered: dict[str, Numbered] = {}
+        self.triggers: dict[tuple[str, str], Numbered] = {}
+        self.quiet: dict[str, bool] = {}
+        self.of_kind: dict[tuple[str, Any], tuple[tuple[int, str, Any, tuple[Any, ...]], ...]] = {}
+
+
+def _reading(cards: CardDatabase) -> _Reading:
+    reading: _Reading | None = cards.__dict__.get("_ttcg_reading")
+    if reading is None:
+        reading = cards.__dict__["_ttcg_reading"] = _Reading()
+    return reading
+
+
+def effects_of(state: TtcgState, name: str) -> tuple[tuple[str, Any], ...]:
     """``(label, ability)`` for each effect of a card, in printed order (``normal`` if unlabelled).
 
     Read once per card database and card (the verifier asks for them at every event).
     """
-    known = _EFFECTS.setdefault(state.cards, {})
+    known = _reading(state.cards).effects
     found = known.get(name)
     if found is None:
-        out: list[tuple[str, object]] = []
+        out: list[tuple[str, Any]] = []
         for ability in text_of(state, name).abilities:
             if isinstance(ability, T.Labelled):
                 out.append((ability.label, ability.ability))
@@ -110,6 +171,91 @@ def effects_of(state: TtcgState, name: str) -> tuple[tuple[str, object], ...]:
                 out.append(("normal", ability))
         found = known[name] = tuple(out)
     return found
+
+
+def passives_of(state: TtcgState, name: str) -> Numbered:
+    """The Passive effects of a card (its always-on ones, 2.2.5.i), numbered as in :func:`effects_of`."""
+    return _numbered_of(state, name, A.Passive, _reading(state.cards).passives)
+
+
+def triggered_of(state: TtcgState, name: str) -> Numbered:
+    """The effects of a card that a trigger sets off, numbered as in :func:`effects_of`."""
+    return _numbered_of(state, name, A.Triggered, _reading(state.cards).triggered)
+
+
+def _numbered_of(state: TtcgState, name: str, kind: type, known: dict[str, Numbered]) -> Numbered:
+    """The effects of one kind of a card, numbered as in :func:`effects_of` (kept in ``known``)."""
+    found = known.get(name)
+    if found is None:
+        found = known[name] = tuple((i, label, a) for i, (label, a) in enumerate(effects_of(state, name))
+                                    if isinstance(a, kind))
+    return found
+
+
+def triggers(state: TtcgState, name: str, event: str) -> Numbered:
+    """The effects of a card that the trigger ``event`` sets off, numbered as in :func:`effects_of`."""
+    known = _reading(state.cards).triggers
+    found = known.get((name, event))
+    if found is None:
+        found = known[(name, event)] = tuple(t for t in triggered_of(state, name) if t[2].trigger.event == event)
+    return found
+
+
+def trigger_table(state: TtcgState) -> dict[tuple[str, str], Numbered]:
+    """What :func:`triggers` has read so far, by (card name, event) (a pair not in it is asked of :func:`triggers`)."""
+    return _reading(state.cards).triggers
+
+
+def quiet(state: TtcgState, name: str) -> bool:
+    """Whether a card's Passive effects can neither forbid nor set anything, and are read without fail.
+
+    That is: no can't (:class:`~grammar.ttcg_nodes.Restrict`) and no set value
+    (:class:`~grammar.ttcg_nodes.SetStat`) among their steps, effect types the rulebook
+    defines, and conditions :func:`condition_holds` reads. Such a card on the field adds
+    nothing to the effects a clash is looked for among (``conflicts.effects_in_force``).
+    A text that does not parse is not quiet.
+    """
+    known = _reading(state.cards).quiet
+    found = known.get(name)
+    if found is None:
+        try:
+            found = known[name] = not loud(state, name)
+        except Unmodelled:
+            return False
+    return found
+
+
+def loud(state: TtcgState, name: str) -> tuple[tuple[int, str, Any, tuple[Any, ...]], ...]:
+    """The Passive effects of a card that are not quiet (see :func:`quiet`): ``(index, label,
+    ability, steps)``, ``steps`` its can'ts and set values, for each one that has some or whose
+    reading may fail. Raises :class:`Unmodelled` for a text that does not parse.
+    """
+    found = _reading(state.cards).of_kind.get((name, _CLASHING))
+    return found if found is not None else _passives_of_kind(state, name, _CLASHING)
+
+
+_CLASHING = (T.Restrict, T.SetStat)
+"""The static steps that can clash: can'ts and set values."""
+
+
+def quiet_cards(state: TtcgState) -> dict[str, bool]:
+    """What :func:`quiet` has found so far, by card name (a name not in it is asked of :func:`quiet`)."""
+    return _reading(state.cards).quiet
+
+
+_STATES = ("on the field", "under another card", "tapped", "dormant", "untapped", "in hand", "in discard pile")
+"""What :func:`condition_holds` reads of a card's place."""
+
+
+def _read_without_fail(cond: A.Condition | None) -> bool:
+    """Whether :func:`condition_holds` reads the condition without raising :class:`Unmodelled`."""
+    if cond is None:
+        return True
+    if cond.subject == "state":
+        return cond.value in _STATES
+    if cond.subject == "points" or cond.subject == "cards" and cond.of is not None:
+        return isinstance(cond.value, int) and cond.op in (">=", "<=", "==")
+    return False
 
 
 def defined(label: str, name: str) -> None:
@@ -121,10 +267,18 @@ def defined(label: str, name: str) -> None:
 # ---------------------------------------------------------------------- the field
 
 
+def players_in_order(state: TtcgState) -> tuple[str, ...]:
+    """The players, active player first (the order in which the field is read)."""
+    active = state.active
+    if not active:
+        return state.players
+    a, b = state.players
+    return (active, b if active == a else a)
+
+
 def piles(state: TtcgState) -> Iterator[tuple[str, Pile]]:
     """Every pile on the field, active player's first, creatures before magic."""
-    order = (state.active, state.other(state.active)) if state.active else state.players
-    for player in order:
+    for player in players_in_order(state):
         side = state.sides[player]
         for pile in side.creatures + side.magic:
             yield player, pile
@@ -133,24 +287,36 @@ def piles(state: TtcgState) -> Iterator[tuple[str, Pile]]:
 def pile_by_id(state: TtcgState, pile_id: int | None) -> Pile | None:
     if pile_id is None:
         return None
-    for _owner, pile in piles(state):
-        if pile.id == pile_id:
-            return pile
+    sides = state.sides
+    for player in players_in_order(state):
+        side = sides[player]
+        for row in (side.creatures, side.magic):
+            for pile in row:
+                if pile.id == pile_id:
+                    return pile
     return None
 
 
 def owner_of_pile(state: TtcgState, pile_id: int) -> str | None:
-    for owner, pile in piles(state):
-        if pile.id == pile_id:
-            return owner
+    sides = state.sides
+    for player in players_in_order(state):
+        side = sides[player]
+        for row in (side.creatures, side.magic):
+            for pile in row:
+                if pile.id == pile_id:
+                    return player
     return None
 
 
 def pile_of(state: TtcgState, uid: int) -> Pile | None:
     """The pile whose top card is the card ``uid``."""
-    for _owner, pile in piles(state):
-        if pile.card.uid == uid:
-            return pile
+    sides = state.sides
+    for player in players_in_order(state):
+        side = sides[player]
+        for row in (side.creatures, side.magic):
+            for pile in row:
+                if pile.card.uid == uid:
+                    return pile
     return None
 
 
@@ -194,6 +360,7 @@ def creatures(state: TtcgState, player: str) -> list[Pile]:
 
 
 _GUARD: set[int] = set()
+"""Cards whose rank is being worked out (a change whose reach depends on a rank reads printed ranks meanwhile)."""
 
 
 def rank(state: TtcgState, card: CardObj) -> int:
@@ -242,20 +409,25 @@ def _changes(state: TtcgState, card: CardObj) -> Iterator[tuple[str, int, str]]:
     pile = pile_of(state, card.uid)
     if pile is None:
         return
-    for controller, source, step in statics(state):
-        if isinstance(step, T.Boost | T.SetStat) and step_covers(state, controller, source, step.what, card):
+    for controller, source, step in statics_of(state, _STAT_STEPS):
+        if step_covers(state, controller, source, step.what, card):
             amount = step.delta if isinstance(step, T.Boost) else step.value
             yield step.stat, amount if isinstance(amount, int) else 0, "boost" if isinstance(step, T.Boost) else "set"
 
 
-def lasting_covers(state: TtcgState, lasting: object, card: CardObj) -> bool:
+_STAT_STEPS = (T.Boost, T.SetStat)
+"""The static steps that change a number (attack, defense, rank)."""
+
+
+def lasting_covers(state: TtcgState, lasting: object, card: CardObj, on_top: bool = False) -> bool:
+    """Whether a lasting change applies to ``card``; ``on_top``: the caller knows it is the top card of a pile."""
     uids = getattr(lasting, "uids", None)
     if uids is not None:
         return card.uid in uids
     selector = getattr(lasting, "selector", None)
     if selector is None:
         return False
-    return pile_of(state, card.uid) is not None and cards_match(state, card, selector, lasting.controller)  # type: ignore[attr-defined]
+    return (on_top or pile_of(state, card.uid) is not None) and cards_match(state, card, selector, lasting.controller)  # type: ignore[attr-defined]
 
 
 def step_covers(state: TtcgState, controller: str, source: Pile, what: T.Cards, card: CardObj) -> bool:
@@ -268,6 +440,23 @@ def step_covers(state: TtcgState, controller: str, source: Pile, what: T.Cards, 
     if what.other and source.card.uid == card.uid:
         return False
     return pile_of(state, card.uid) is not None and cards_match(state, card, what, controller)
+
+
+def covered(state: TtcgState, controller: str, source: Pile, what: T.Cards,
+            field: list[tuple[str, CardObj]]) -> list[tuple[str, CardObj]]:
+    """The entries ``(owner, card)`` of ``field`` (top cards of piles, in field order) that a
+    static step of ``source`` speaks of: those :func:`step_covers` accepts, asked once for all."""
+    if what.quantifier == "this":
+        uid = source.card.uid
+        return [entry for entry in field if entry[1].uid == uid]
+    if what.quantifier == "equipped":
+        target = pile_by_id(state, source.equipped_to)
+        if target is None:
+            return []
+        uid = target.card.uid
+        return [entry for entry in field if entry[1].uid == uid]
+    uid = source.card.uid if what.other else None
+    return [entry for entry in field if entry[1].uid != uid and cards_match(state, entry[1], what, controller)]
 
 
 # ---------------------------------------------------------------------- matching cards
@@ -288,14 +477,21 @@ def whose(state: TtcgState, controller: str, relative: str | None) -> list[str]:
     return list(state.players)
 
 
+_KIND_WORDS: dict[tuple[tuple[str, ...], bool], tuple[frozenset[str], ...]] = {}
+"""(kinds, any_type) -> the words of each kind that must apply (see :func:`kinds_match`)."""
+
+
 def kinds_match(defn: CardDef | None, kinds: tuple[str, ...], any_type: bool = False) -> bool:
     """Whether a card is of one of ``kinds`` (each kind's words must all apply)."""
     if not kinds:
         return True
     have = kinds_of(defn)
-    for kind in kinds:
-        words = [w for w in kind.split() if not (any_type and w in ELEMENTS)]
-        if all(w in have for w in words):
+    wanted = _KIND_WORDS.get((kinds, any_type))
+    if wanted is None:
+        wanted = _KIND_WORDS[(kinds, any_type)] = tuple(
+            frozenset(w for w in kind.split() if not (any_type and w in ELEMENTS)) for kind in kinds)
+    for words in wanted:
+        if words <= have:
             return True
     return False
 
@@ -388,9 +584,45 @@ def statics(state: TtcgState) -> list[tuple[str, Pile, A.Step]]:
         for card in [pile.card, *pile.under]:
             if card.name is None:
                 continue
-            for index, (label, ability) in enumerate(effects_of(state, card.name)):
-                if isinstance(ability, A.Passive) and in_force(state, owner, pile, card, index, label, ability):
+            for index, label, ability in passives_of(state, card.name):
+                if in_force(state, owner, pile, card, index, label, ability):
                     found.extend((owner, pile, step) for step in ability.effect)
+    return found
+
+
+def statics_of(state: TtcgState, kinds: type | tuple[type, ...]) -> list[tuple[str, Pile, Any]]:
+    """The steps of :func:`statics` that are of ``kinds``, in its order, read only where they can be.
+
+    A Passive effect without such a step whose reading cannot fail (a defined effect
+    type, a condition :func:`condition_holds` reads) adds nothing and raises nothing, so
+    it is left unread; every other one is read as :func:`statics` reads it.
+    """
+    found: list[tuple[str, Pile, Any]] = []
+    known = _reading(state.cards).of_kind
+    for owner in players_in_order(state):
+        side = state.sides[owner]
+        for pile in side.creatures + side.magic:
+            for card in (pile.card, *pile.under) if pile.under else (pile.card,):
+                name = card.name
+                if name is None:
+                    continue
+                passives = known.get((name, kinds))
+                if passives is None:
+                    passives = _passives_of_kind(state, name, kinds)
+                for index, label, ability, steps in passives:
+                    if in_force(state, owner, pile, card, index, label, ability):
+                        found.extend((owner, pile, step) for step in steps)
+    return found
+
+
+def _passives_of_kind(state: TtcgState, name: str, kinds: type | tuple[type, ...]) -> tuple[tuple[int, str, Any, tuple[Any, ...]], ...]:
+    """``(index, label, ability, steps of kinds)`` of the Passive effects :func:`statics_of` reads on a card."""
+    out = []
+    for index, label, ability in passives_of(state, name):
+        steps = tuple(step for step in ability.effect if isinstance(step, kinds))
+        if steps or label not in DEFINED_LABELS or not _read_without_fail(ability.condition):
+            out.append((index, label, ability, steps))
+    found = _reading(state.cards).of_kind[(name, kinds)] = tuple(out)
     return found
 
 
@@ -401,8 +633,8 @@ def restricted(state: TtcgState, card: CardObj, action: str) -> bool:
             return True
     if pile_of(state, card.uid) is None:
         return False
-    for controller, source, step in statics(state):
-        if isinstance(step, T.Restrict) and step.action == action and step_covers(state, controller, source, step.what, card):
+    for controller, source, step in statics_of(state, T.Restrict):
+        if step.action == action and step_covers(state, controller, source, step.what, card):
             return True
     return False
 
@@ -431,8 +663,8 @@ def extra_play_kinds(state: TtcgState) -> list[tuple[str, ...]]:
 def rank_up_allowed(state: TtcgState, target: CardObj, using: CardDef, target_owner: str) -> str | None:
     """The card whose effect in force lets ``using`` level up ``target`` despite another type (2.2.5.b), or ``None``."""
     probe = CardObj(-1, using.name, target_owner, using)
-    for controller, source, step in statics(state):
-        if not isinstance(step, T.RankUp) or not step.permission:
+    for controller, source, step in statics_of(state, T.RankUp):
+        if not step.permission:
             continue
         if not step_covers(state, controller, source, step.target, target):
             continue

@@ -57,6 +57,7 @@ from spec.core.conflicts import (
 from spec.core.findings import Violation
 from spec.core.game import Ruling
 from spec.core.state import CardObj
+from spec.ttcg import board as B
 
 STATED = "ttcg:2.2.5.b"
 TWO_PLAYS = "ttcg:2.2.3.a.2.a"
@@ -223,25 +224,57 @@ def effects_in_force(state: Any) -> list[Effect]:
     set values, prohibitions) and the extra plays granted this turn. Stat *changes*
     (gains and losses) are left out: they add up (2.1.ab) and clash with nothing.
     """
-    from spec.ttcg import board as B
+    return _read_in_force(state)
 
+
+def _in_force(state: Any) -> tuple[list[Effect], frozenset[str]]:
+    """The effects in force and the set of their ids (what :func:`conflicts_met` compares)."""
+    effects = _read_in_force(state)
+    return effects, frozenset(e.id for e in effects)
+
+
+def _field_and_clashes(state: Any) -> tuple[list[tuple[str, CardObj]], list[tuple[str, Any, Any]]]:
+    """The top cards of the field (with their owners), and (controller, source pile, step) of
+    the can'ts and set values among the statics in force, both in field order.
+
+    The steps are those :func:`spec.ttcg.board.statics` gives, in its order, read only from
+    the effects that are not quiet (:func:`spec.ttcg.board.loud`): the others have no such
+    step and are read without fail, so leaving them out changes neither the result nor
+    what raises.
+    """
+    field: list[tuple[str, CardObj]] = []
+    found: list[tuple[str, Any, Any]] = []
+    known = B.quiet_cards(state)
+    for owner in B.players_in_order(state):
+        side = state.sides[owner]
+        for pile in side.creatures + side.magic:
+            if pile.card.name is not None:
+                field.append((owner, pile.card))
+            for card in (pile.card, *pile.under) if pile.under else (pile.card,):
+                name = card.name
+                if name is None or known.get(name):
+                    continue
+                for index, label, ability, steps in B.loud(state, name):
+                    if B.in_force(state, owner, pile, card, index, label, ability):
+                        found.extend((owner, pile, step) for step in steps)
+    return field, found
+
+
+def _read_in_force(state: Any) -> list[Effect]:
     out: list[Effect] = []
-    field = [(owner, pile.card) for owner, pile in B.piles(state) if pile.card.name is not None]
-    for controller, source, step in B.statics(state):
+    field, clashes = _field_and_clashes(state)
+    for controller, source, step in clashes:
         name = f"{source.card.name} ({controller})"
         key = f"{source.card.name}#{source.card.uid}"
         ident = f"{key}/{type(step).__name__}/{getattr(step, 'action', getattr(step, 'stat', ''))}"
-        if isinstance(step, N.Restrict | N.SetStat):
-            for owner, card in field:
-                if not B.step_covers(state, controller, source, step.what, card):
-                    continue
-                subject = card_subject(owner, card)
-                if isinstance(step, N.Restrict):
-                    out.append(Effect(f"{ident}>{subject}", "cant", subject, step.action, 0, name, "card", controller, key,
-                                      text=f"{_words(owner, card)} cannot {step.action}"))
-                elif isinstance(step.value, int):
-                    out.append(Effect(f"{ident}>{subject}", "set", subject, step.stat, step.value, name, "card", controller, key,
-                                      text=f"{_words(owner, card)} has {step.value} {step.stat}"))
+        for owner, card in B.covered(state, controller, source, step.what, field):
+            subject = card_subject(owner, card)
+            if isinstance(step, N.Restrict):
+                out.append(Effect(f"{ident}>{subject}", "cant", subject, step.action, 0, name, "card", controller, key,
+                                  text=f"{_words(owner, card)} cannot {step.action}"))
+            elif isinstance(step.value, int):
+                out.append(Effect(f"{ident}>{subject}", "set", subject, step.stat, step.value, name, "card", controller, key,
+                                  text=f"{_words(owner, card)} has {step.value} {step.stat}"))
     for lasting in state.lasting:
         source = f"an effect of {lasting.controller}"
         ident = f"lasting{lasting.order}"
@@ -254,7 +287,7 @@ def effects_in_force(state: Any) -> list[Effect]:
         if lasting.kind not in ("restrict", "set"):
             continue
         for owner, card in field:
-            if not B.lasting_covers(state, lasting, card):
+            if not B.lasting_covers(state, lasting, card, on_top=True):
                 continue
             subject = card_subject(owner, card)
             if lasting.kind == "restrict":
@@ -276,18 +309,14 @@ def conflicts_met(state: Any, memo: dict[str, Any]) -> list[Ruling]:
     """Findings for clashes between effects in force not reported yet (see the module docstring)."""
     if state.stage != "turn":
         return []
-    quick = (state.next_uid, state.next_order, len(state.lasting), state.turn, len(state.flags.extra),
-             tuple(len(state.sides[p].creatures) + len(state.sides[p].magic) for p in state.players),
-             tuple(sum(p.tapped for p in state.sides[x].piles()) for x in state.players),
-             tuple(sum(len(p.switched_on) for p in state.sides[x].piles()) for x in state.players))
+    quick = change_key(state)
     if memo.get("quick") == quick:
         return []  # nothing entered, left, tapped, switched on or began: most events
     memo["quick"] = quick
     try:
-        effects = effects_in_force(state)
+        effects, signature = ([], frozenset()) if _nothing_in_force(state) else _in_force(state)
     except Exception:  # noqa: BLE001 - a card the spec cannot read is reported by the event itself
         return []
-    signature = frozenset(e.id for e in effects)
     if memo.get("effects") == signature:
         return []
     memo["effects"] = signature
@@ -305,6 +334,48 @@ def conflicts_met(state: Any, memo: dict[str, Any]) -> list[Ruling]:
         seen.add(resolution.undecided)
         rulings.append(Ruling(None, Violation(resolution.undecided, severity="unverifiable"), "conflicts"))
     return rulings
+
+
+def change_key(state: Any) -> list[int]:
+    """What :func:`conflicts_met` compares from event to event: new cards, new lasting results and
+    turns, then each side's piles: how many, how many tapped, and the effects switched on among them."""
+    key = [state.next_uid, state.next_order, len(state.lasting), state.turn, len(state.flags.extra)]
+    for player in state.players:
+        side = state.sides[player]
+        tapped = switched = 0
+        for row in (side.creatures, side.magic):
+            for pile in row:
+                if pile.tapped:
+                    tapped += 1
+                if pile.switched_on:
+                    switched += len(pile.switched_on)
+        key += (len(side.creatures) + len(side.magic), tapped, switched)
+    return key
+
+
+def _nothing_in_force(state: Any) -> bool:
+    """Whether :func:`effects_in_force` is sure to find nothing (and to read the field without fail).
+
+    So it is when every card on the field is quiet (:func:`spec.ttcg.board.quiet`), no
+    lasting result restricts, sets or prohibits, and no extra play was granted: the
+    common case, told without reading the effects in force.
+    """
+    if state.flags.extra:
+        return False
+    for lasting in state.lasting:
+        if lasting.kind in ("prohibit", "restrict", "set"):
+            return False
+    known = B.quiet_cards(state)
+    for side in state.sides.values():
+        for row in (side.creatures, side.magic):
+            for pile in row:
+                name = pile.card.name
+                if name is not None and not (known.get(name) or B.quiet(state, name)):
+                    return False
+                for card in pile.under:
+                    if card.name is not None and not (known.get(card.name) or B.quiet(state, card.name)):
+                        return False
+    return True
 
 
 def conflict_ruling(conflict: Conflict) -> Ruling:
@@ -400,8 +471,6 @@ def judge_level_up(state: Any, owner: str, target: CardObj, using: str, source: 
 
 def play_notes(state: Any, player: str, card: str, on: Any) -> list[Ruling]:
     """``info`` findings for a legal play that a settled clash allowed (called before it is carried out)."""
-    from spec.ttcg import board as B
-
     notes: list[Ruling] = []
     if state.flags.plays >= 2 and state.resolution is None:
         allowed, rulings = judge_extra_play(state, player)

@@ -54,6 +54,7 @@ from spec.ttcg.state import (
     Link,
     Pile,
     Side,
+    Snapshot,
     TtcgState,
 )
 from spec.ttcg.turn import TURN
@@ -166,9 +167,11 @@ class Ttcg(Game[TtcgState, Event]):
 
     def apply(self, state: TtcgState, event: Event) -> list[Ruling]:
         kind = str(event.__struct_config__.tag)
+        seq = event.seq
         for side in state.sides.values():
-            side.knowledge.now = event.seq
-        state.notes = []
+            side.knowledge.now = seq
+        if state.notes:
+            state.notes = []
         try:
             rulings = self._apply(state, event, kind)
         except (B.Unmodelled, UnsupportedStep) as error:
@@ -207,7 +210,10 @@ class Ttcg(Game[TtcgState, Event]):
         if ev.by is not None and ev.by not in state.players:
             return [Ruling(None, Violation(f"{ev.by!r} is not a player of this game", "one of " + ", ".join(state.players), str(ev.by),
                                            "malformed"))]
-        missing = self._unknown_card(state, ev, kind)
+        fields = _CARD_FIELDS.get(type(ev))
+        if fields is None:
+            fields = _CARD_FIELDS[type(ev)] = _card_fields(type(ev))
+        missing = self._unknown_card(state, ev, kind, fields) if fields else None
         if missing is not None:
             return [missing]
         claim = E.KINDS[kind] == "claim"
@@ -221,13 +227,13 @@ class Ttcg(Game[TtcgState, Event]):
         action = BOOK.actions[kind]
         hit = action.first_violation(state, ev)
         if hit is not None and kind != "pass" and not state.explicit_passes:
-            snapshot: TtcgState | None = None
+            snapshot: Snapshot | None = None
             progressed: Any = hit
             steps = 0
             while progressed is not None and self._can_advance(state) and steps < MAX_ADVANCES:
                 steps += 1
                 if snapshot is None:
-                    snapshot = state.copy()
+                    snapshot = state.snapshot()
                 self._advance(state)
                 if state.resolution is not None and state.resolution.need is not None and not claim:
                     need = state.resolution.need
@@ -238,12 +244,12 @@ class Ttcg(Game[TtcgState, Event]):
             if progressed is None:
                 hit = None
             elif snapshot is not None:
-                state.__dict__.update(snapshot.__dict__)
+                snapshot.restore(state)
         if hit is not None:
             check, violation = hit
             self._apply_anyway(state, ev, kind)
             return [Ruling(check.rule, violation, check.name)]
-        perform = getattr(self, f"_do_{kind}", None)
+        perform = getattr(self, _PERFORM[kind], None)
         return (perform(state, ev) if perform is not None else None) or []
 
     @staticmethod
@@ -255,17 +261,20 @@ class Ttcg(Game[TtcgState, Event]):
         if not self._probing:
             self.apply_anyway(state, ev, kind)
 
-    def _unknown_card(self, state: TtcgState, ev: Any, kind: str) -> Ruling | None:
+    def _unknown_card(self, state: TtcgState, ev: Any, kind: str, fields: tuple[str, ...]) -> Ruling | None:
+        """A card the event names (among its ``fields``) that the database does not hold."""
         names: list[str] = []
-        for name in ("card",):
-            value = getattr(ev, name, None)
+        if "card" in fields:
+            value = getattr(ev, "card", None)
             if isinstance(value, str):
                 names.append(value)
         for name in ("on", "equip", "target"):
-            ref = getattr(ev, name, None)
-            if ref is not None:
-                names.append(ref.card)
-        names += [ref.card for ref in getattr(ev, "cards", [])]
+            if name in fields:
+                ref = getattr(ev, name, None)
+                if ref is not None:
+                    names.append(ref.card)
+        if "cards" in fields:
+            names += [ref.card for ref in getattr(ev, "cards", [])]
         for name in names:
             if name not in state.cards:
                 if kind in ("draw", "mill"):
@@ -914,20 +923,22 @@ class Ttcg(Game[TtcgState, Event]):
                   "a card leaving the field sets off only its own 'this card' triggers, and only if it was untapped")
     def fire(self, state: TtcgState, event: str, actor: str, card: CardObj | None, leaving: bool | None = None) -> None:
         """Set off the triggers ``event`` (happening to ``card``, by or to ``actor``) matches."""
-        for owner, pile in B.piles(state):
-            top = pile.card
-            if top.name is None:
-                continue
-            for index, (label, ability) in enumerate(B.effects_of(state, top.name)):
-                if not isinstance(ability, A.Triggered):
+        watching = B.trigger_table(state)
+        for owner in B.players_in_order(state):
+            side = state.sides[owner]
+            for pile in side.creatures + side.magic:
+                top = pile.card
+                name = top.name
+                if name is None:
                     continue
-                if not self._matches(state, owner, top, ability.trigger, event, actor, card):
-                    continue
-                self._set_off(state, owner, pile, top, index, label, ability)
+                found = watching.get((name, event))
+                if found is None:
+                    found = B.triggers(state, name, event)
+                for index, label, ability in found:
+                    if self._matches(state, owner, top, ability.trigger, event, actor, card):
+                        self._set_off(state, owner, pile, top, index, label, ability)
         if leaving is not None and card is not None and card.name is not None:
-            for index, (label, ability) in enumerate(B.effects_of(state, card.name)):
-                if not isinstance(ability, A.Triggered) or ability.trigger.event != event:
-                    continue
+            for index, label, ability in B.triggers(state, card.name, event):
                 subject = ability.trigger.subject
                 if subject is None or subject.quantifier != "this":
                     continue  # 2.2.5.h.3: the card's other effects do not answer its own departure
@@ -1215,6 +1226,22 @@ class Ttcg(Game[TtcgState, Event]):
             for _ in range(3):
                 options.append(rng.sample(refs, size) if len(refs) >= size else list(refs))
         return options
+
+
+_PERFORM = {kind: f"_do_{kind}" for kind in E.KINDS}
+"""Event kind -> the name of the method that carries it out (``Ttcg._do_<kind>``), if it has one."""
+
+_NAMING = ("card", "on", "equip", "target", "cards")
+"""The fields of an event that name cards of the database: a name, references, a list of references."""
+
+_CARD_FIELDS: dict[type, tuple[str, ...]] = {}
+"""Event type -> which of :data:`_NAMING` it has (see ``Ttcg._unknown_card``)."""
+
+
+def _card_fields(cls: type) -> tuple[str, ...]:
+    """The fields of :data:`_NAMING` an event type has (all of them for a type that does not list its fields)."""
+    fields = getattr(cls, "__struct_fields__", None)
+    return _NAMING if fields is None else tuple(f for f in _NAMING if f in fields)
 
 
 class _Probe:

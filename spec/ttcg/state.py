@@ -10,7 +10,7 @@ players pass; a declared attack waits as the *battle*.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from grammar import ast as A
@@ -55,6 +55,11 @@ class Pile:
         return Pile(self.id, self.card.copy(), self.row, [c.copy() for c in self.under], self.tapped,
                     self.tapped_turn, set(self.switched_on), self.equipped_to)
 
+    def held(self) -> Pile:
+        """The pile as it stands, for a :class:`Snapshot`: its own lists, the cards shared (see :func:`_kept`)."""
+        return Pile(self.id, _kept(self.card), self.row, [_kept(c) for c in self.under], self.tapped,
+                    self.tapped_turn, set(self.switched_on), self.equipped_to)
+
 
 @dataclass
 class Side:
@@ -80,6 +85,25 @@ class Side:
         return Side(self.name, self.deck.copy(), self.hand.copy(), self.discard.copy(), self.knowledge.copy(),
                     [p.copy() for p in self.creatures], [p.copy() for p in self.magic], self.points, self.shuffled,
                     self.opening_draws, self.skips)
+
+    def held(self) -> Side:
+        """The side as it stands, for a :class:`Snapshot`: zones, piles and knowledge of its own, the cards shared."""
+        return Side(self.name, _held(self.deck), _held(self.hand), _held(self.discard), self.knowledge.copy(),
+                    [p.held() for p in self.creatures], [p.held() for p in self.magic], self.points, self.shuffled,
+                    self.opening_draws, self.skips)
+
+
+def _kept(card: CardObj) -> CardObj:
+    """A card as a :class:`Snapshot` keeps it: itself once its name is known (such a card never changes),
+    a copy while it is hidden (naming a hidden card of a hand changes it in place)."""
+    return card if card.name is not None else card.copy()
+
+
+def _held(zone: Zone) -> Zone:
+    other = Zone(zone.name, ordered=zone.ordered, public=zone.public)
+    other.cards = [c if c.name is not None else c.copy() for c in zone.cards]
+    other.hidden = zone.hidden
+    return other
 
 
 @dataclass
@@ -128,6 +152,10 @@ class Lasting:
     until_end: int | None = None
     """It ends as this turn ends; with neither, it lasts while its cards are on the field."""
     order: int = 0
+
+    def copy(self) -> Lasting:
+        return Lasting(self.kind, self.controller, self.what, self.amount, self.uids, self.selector, self.using,
+                       self.until_start, self.until_end, self.order)
 
 
 @dataclass
@@ -235,15 +263,40 @@ class TtcgState:
 
     def copy(self) -> TtcgState:
         """A cheap independent copy (mutable parts copied, card definitions shared)."""
-        other = TtcgState(
-            self.players, {k: v.copy() for k, v in self.sides.items()}, self.cards, self.explicit_passes,
+        return self._around({k: v.copy() for k, v in self.sides.items()})
+
+    def snapshot(self) -> Snapshot:
+        """The state as it stands, to be put back with :meth:`Snapshot.restore` if need be."""
+        return Snapshot(self._around({k: v.held() for k, v in self.sides.items()}))
+
+    def _around(self, sides: dict[str, Side]) -> TtcgState:
+        """A copy of everything but the sides, around ``sides``."""
+        return TtcgState(
+            self.players, sides, self.cards, self.explicit_passes,
             self.stage, self.first, self.active, self.turn, self.node,
             Priority(self.priority.holder, self.priority.passes), list(self.chain), list(self.resolving),
             None if self.resolution is None else self.resolution.copy(), self.paying,
-            None if self.battle is None else replace(self.battle), self.flags.copy(),
-            [replace(x) for x in self.lasting], list(self.delayed), list(self.waiting),
+            None if self.battle is None else Battle(self.battle.attacker, self.battle.player, self.battle.target), self.flags.copy(),
+            [x.copy() for x in self.lasting], list(self.delayed), list(self.waiting),
             list(self.destroyed_log), self.destroyed_mark, self.destroyed_claimed, list(self.spared), self.spared_mark,
             list(self.notes), self.winner, self.fizzled,
             self.next_uid, self.next_order,
         )
-        return other
+
+
+class Snapshot:
+    """A state as it stood, put back exactly as a :meth:`TtcgState.copy` taken then would put it back.
+
+    Taking it copies what the game changes in place (zones' lists, piles, knowledge, the
+    rest of the state) but shares the cards whose name is known: such a card never
+    changes, so it is copied only if the snapshot is put back. The passes inferred
+    before an event nearly always make it legal, and the snapshot is then dropped
+    without a card of it ever being copied.
+    """
+
+    def __init__(self, kept: TtcgState) -> None:
+        self.kept = kept
+
+    def restore(self, state: TtcgState) -> None:
+        """Put ``state`` back as it stood (its own copies of everything, as ``state.copy()`` made them)."""
+        state.__dict__.update(self.kept.copy().__dict__)

@@ -1,0 +1,243 @@
+"""TTCG: what the spec keeps or skips to verify faster gives the answers it would work out afresh.
+
+The spec reads each card's effects once per card database (by label, Passive, triggered
+by event, and which of them can clash); it reads the statics of one kind only from the
+effects that have such steps or whose reading may fail; it tells that no effect is in
+force without reading them when every card on the field is quiet; a snapshot before the
+passes inferred for an event shares the cards whose name is known and copies them only
+when it is put back. Each test pins one of these against the plain reading, along the
+replays of ``replays/ttcg``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from grammar import ast as A
+from grammar import ttcg_nodes as T
+from spec import load_game
+from spec.core.cards import CardDatabase, shipped_database
+from spec.core.conflicts import Effect
+from spec.core.game import Setup
+from spec.ttcg import board as B
+from spec.ttcg import conflicts as TC
+from spec.ttcg.state import TtcgState
+from verifier.replay import read
+from verifier.verify import Verifier, _decoder_for
+
+GAME: Any = load_game("ttcg")
+REPLAYS = sorted(Path("replays/ttcg").glob("*/*.jsonl"))
+KINDS = (T.Restrict, T.RankUp, (T.Boost, T.SetStat), (T.Restrict, T.SetStat))
+
+
+class _Watch(Verifier):
+    """A verifier that shows each state (after each event) to ``see``."""
+
+    def __init__(self, see: Callable[[TtcgState, Any], None]) -> None:
+        super().__init__(keep_going=True)
+        self.see = see
+
+    def visit(self, event: Any, line: int) -> bool:
+        going = super().visit(event, line)
+        if self.state is not None:
+            self.see(self.state, event)
+        return going
+
+
+def along_replays(see: Callable[[TtcgState, Any], None]) -> None:
+    for path in REPLAYS:
+        read(path, _Watch(see), _decoder_for)
+
+
+def effects_afresh(state: TtcgState) -> list[Effect]:
+    """The effects in force read the plain way: every static of the field, every card asked one by one."""
+    out: list[Effect] = []
+    field = [(owner, pile.card) for owner, pile in B.piles(state) if pile.card.name is not None]
+    for controller, source, step in B.statics(state):
+        if not isinstance(step, T.Restrict | T.SetStat):
+            continue
+        name = f"{source.card.name} ({controller})"
+        key = f"{source.card.name}#{source.card.uid}"
+        ident = f"{key}/{type(step).__name__}/{getattr(step, 'action', getattr(step, 'stat', ''))}"
+        for owner, card in field:
+            if not B.step_covers(state, controller, source, step.what, card):
+                continue
+            subject = TC.card_subject(owner, card)
+            if isinstance(step, T.Restrict):
+                out.append(Effect(f"{ident}>{subject}", "cant", subject, step.action, 0, name, "card", controller, key,
+                                  text=f"{owner}'s {card.name} cannot {step.action}"))
+            elif isinstance(step.value, int):
+                out.append(Effect(f"{ident}>{subject}", "set", subject, step.stat, step.value, name, "card", controller, key,
+                                  text=f"{owner}'s {card.name} has {step.value} {step.stat}"))
+    for lasting in state.lasting:
+        if lasting.kind not in ("restrict", "set"):
+            continue
+        for owner, card in field:
+            if B.lasting_covers(state, lasting, card):
+                out.append(Effect(f"lasting{lasting.order}>{TC.card_subject(owner, card)}", "cant", "", ""))
+    return out
+
+
+def _statics_read(state: TtcgState) -> bool:
+    try:
+        B.statics(state)
+    except B.Unmodelled:
+        return False
+    return True
+
+
+def test_statics_of_one_kind_are_the_statics_of_that_kind_along_the_replays() -> None:
+    def see(state: TtcgState, _event: Any) -> None:
+        if not _statics_read(state):
+            return
+        every = B.statics(state)
+        for kinds in KINDS:
+            assert B.statics_of(state, kinds) == [s for s in every if isinstance(s[2], kinds)]
+
+    along_replays(see)
+
+
+def test_the_effects_in_force_are_those_read_afresh_along_the_replays() -> None:
+    seen = {"some": 0, "none": 0}
+
+    def see(state: TtcgState, _event: Any) -> None:
+        if state.stage != "turn" or not _statics_read(state):
+            return
+        effects = TC.effects_in_force(state)
+        afresh = effects_afresh(state)
+        statics = [e for e in effects if not e.id.startswith(("lasting", "extra"))]
+        assert statics == [e for e in afresh if not e.id.startswith("lasting")]
+        assert {e.id for e in effects if e.id.startswith("lasting")} == {e.id for e in afresh if e.id.startswith("lasting")}
+        if TC._nothing_in_force(state):
+            assert effects == []
+            seen["none"] += 1
+        elif effects:
+            seen["some"] += 1
+
+    along_replays(see)
+    assert seen["none"] and seen["some"]
+
+
+def test_a_card_is_quiet_exactly_when_its_passive_effects_hold_no_clash_and_read_without_fail() -> None:
+    cards = CardDatabase.load(shipped_database("ttcg", "base"), "ttcg")
+    state = TtcgState(("ann", "ben"), {}, cards, False)
+    for defn in cards:
+        passives = B.passives_of(state, defn.name)
+        clashing = any(isinstance(step, T.Restrict | T.SetStat) for _i, _label, ability in passives for step in ability.effect)
+        assert B.quiet(state, defn.name) == (not clashing and not B.loud(state, defn.name))
+        assert [(i, label) for i, label, *_rest in B.loud(state, defn.name)] == [
+            (i, label) for i, label, ability in passives
+            if any(isinstance(step, T.Restrict | T.SetStat) for step in ability.effect)
+            or label not in B.DEFINED_LABELS or not B._read_without_fail(ability.condition)]
+        for event in ("played", "destroyed", "attacks", "turn_begins"):
+            assert B.triggers(state, defn.name, event) == tuple(
+                (i, label, a) for i, (label, a) in enumerate(B.effects_of(state, defn.name))
+                if isinstance(a, A.Triggered) and a.trigger.event == event)
+
+
+def test_kinds_are_matched_as_the_words_of_the_card_say() -> None:
+    cards = CardDatabase.load(shipped_database("ttcg", "base"), "ttcg")
+    asked = [("fire",), ("unit",), ("spell",), ("fire dragon",), ("water", "beast"), ("card",), ("dark unit", "light")]
+    for defn in cards:
+        have = {"card", B.element(defn), "unit" if B.is_creature(defn) else "spell", *(t.lower() for t in defn.traits)}
+        assert B.kinds_of(defn) == have
+        for kinds in asked:
+            for any_type in (False, True):
+                plain = any(all(w in have for w in kind.split() if not (any_type and w in B.ELEMENTS)) for kind in kinds)
+                assert B.kinds_match(defn, kinds, any_type) == plain
+
+
+def _dump(state: TtcgState) -> Any:
+    """Everything of a state that a snapshot must put back, as plain values."""
+    def card(c: Any) -> Any:
+        return (c.uid, c.name, c.owner, c.defn.name if c.defn is not None else None, c.face_up)
+
+    def zone(z: Any) -> Any:
+        return (z.name, z.ordered, z.public, [card(c) for c in z.cards], z.hidden)
+
+    def pile(p: Any) -> Any:
+        return (p.id, card(p.card), p.row, [card(c) for c in p.under], p.tapped, p.tapped_turn, sorted(p.switched_on), p.equipped_to)
+
+    sides = {k: (s.name, zone(s.deck), zone(s.hand), zone(s.discard), dict(s.knowledge.located), s.knowledge.length,
+                 [pile(p) for p in s.creatures], [pile(p) for p in s.magic], s.points, s.shuffled, s.opening_draws, s.skips)
+             for k, s in state.sides.items()}
+    rest = {k: v for k, v in state.__dict__.items() if k not in ("sides", "priority", "flags", "lasting", "resolution", "battle")}
+    return (sides, rest, (state.priority.holder, state.priority.passes), state.flags, state.lasting, state.battle,
+            None if state.resolution is None else (state.resolution.controller, state.resolution.vars))
+
+
+def _cards_of(state: TtcgState) -> Iterator[Any]:
+    for side in state.sides.values():
+        for z in (side.deck, side.hand, side.discard):
+            yield from z.cards
+        for p in side.creatures + side.magic:
+            yield p.card
+            yield from p.under
+
+
+@cache
+def _states() -> list[tuple[TtcgState, list[Any]]]:
+    """States along a few replays, each with the events that follow it."""
+    out: list[tuple[TtcgState, list[Any]]] = []
+    for path in REPLAYS[:6]:
+        events: list[Any] = []
+        copies: list[TtcgState] = []
+
+        def see(state: TtcgState, event: Any, events: list[Any] = events, copies: list[TtcgState] = copies) -> None:
+            events.append(event)
+            copies.append(state.copy())
+
+        read(path, _Watch(see), _decoder_for)
+        out.extend((copies[i], events[i + 1:i + 4]) for i in range(0, len(copies) - 1, 5))
+    return out
+
+
+def test_a_snapshot_puts_back_what_a_copy_would() -> None:
+    for original, later in _states():
+        state = original.copy()
+        snapshot, copy = state.snapshot(), state.copy()
+        for event in later:
+            GAME.apply(state, event)
+        for _ in range(20):  # the passes the players could go on with
+            if not GAME._can_advance(state) or state.resolution is not None:
+                break
+            GAME._advance(state)
+        before = {id(c) for c in _cards_of(state)}
+        snapshot.restore(state)
+        assert _dump(state) == _dump(copy)
+        assert not before & {id(c) for c in _cards_of(state)}
+
+
+def test_a_hidden_card_named_after_a_snapshot_is_hidden_again_when_it_is_put_back() -> None:
+    cards = CardDatabase.load(shipped_database("ttcg", "base"), "ttcg")
+    state = GAME.setup(Setup(("ann", "ben"), {}, {}, cards))
+    hidden = state.new_card(None, "ann")
+    state.sides["ann"].hand.add(hidden)
+    snapshot = state.snapshot()
+    name = next(iter(cards)).name
+    GAME.take_from_hand(state, "ann", name)
+    assert hidden.name == name
+    snapshot.restore(state)
+    assert [c.name for c in state.sides["ann"].hand.cards] == [None]
+    assert state.sides["ann"].hand.cards[0] is not hidden
+
+
+def test_the_change_key_changes_exactly_when_the_plain_one_does() -> None:
+    def plain(state: TtcgState) -> Any:
+        return (state.next_uid, state.next_order, len(state.lasting), state.turn, len(state.flags.extra),
+                tuple(len(state.sides[p].creatures) + len(state.sides[p].magic) for p in state.players),
+                tuple(sum(p.tapped for p in state.sides[x].piles()) for x in state.players),
+                tuple(sum(len(p.switched_on) for p in state.sides[x].piles()) for x in state.players))
+
+    last: list[Any] = []
+
+    def see(state: TtcgState, _event: Any) -> None:
+        now = (plain(state), TC.change_key(state))
+        if last:
+            assert (last[0][0] == now[0]) == (last[0][1] == now[1])
+        last[:] = [now]
+
+    along_replays(see)
