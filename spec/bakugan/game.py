@@ -53,7 +53,7 @@ from spec.core import interpreter
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.deck import over_limit, size_violation
 from spec.core.findings import Violation
-from spec.core.game import Event, Game, Ruling, Setup
+from spec.core.game import MAX_INFERRED_PASSES, Event, Game, Ruling, Setup
 from spec.core.hidden import DeckKnowledge
 from spec.core.hidden_z3 import DeckModel
 from spec.core.hidden_z3 import check as hidden_check
@@ -268,7 +268,9 @@ class Bakugan(Game[BakuganState, Event]):
         if hit is not None and kind != "pass" and not state.explicit_passes:
             snapshot: BakuganState | None = None
             progressed = hit
-            while progressed is not None and self._can_advance(state):
+            for _step in range(MAX_INFERRED_PASSES):  # bounded: a move that never becomes legal is judged here
+                if progressed is None or not self._can_advance(state):
+                    break
                 if snapshot is None:
                     snapshot = state.copy()
                 self._advance(state)

@@ -64,6 +64,12 @@ S = TypeVar("S")
 E = TypeVar("E", bound=Event)
 
 
+MAX_INFERRED_PASSES = 400
+"""A bound on the passes inferred for one event of a log with implicit passes. Each
+inferred pass moves the game on; a move that has not become legal within this many is
+judged where the game stood (so that no log makes the verifier go round for ever)."""
+
+
 class Game(ABC, Generic[S, E]):
     """One game's rules: the hooks the verifier, simulator and docs use."""
 

@@ -34,7 +34,7 @@ from grammar import ast as A
 from spec.core import interpreter
 from spec.core.deck import size_violation
 from spec.core.findings import Violation
-from spec.core.game import Event, Game, Ruling, Setup
+from spec.core.game import MAX_INFERRED_PASSES, Event, Game, Ruling, Setup
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Need, Resolution, UnsupportedStep
 from spec.core.state import CardObj, Zone
@@ -262,7 +262,9 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         if hit is not None and kind != "pass" and not state.explicit_passes:
             snapshot: EpicBattlesState | None = None
             progressed: tuple[Any, Violation] | None = hit
-            while progressed is not None and self._can_advance(state):
+            for _step in range(MAX_INFERRED_PASSES):  # bounded: a move that never becomes legal is judged here
+                if progressed is None or not self._can_advance(state):
+                    break
                 if snapshot is None:
                     snapshot = state.copy(cards=False)  # passing changes no card: card objects can be shared
                 self._advance(state)

@@ -27,7 +27,7 @@ from grammar import ast as A
 from spec.core import interpreter
 from spec.core.deck import over_limit, size_violation
 from spec.core.findings import Violation
-from spec.core.game import Event, Game, Ruling, Setup
+from spec.core.game import MAX_INFERRED_PASSES, Event, Game, Ruling, Setup
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Resolution, UnsupportedStep
 from spec.core.queue import Priority, QueueItem
@@ -233,7 +233,9 @@ class Neopets(Game[NeopetsState, Event]):
         if hit is not None and kind != "pass" and not state.explicit_passes:
             snapshot: NeopetsState | None = None
             progressed = hit
-            while progressed is not None and self._can_advance(state):
+            for _step in range(MAX_INFERRED_PASSES):  # bounded: a move that never becomes legal is judged here
+                if progressed is None or not self._can_advance(state):
+                    break
                 if snapshot is None:
                     snapshot = state.copy(cards=False)  # passing reveals no card: card objects can be shared
                 self._advance(state)
