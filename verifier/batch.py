@@ -14,6 +14,7 @@ worker processes (``jobs>1``), or on a Dask cluster (``scheduler=ADDRESS``, or
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -96,10 +97,33 @@ def _run(todo: list[str], job: Job, jobs: int, scheduler: str | None) -> Iterato
         for path in todo:
             yield verify_one(path, job)
     else:
+        yield from _run_pool(todo, job, jobs)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def _run_pool(todo: list[str], job: Job, jobs: int) -> Iterator[bytes]:
+    """Run the jobs in worker processes, the largest files first (so that no worker is
+    left with a big file at the end while the others wait).
+
+    The objects the parent has built so far (modules, parsed card databases) are frozen
+    out of the garbage collector while the workers run: forked workers then share those
+    pages instead of copying them as a collection walks them.
+    """
+    ordered = sorted(todo, key=_size, reverse=True)
+    gc.freeze()
+    try:
         with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
-            futures = [pool.submit(verify_one, path, job) for path in todo]
+            futures = [pool.submit(verify_one, path, job) for path in ordered]
             for future in as_completed(futures):
                 yield future.result()
+    finally:
+        gc.unfreeze()
 
 
 def _run_dask(todo: list[str], job: Job, scheduler: str) -> Iterator[bytes]:
