@@ -721,7 +721,7 @@ def _expected_words(names: Iterable[str], parser: Lark) -> list[str]:
     words: set[str] = set()
     for name in names:
         words.update(_describe_terminal(name, parser))
-    return sorted(words, key=lambda w: (not w.startswith("the word"), w.lower()))
+    return sorted(words, key=lambda w: (not w.startswith("the word"), w.lower(), w))  # w: one order for Both/both
 
 
 def _word_at(line_text: str, column: int) -> str:

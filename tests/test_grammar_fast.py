@@ -483,3 +483,24 @@ def test_toy_grammar_reads_the_same(options: dict[str, Any]) -> None:
         if read is not fast.NO_PARSE:
             assert ("tree", _shape(read)) == expected, text
         assert _token_stream(ours, text) == _token_stream(theirs, text), text
+
+
+def test_expected_words_do_not_depend_on_the_hash_seed() -> None:
+    """'Both' and 'both' sort equal ignoring case: the error must still list them in one order.
+
+    Two interpreters with different string hash seeds parse the same broken text;
+    their messages must be identical (reports are compared byte for byte).
+    """
+    import subprocess
+    import sys
+
+    code = ("from grammar.parser import parse, CardTextError\n"
+            "try:\n    parse('Add one rank 2 golem card', 'ttcg')\n"
+            "except CardTextError as e:\n    print(e)\n")
+    outputs = set()
+    for seed in ("1", "2", "3", "4"):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={**__import__("os").environ, "PYTHONHASHSEED": seed})
+        assert "the word 'Both', the word 'both'" in done.stdout
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
