@@ -254,9 +254,7 @@ class DispatchContextualLexer(ContextualLexer):
 _SKIP = _Marker("SKIP")
 """Entry of a character that can only be an ignored one-character string (a space)."""
 _IGNORED = _Marker("IGNORED")
-"""Fate of a token of an ignored terminal: dropped."""
-_UNSEEN = _Marker("UNSEEN")
-"""Fate of a token no tree-building callback ever looks at: no Token object is made."""
+"""What a token of an ignored terminal becomes: nothing (it is dropped)."""
 _NEVER = re.compile(r"(?!)")
 """Entry of a character no terminal of the state can begin with (never matches)."""
 
@@ -277,23 +275,68 @@ class _Alternations:
         return None
 
 
-def _entry(mres: tuple[re.Pattern[str], ...]) -> Any:
-    """One object with ``.match(text, pos)`` trying ``mres`` in turn."""
+_TRAILING_SPACES: dict[re.Pattern[str], re.Pattern[str]] = {}
+"""Alternations compiled so far with the spaces after a token taken along."""
+
+
+def _with_trailing_spaces(mre: re.Pattern[str]) -> re.Pattern[str]:
+    """``mre`` followed by any run of spaces: the same branch matches, the spaces go with it.
+
+    The alternation is tried first and the spaces after it always match, so the
+    terminal found (``lastgroup``) and its text (that group) are those of ``mre``.
+    """
+    found = _TRAILING_SPACES.get(mre)
+    if found is None:
+        found = _TRAILING_SPACES[mre] = re.compile(f"(?:{mre.pattern}) *", mre.flags)
+    return found
+
+
+def _entry(mres: tuple[re.Pattern[str], ...], spaces: bool) -> Any:
+    """One object with ``.match(text, pos)`` trying ``mres`` in turn (taking trailing spaces along if ``spaces``)."""
     if not mres:
         return _NEVER
+    if spaces:
+        mres = tuple(_with_trailing_spaces(mre) for mre in mres)
     if len(mres) == 1:
         return mres[0]
     return _Alternations(mres)
 
 
-class _CharTable(dict):  # type: ignore[type-arg]
-    """Character -> what one state's lexer tries there, filled on first sight of a character."""
+def _spaces_only_ignored(lexer: ContextualLexer) -> bool:
+    """Whether the ignored " " is the only terminal of the grammar that can begin with a space.
 
-    def __init__(self, lexer: BasicLexer) -> None:
+    Then, in every state, a space after a token is skipped before the next one is
+    looked for, so the token's own match may take the spaces along (the parse loop
+    then never stops at a space).
+    """
+    root = lexer.root_lexer
+    if not isinstance(root, BasicLexer):
+        return False
+    flags = root.g_regex_flags
+    for terminal in root.terminals:
+        pattern = terminal.pattern
+        if terminal.name in root.ignore_types:
+            if isinstance(pattern, PatternStr) and not pattern.flags and pattern.value == " ":
+                continue
+            return False  # another ignored terminal: leave the skipping to the table
+        if ord(" ") in _first_chars_of(terminal, flags):
+            return False
+    return True
+
+
+class _CharTable(dict):  # type: ignore[type-arg]
+    """Character -> what one state's lexer tries there, filled on first sight of a character.
+
+    With ``spaces`` (see :func:`_spaces_only_ignored`) each alternation takes the
+    spaces after its token along.
+    """
+
+    def __init__(self, lexer: BasicLexer, spaces: bool) -> None:
         super().__init__()
         scanner = lexer.scanner
         assert isinstance(scanner, DispatchScanner)
         self.scanner = scanner
+        self.spaces = spaces
         self.ignored = {
             name: lexer.terminals_by_name[name].pattern for name in lexer.ignore_types
         }
@@ -309,31 +352,54 @@ class _CharTable(dict):  # type: ignore[type-arg]
         code = ord(char)
         scanner = self.scanner
         if code >= ASCII:
-            entry = _entry(tuple(scanner._mres))
+            entry = _entry(tuple(scanner._mres), self.spaces)
         else:
             names, mres = scanner.bucket(code)
             pattern = self.ignored.get(names[0]) if len(names) == 1 else None
             if isinstance(pattern, PatternStr) and not pattern.flags and pattern.value == char != "\n":
                 entry = _SKIP  # the only terminal that can start here matches, and is ignored
             else:
-                entry = _entry(mres)
+                entry = _entry(mres, self.spaces)
         self[char] = entry
         return entry
 
 
-def _fates(lexer: BasicLexer, unseen: frozenset[str]) -> dict[str, Any]:
-    """Terminal name -> what becomes of a token of it, for the names that are not plain.
+class _Kept(tuple):  # type: ignore[type-arg]
+    """``(terminal name, column)``: a terminal whose tokens a callback reads (a Token is made)."""
 
-    :data:`_IGNORED` for ignored terminals; for a terminal with Lark's "unless"
-    callback, an object whose ``get(text, name)`` gives the terminal the callback would
-    re-type the token to (see :func:`_retyping`); :data:`_UNSEEN` for the other terminals
-    in ``unseen``. Other names are absent: their tokens are made as Lark makes them.
+    __slots__ = ()
+
+
+class _Retyped(tuple):  # type: ignore[type-arg]
+    """``(look-up, what the terminal is when not re-typed)``: a terminal with Lark's "unless" callback.
+
+    ``look-up.get(text, name)`` gives the terminal the token is re-typed to (see
+    :func:`_retyping`).
     """
-    out: dict[str, Any] = dict.fromkeys(unseen, _UNSEEN)
+
+    __slots__ = ()
+
+
+def _kinds(lexer: BasicLexer, unseen: frozenset[str], columns: dict[str, dict[Any, Any]]) -> dict[str, Any]:
+    """Terminal name -> what the loop does with a token of it, for every terminal of ``lexer``.
+
+    * a column of the parse table (state -> action): the token is fed with no Token
+      object made, as no callback reads it (the terminal is in ``unseen``);
+    * :class:`_Kept`: a Token is made and fed to the column;
+    * :class:`_Retyped`: Lark's "unless" callback first re-types the token;
+    * :data:`_IGNORED`: the token is dropped.
+
+    A terminal no state acts on gets an empty column (feeding it fails, as in Lark).
+    """
     assert lexer.scanner is not None  # building the scanner sets the lexer's callbacks
+    out: dict[str, Any] = {}
+    for terminal in lexer.terminals:
+        name = str(terminal.name)
+        column = columns.get(name, {})
+        out[name] = column if name in unseen else _Kept((name, column))
     for name, callback in lexer.callback.items():
-        out[name] = _retyping(callback)
-    out.update(dict.fromkeys(lexer.ignore_types, _IGNORED))
+        out[str(name)] = _Retyped((_retyping(callback), out[str(name)]))
+    out.update(dict.fromkeys(map(str, lexer.ignore_types), _IGNORED))
     return out
 
 
@@ -358,9 +424,9 @@ def _retyping(callback: Callable[[Token], Token]) -> Any:
     if not any(p.flags for p in patterns):
         table: dict[str, str] = {}
         for terminal, pattern in zip(terminals, patterns):
-            table.setdefault(pattern.value, terminal.name)
+            table.setdefault(pattern.value, str(terminal.name))
         return table
-    return _FoldedKeywords(callback, [(t.name, p.value, bool(p.flags)) for t, p in zip(terminals, patterns)])
+    return _FoldedKeywords(callback, [(str(t.name), p.value, bool(p.flags)) for t, p in zip(terminals, patterns)])
 
 
 class _FoldedKeywords:
@@ -398,26 +464,32 @@ class _AskCallback:
         self.callback = callback
 
     def get(self, text: str, name: str) -> str:
-        return self.callback(Token(name, text)).type
+        return str(self.callback(Token(name, text)).type)
 
 
 class _PerState(dict):  # type: ignore[type-arg]
-    """Parser state -> (characters table, fates) of the state's lexer, made on first use.
+    """Parser state -> (characters table, terminals table) of the state's lexer, made on first use.
 
-    States that share a lexer share its tables.
+    States that share a lexer share its tables (see :class:`_CharTable` and :func:`_kinds`).
     """
 
-    def __init__(self, lexers: dict[Any, BasicLexer], unseen: frozenset[str]) -> None:
+    def __init__(
+        self, lexer: ContextualLexer, unseen: frozenset[str], columns: dict[str, dict[Any, Any]]
+    ) -> None:
         super().__init__()
-        self.lexers = lexers
+        self.lexers = lexer.lexers
         self.unseen = unseen
+        self.columns = columns
+        self.spaces = _spaces_only_ignored(lexer)
         self.by_lexer: dict[int, tuple[_CharTable, dict[str, Any]]] = {}
 
     def __missing__(self, state: Any) -> tuple[_CharTable, dict[str, Any]]:
         lexer = self.lexers[state]
         tables = self.by_lexer.get(id(lexer))
         if tables is None:
-            tables = self.by_lexer[id(lexer)] = (_CharTable(lexer), _fates(lexer, self.unseen))
+            tables = self.by_lexer[id(lexer)] = (
+                _CharTable(lexer, self.spaces), _kinds(lexer, self.unseen, self.columns)
+            )
         self[state] = tables
         return tables
 
@@ -476,66 +548,132 @@ def _unseen_terminals(reductions: Iterable[tuple[Any, Any]], token_callbacks: di
     children. A terminal dropped by every rule that holds it (and without a callback
     of its own) is never looked at, so its tokens need not be built.
     """
-    seen: set[str] = set(token_callbacks)
+    seen: set[str] = set(map(str, token_callbacks))
     held: set[str] = set()
     for rule, callback in reductions:
         kept = {i for i, *_ in callback.to_include} if type(callback) in _CHILD_FILTERS else None
         for i, symbol in enumerate(rule.expansion):
             if symbol.is_term:
-                held.add(symbol.name)
+                held.add(str(symbol.name))
                 if kept is None or i in kept:
-                    seen.add(symbol.name)
+                    seen.add(str(symbol.name))
     return frozenset(held - seen)
 
 
 _NOTHING: tuple[()] = ()
 """The ``pick`` of a reduction whose callback gets no children."""
-_UNARY = _Marker("UNARY")
-"""The ``how`` of a reduction of one symbol whose callback gets that one child."""
 
 
-def _reduction(size: int, callback: Callable[[list[Any]], Any] | None, goto: dict[Any, Any]) -> tuple[Any, Any, Any]:
-    """One reduction as the loop runs it: ``(callback, goto, how)``.
+class _Through(dict):  # type: ignore[type-arg]
+    """A goto that also takes the ``?rule`` pass-throughs that follow on the same look-ahead.
+
+    After a reduction to a symbol, the parser often reduces again at once by a rule of
+    that one symbol passed on as it is (``?step: add_step``, ``?amount: number``): no
+    callback runs and no value changes, only the state does, and the state uncovered
+    (``below``) stays the same. So the state finally reached depends only on ``below``,
+    the goto and the look-ahead terminal: ``self[below]`` works it out on first need
+    from the tables and keeps it. On ``$END`` it stops at the end state, where Lark
+    stops.
+
+    As an action (in a column), it is itself such a pass-through.
+    """
+
+    __slots__ = ("column", "goto", "stop")
+
+    def __init__(self, goto: dict[Any, Any], column: dict[Any, Any], stop: Any) -> None:
+        super().__init__()
+        self.goto = goto
+        self.column = column
+        self.stop = stop
+
+    def __missing__(self, below: Any) -> Any:
+        state = self.goto[below]
+        column = self.column
+        while state != self.stop:
+            action = column.get(state)
+            if action.__class__ is not _Through:
+                break
+            state = action.goto[below]
+        self[below] = state
+        return state
+
+
+class _Unary(tuple):  # type: ignore[type-arg]
+    """``(callback, goto)``: a reduction of one symbol whose callback gets that one child."""
+
+    __slots__ = ()
+
+
+class _Reduce(tuple):  # type: ignore[type-arg]
+    """``(callback, goto, size, pick)``: any other reduction (see :func:`_reduction`)."""
+
+    __slots__ = ()
+
+
+class _Splice(tuple):  # type: ignore[type-arg]
+    """The ``pick`` of a reduction that inlines ``_rule`` children: ``(offset, inline)`` pairs.
+
+    It does what Lark's child filter does: the children at the offsets (from the top of
+    the value stack) in order, the ``children`` of those marked ``inline`` in their place.
+    """
+
+    __slots__ = ()
+
+
+def _reduction(size: int, callback: Callable[[list[Any]], Any] | None, goto: dict[Any, Any]) -> Any:
+    """One reduction as the loop runs it.
 
     ``goto`` maps the state uncovered by the reduction to the next state. Lark's tree
     builder wraps the builder's function in up to two layers, both of which the loop
     can do in place:
 
     * a child filter keeping some children (dropping punctuation and ``_NAMED``
-      terminals), when it inlines no ``_rule``: the callback becomes the filter's inner
-      one, and a ``pick`` says which children to keep (:data:`_NOTHING`, one offset from
-      the top of the value stack, or an ``itemgetter`` of several);
+      terminals, inlining the children of ``_rule`` trees): the callback becomes the
+      filter's inner one, and a ``pick`` says which children to keep (:data:`_NOTHING`,
+      one offset from the top of the value stack, an ``itemgetter`` of several, or a
+      :class:`_Splice` when some are inlined);
     * ``ExpandSingleChild`` (``?rule``) returning a lone child as it is: the callback is
       ``None`` (the kept child becomes the rule's value), and with more or fewer
-      children, the inner function.
+      children, the inner function. When the number of children is only known as the
+      loop runs (inlined children), the layer is kept.
 
-    ``how`` is :data:`_UNARY` for the commonest case (one symbol, handed to the
-    callback, or passed on when the callback is ``None``), else ``(size, pick)``, with
-    ``pick`` ``None`` when the callback gets the rule's children as they are.
+    The result is a :class:`_PassOn` for a rule of one symbol passed on as it is (the
+    commonest ``?rule``), a :class:`_Unary` for one symbol handed to the callback, else a
+    :class:`_Reduce`, whose ``pick`` is ``None`` when the callback gets the rule's
+    children as they are. :func:`_join_passes` then gives each its :class:`_Through`.
     """
     pick: Any = None
-    kept = size
-    if type(callback) is ChildFilterLALR_NoPlaceholders and not any(
-        expand for _i, expand in callback.to_include
-    ):
-        offsets = [i - size for i, _expand in callback.to_include]
+    kept: int | None = size
+    if type(callback) is ChildFilterLALR_NoPlaceholders:
+        include = callback.to_include
         callback = callback.node_builder
-        kept = len(offsets)
-        if not offsets:
-            pick = _NOTHING
-        elif len(offsets) == 1:
-            pick = offsets[0]
+        if any(inline for _i, inline in include):
+            pick = _Splice((i - size, bool(inline)) for i, inline in include)
+            kept = None
         else:
-            pick = itemgetter(*offsets)
-    if type(callback) is ExpandSingleChild:
+            offsets = [i - size for i, _inline in include]
+            kept = len(offsets)
+            if not offsets:
+                pick = _NOTHING
+            elif len(offsets) == 1:
+                pick = offsets[0]
+            else:
+                pick = itemgetter(*offsets)
+    if type(callback) is ExpandSingleChild and kept is not None:
         if kept == 1:
             callback = None
             pick = -1 if pick is None else pick
         else:
             callback = callback.node_builder
     if size == 1 and kept == 1:
-        return (callback, goto, _UNARY)
-    return (callback, goto, (size, pick))
+        return _PassOn((goto,)) if callback is None else _Unary((callback, goto))
+    return _Reduce((callback, goto, size, pick))
+
+
+class _PassOn(tuple):  # type: ignore[type-arg]
+    """``(goto,)``: a rule of one symbol whose value is passed on (before gotos are joined up)."""
+
+    __slots__ = ()
 
 
 def _make_loop(
@@ -559,13 +697,13 @@ def _make_loop(
     for state, row in table.states.items():
         for name, (action, arg) in row.items():
             if action is Shift:
-                gotos.setdefault(name, {})[state] = arg
+                gotos.setdefault(str(name), {})[state] = arg
     columns: dict[str, dict[Any, Any]] = {}
     reductions: dict[Any, Any] = {}
     for state, row in table.states.items():
         for name, (action, arg) in row.items():
             if action is Shift:
-                if not isinstance(arg, int):
+                if type(arg) is not int:
                     return None
                 coded: Any = arg
             else:
@@ -573,23 +711,47 @@ def _make_loop(
                 if callback is None:
                     return None
                 reductions[arg] = callback
-                coded = _reduction(len(arg.expansion), callback, gotos.get(arg.origin.name, {}))
-            columns.setdefault(name, {})[state] = coded
+                coded = _reduction(len(arg.expansion), callback, gotos.get(str(arg.origin.name), {}))
+            columns.setdefault(str(name), {})[state] = coded
+    _join_passes(columns, table.end_states[start])
     unseen = _unseen_terminals(reductions.items(), {})
     return _parse_loop(
         columns,
-        _PerState(lexer.lexers, unseen),  # type: ignore[arg-type]
-        unseen,
+        _PerState(lexer, unseen, columns),
         table.start_states[start],
         table.end_states[start],
         by_lark,
     )
 
 
+def _join_passes(columns: dict[str, dict[Any, Any]], end_state: Any) -> None:
+    """Give every reduction the :class:`_Through` of its goto and look-ahead, in place.
+
+    A :class:`_PassOn` becomes the :class:`_Through` itself; the goto of a
+    :class:`_Unary` or :class:`_Reduce` is replaced by one. Reductions of the same symbol
+    on the same look-ahead share it.
+    """
+    for name, column in columns.items():
+        stop = end_state if name == "$END" else None
+        throughs: dict[int, _Through] = {}
+        for state, action in column.items():
+            cls = action.__class__
+            if cls is _PassOn or cls is _Unary or cls is _Reduce:
+                goto = action[0] if cls is _PassOn else action[1]
+                through = throughs.get(id(goto))
+                if through is None:
+                    through = throughs[id(goto)] = _Through(goto, column, stop)
+                if cls is _PassOn:
+                    column[state] = through
+                elif cls is _Unary:
+                    column[state] = _Unary((action[0], through))
+                else:
+                    column[state] = _Reduce((action[0], through, *action[2:]))
+
+
 def _parse_loop(
     columns: dict[str, dict[Any, Any]],
     lexer_of: dict[Any, tuple[dict[str, Any], dict[str, Any]]],
-    unseen: frozenset[str],
     start_state: Any,
     end_state: Any,
     by_lark: Callable[[str], Any],
@@ -601,10 +763,20 @@ def _parse_loop(
     builder may read with the fields Lark gives it, and shifts and reduces as Lark's
     ``ParserState.feed_token``, calling the same callbacks in the same order. A text
     with a line break goes to ``by_lark`` (the loop counts no lines).
+
+    Actions are told apart by class, commonest first: an ``int`` shifts, a
+    :class:`_Through` passes a lone child on, a :class:`_Unary` hands it to a callback,
+    and a :class:`_Reduce` does the rest; each goto takes the pass-throughs after it.
     """
     new_str = str.__new__
     nothing = _NOTHING
-    unary = _UNARY
+    ignored = _IGNORED
+    skip = _SKIP
+    no_parse = NO_PARSE
+    retyped_class = _Retyped
+    unary_class = _Unary
+    through_class = _Through
+    splice_class = _Splice
     end_column = columns.get("$END", {})
 
     def loop(text: str) -> Any:
@@ -618,67 +790,69 @@ def _parse_loop(
         pos = 0
         while True:
             # ---- the next token, as the state's lexer reads it
-            chars, fates = lexer_of[state]
+            chars, kinds = lexer_of[state]
             while True:
                 try:
                     entry = chars[text[pos]]
                 except IndexError:  # past the last character (the table itself never raises it)
                     return end(state, stack, values, text)
-                if entry is _SKIP:
+                if entry is skip:
                     pos += 1
                     continue
                 m = entry.match(text, pos)
                 if m is None:
-                    return NO_PARSE
-                kind = m.lastgroup
-                fate = fates.get(kind)
-                if fate is not None:
-                    if fate is _UNSEEN:
-                        token = None
-                        pos = m.end()
-                        break
-                    if fate is _IGNORED:
-                        pos = m.end()
-                        continue
-                    kind = fate.get(m.group(), kind)
-                    if kind in unseen:
-                        token = None
-                        pos = m.end()
-                        break
-                value = m.group()
+                    return no_parse
+                kind = group = m.lastgroup
+                column = kinds[kind]
+                if column.__class__ is retyped_class:
+                    retyped = column[0].get(m.group(group), kind)
+                    if retyped == kind:
+                        column = column[1]
+                    else:
+                        kind = retyped
+                        column = kinds[kind]
+                if column.__class__ is dict:  # a terminal no callback reads: no Token
+                    token = None
+                    pos = m.end()
+                    break
+                if column is ignored:
+                    pos = m.end()
+                    continue
+                column = column[1]
+                value = m.group(group)
                 token = new_str(Token, value)
                 token.type = kind
                 token.start_pos = pos
                 token.value = value
                 token.line = 1
                 token.column = pos + 1
-                pos = m.end()
+                pos = m.end(group)
                 token.end_line = 1
                 token.end_column = pos + 1
                 token.end_pos = pos
+                pos = m.end()
                 break
             # ---- feed it: reduce as the table says, then shift
-            try:
-                column = columns[kind]
-            except KeyError:
-                return NO_PARSE
             while True:
                 try:
                     action = column[state]
                 except KeyError:
-                    return NO_PARSE
-                if action.__class__ is int:
+                    return no_parse
+                cls = action.__class__
+                if cls is int:
                     state = action
                     push_state(state)
                     push_value(token)
                     break
-                callback, goto, how = action
-                if how is unary:
-                    if callback is not None:
-                        values[-1] = callback([values[-1]])
+                if cls is through_class:  # a lone child passed on
+                    state = stack[-1] = action[stack[-2]]
+                    continue
+                if cls is unary_class:
+                    callback, goto = action
+                    values[-1] = callback([values[-1]])
                     state = stack[-1] = goto[stack[-2]]
                     continue
-                size, pick = how
+                callback, goto, size, pick = action
                 if callback is None:
                     value = values[pick]
                 else:
@@ -688,6 +862,15 @@ def _parse_loop(
                         children = []
                     elif pick.__class__ is int:
                         children = [values[pick]]
+                    elif pick.__class__ is splice_class:
+                        children = []
+                        for offset, inline in pick:
+                            if not inline:
+                                children.append(values[offset])
+                            elif children:
+                                children += values[offset].children
+                            else:
+                                children = values[offset].children
                     else:
                         children = list(pick(values))
                     value = callback(children)
@@ -708,18 +891,21 @@ def _parse_loop(
             try:
                 action = end_column[state]
             except KeyError:
-                return NO_PARSE
-            if action.__class__ is int:
+                return no_parse
+            cls = action.__class__
+            if cls is int:
                 return by_lark(text)  # Lark never shifts the end; leave any surprise to it
-            callback, goto, how = action
-            if how is unary:
-                if callback is not None:
+            if cls is through_class or cls is unary_class:
+                if cls is unary_class:
+                    callback, goto = action
                     values[-1] = callback([values[-1]])
+                else:
+                    goto = action
                 state = stack[-1] = goto[stack[-2]]
                 if state == end_state:
                     return values[-1]
                 continue
-            size, pick = how
+            callback, goto, size, pick = action
             if callback is None:
                 value = values[pick]
             else:
@@ -729,6 +915,15 @@ def _parse_loop(
                     children = []
                 elif pick.__class__ is int:
                     children = [values[pick]]
+                elif pick.__class__ is splice_class:
+                    children = []
+                    for offset, inline in pick:
+                        if not inline:
+                            children.append(values[offset])
+                        elif children:
+                            children += values[offset].children
+                        else:
+                            children = values[offset].children
                 else:
                     children = list(pick(values))
                 value = callback(children)
@@ -745,7 +940,7 @@ def _parse_loop(
         try:
             return loop(text)
         except UnexpectedInput:  # from a tree-building callback: Lark lets it out of parse()
-            return NO_PARSE
+            return no_parse
 
     return run
 

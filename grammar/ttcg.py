@@ -218,6 +218,10 @@ def _flatten(items: list[Any]) -> tuple[Step, ...]:
     return tuple(out)
 
 
+_ADD_IT = AddToHand(Cards("it"))
+""""Add it to your hand": says nothing more right after another AddToHand."""
+
+
 def _discard(player: Who, what: Cards) -> Step:
     """A plain "discard N cards" is the shared Discard; naming the cards is TTCG's own."""
     if what == Cards("a", what.count):
@@ -225,8 +229,27 @@ def _discard(player: Who, what: Cards) -> Step:
     return DiscardCards(what, player)
 
 
+class _Words:
+    """What a helper rule of words alone (``_card_noun``, ``_be``...) hands its parent.
+
+    Lark inlines a ``_rule`` into the rule that uses it by taking the ``children`` of its
+    value; these rules keep no children (their words are dropped), so the parent gets
+    none, as it would from Lark's own tree.
+    """
+
+    __slots__ = ("children",)
+
+    def __init__(self, children: list[Any]) -> None:
+        self.children = children
+
+
 class Builder(CoreBuilder):
     """Tree callbacks for the rules of ``grammar/ttcg.lark`` (the shared ones are inherited)."""
+
+    # ---- helper rules of words alone, inlined by Lark into the rules that use them
+    _then = _article = _be = _card_noun = _unit_noun = _play = _rank_up = _Words
+    _controls = _opponents = _owners = _owner_s = _owners_deck = _Words
+    _by_effects = _their_effects = _in_battle = _Words
 
     # ---- lines
     def labelled_ability(self, c: list[Any]) -> Ability:
@@ -239,22 +262,26 @@ class Builder(CoreBuilder):
         return Activated(cost=c[0], effect=_flatten(c[1:]))
 
     def effect(self, c: list[Any]) -> tuple[Step, ...]:
-        return _flatten(c)
+        """The first sentence: a clause (one step, or a tuple of them)."""
+        clause = c[0]
+        return clause if clause.__class__ is tuple else (clause,)
 
-    clause = _first
+    def more_sentences(self, c: list[Any]) -> tuple[Step, ...]:
+        """The sentences so far, and one more."""
+        sentences, clause = c
+        return sentences + (clause if clause.__class__ is tuple else (clause,))  # type: ignore[no-any-return]
 
     def step_list(self, c: list[Any]) -> tuple[Step, ...]:
+        if len(c) == 1:
+            return (c[0],)
         # "Search your deck for one golem card and add it to your hand.": the second
         # step only says where the found card goes, which AddToHand already says.
         out: list[Step] = []
         for step in c:
-            if step == AddToHand(Cards("it")) and out and isinstance(out[-1], AddToHand):
+            if step == _ADD_IT and out and isinstance(out[-1], AddToHand):
                 continue
             out.append(step)
         return tuple(out)
-
-    def body(self, c: list[Any]) -> tuple[Step, ...]:
-        return cast(tuple[Step, ...], c[0])
 
     def delayed_body(self, c: list[Any]) -> tuple[Step, ...]:
         return (Delay(c[1], c[0]),)
@@ -497,9 +524,6 @@ class Builder(CoreBuilder):
     q_your = _const({"quantifier": "all", "controller": "you", "zone": "field"})
     q_opponents = _const({"quantifier": "all", "controller": "opponent", "zone": "field"})
 
-    def card_kind(self, c: list[Any]) -> Part:
-        return _merge(*c)
-
     def rank_is(self, c: list[Any]) -> Part:
         return {"rank": c[0]}
 
@@ -509,30 +533,39 @@ class Builder(CoreBuilder):
     def rank_at_most(self, c: list[Any]) -> Part:
         return {"rank": c[0], "rank_op": "<="}
 
+    # A card kind is a Part with its "kinds", after the rank's Part when a rank is given.
     def kinds_with_noun(self, c: list[Any]) -> Part:
-        return {"kinds": tuple(_kind(words, head=False) for words in c[0])}
+        kinds = tuple(_kind(words, head=False) for words in c[-1])
+        return {**c[0], "kinds": kinds} if len(c) > 1 else {"kinds": kinds}
 
     def kinds_alone(self, c: list[Any]) -> Part:
-        return {"kinds": tuple(_kind(words, head=True) for words in c[0])}
+        kinds = tuple(_kind(words, head=True) for words in c[-1])
+        return {**c[0], "kinds": kinds} if len(c) > 1 else {"kinds": kinds}
 
-    any_kind = _const({})
+    def any_kind(self, c: list[Any]) -> Part:
+        return dict(c[0]) if c else {}
 
-    def kind_alts(self, c: list[Any]) -> list[list[str]]:
-        return list(c)
+    # The kinds as lists of words in small letters, grown word by word.
+    def first_kind(self, c: list[Token]) -> list[list[str]]:
+        return [[c[0].lower()]]
+
+    def kind_word(self, c: list[Any]) -> list[list[str]]:
+        kinds: list[list[str]] = c[0]
+        kinds[-1].append(c[1].lower())
+        return kinds
+
+    def other_kind(self, c: list[Any]) -> list[list[str]]:
+        kinds: list[list[str]] = c[0]
+        kinds.append([c[1].lower()])
+        return kinds
 
     def word_number(self, c: list[Token]) -> int:
-        return _WORD_VALUES[str(c[0]).lower()]
-
-    def kind_words(self, c: list[Token]) -> list[str]:
-        return [str(t).lower() for t in c]
+        return _WORD_VALUES[c[0].lower()]
 
     on_field = _const({"zone": "field"})
 
     def on_side(self, c: list[Any]) -> Part:
         return {"controller": c[0], "zone": "field"}
-
-    def in_zone(self, c: list[Any]) -> Part:
-        return cast(Part, c[0])
 
     from_revealed = _const({"zone": "revealed"})
     you_control = _const({"controller": "you", "zone": "field"})
@@ -605,7 +638,6 @@ class Builder(CoreBuilder):
         return Condition("cards", op, value, of=msgspec.structs.replace(
             group, owner=owner, zone="field"))
 
-    control_count = _first
     at_least_one = _const((">=", 1))
     none_of = _const(("==", 0))
 
