@@ -44,6 +44,9 @@ def bench(
     corpus_dir: Annotated[Path, typer.Option("--corpus", help="Where the simulated corpora are kept between runs.")] = Path(".bench"),
     jobs: Annotated[bool, typer.Option("--jobs/--no-jobs", help="Also measure two worker processes against one.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print the measurements as JSON.")] = False,
+    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Runs of each timed part; the fastest counts.")] = 3,
+    isolate: Annotated[bool, typer.Option("--isolate/--no-isolate",
+                                          help="Measure each game and grammar in a fresh interpreter.")] = True,
 ) -> None:
     """Measure verifying (events/s, against decoding alone, one vs two processes) and parsing card texts."""
     from grammar.parser import GAMES as GRAMMARS
@@ -55,7 +58,7 @@ def bench(
     if unknown:
         typer.echo(f"arbiter: unknown game(s): {', '.join(unknown)}", err=True)
         raise typer.Exit(2)
-    result = B.run(chosen, corpus_dir, min_events, jobs)
+    result = B.run(chosen, corpus_dir, min_events, jobs, repeat, isolate)
     typer.echo(json.dumps(result, indent=2) if as_json else B.to_text(result))
 
 
