@@ -3,7 +3,7 @@
 Each :class:`Case` takes a state from a simulated legal game, arranges the situation the
 rule is about, and applies one event: the first finding must cite the rule and come from
 the named check. Remove the check and the case fails. (Most checks are also broken by a
-replay of ``replays/bakugan/illegal``; ``tests/test_bakugan_corpus.py`` makes sure every
+replay of ``replays/bakugan/illegal``; ``tests/test_corpus.py`` makes sure every
 check has one or the other.) The decision tests pin ``docs/bakugan-decisions.rst``.
 """
 

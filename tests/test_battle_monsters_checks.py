@@ -3,7 +3,7 @@
 Each :class:`Case` takes a state from a simulated legal game, arranges the situation the
 rule is about, and applies one event: the first finding must cite the rule and come from
 the named check. Remove the check and the case fails. (Many checks are also broken by a
-replay of ``replays/battle_monsters/illegal``; ``tests/test_battle_monsters_corpus.py``
+replay of ``replays/battle_monsters/illegal``; ``tests/test_corpus.py``
 makes sure every check has one or the other.) The decision tests pin
 ``docs/battle_monsters-decisions.rst``.
 """

@@ -3,7 +3,7 @@
 Each :class:`Case` takes a state from a game played through the spec, arranges the
 situation the check is about, and applies one event: the first finding must come from
 that check, citing its rule. Remove the check and the case fails. (Most checks are also
-broken by a replay of ``replays/epic_battles/illegal``; ``tests/test_epic_battles_corpus.py``
+broken by a replay of ``replays/epic_battles/illegal``; ``tests/test_corpus.py``
 makes sure every check has one or the other.)
 
 The second half pins each decision of ``docs/epic_battles-decisions.rst``: ``test_dN_...`` is

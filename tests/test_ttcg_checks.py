@@ -3,7 +3,7 @@
 Each :class:`Case` builds a small game state (two players, ``ann`` active, with the
 hands and fields the rule is about), applies one event and names the check that must
 judge it first. Remove the check and its case fails. (Many checks are also broken by a
-replay of ``replays/ttcg/illegal``; ``tests/test_ttcg_corpus.py`` makes sure every check
+replay of ``replays/ttcg/illegal``; ``tests/test_corpus.py`` makes sure every check
 has one or the other.)
 """
 
