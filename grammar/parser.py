@@ -748,7 +748,7 @@ def _line_error(exc: UnexpectedInput, line_text: str, line_no: int, parser: Lark
             try:
                 # LALR tables merge look-aheads; ask the parser what truly fits here.
                 names = interactive.accepts() or exc.expected
-            except Exception:  # pragma: no cover - fall back to the table's view
+            except Exception:  # noqa: BLE001 # pragma: no cover - fall back to the table's view
                 names = exc.expected
         expected = _expected_words(names, parser)
     elif isinstance(exc, UnexpectedCharacters):

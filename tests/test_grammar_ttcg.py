@@ -11,7 +11,7 @@ from typing import Any, cast
 
 import msgspec
 import pytest
-from hypothesis import assume, HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from lark import Lark
 

@@ -386,7 +386,7 @@ def test_every_game_with_replays_charts_its_players_resources(game: str) -> None
     from verifier.timeline import Timeline
     from verifier.verify import verify_file
 
-    path = sorted((Path(__file__).resolve().parents[1] / "replays" / game / "legal").glob("*.jsonl"))[0]
+    path = min((Path(__file__).resolve().parents[1] / "replays" / game / "legal").glob("*.jsonl"))
     timeline = Timeline()
     assert verify_file(path, timeline=timeline).verdict == "legal"
     assert set(timeline.series) == set(json.loads(path.read_text(encoding="utf-8").splitlines()[0])["players"])

@@ -321,7 +321,8 @@ def lint(
 
 
 # Commands kept in their own modules register themselves on ``app`` when imported.
-from verifier import cli_conflicts, cli_docs, cli_scale  # noqa: E402,F401
+from verifier import cli_conflicts, cli_docs, cli_scale  # noqa: F401
+
 
 def main() -> None:
     """Entry point of the ``arbiter`` console script."""
