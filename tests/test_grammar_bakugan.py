@@ -8,12 +8,9 @@ splitter, the renderer's round trip, the invented cards and the real-card covera
 from __future__ import annotations
 
 import json
-import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
-import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -85,6 +82,7 @@ from grammar.bakugan_nodes import (
 )
 from grammar.parser import MAX_TEXT_LENGTH, CardTextError, grammar_of, parse, parse_lenient
 from grammar.render import RenderError, render
+from tests.grammar_support import shipped_cards, walk
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE_SET = ROOT / "spec" / "bakugan" / "cards" / "base.toml"
@@ -108,27 +106,7 @@ def r(tree: CardText) -> str:
     return render(tree, GAME)
 
 
-def _load_cards() -> list[dict[str, Any]]:
-    with BASE_SET.open("rb") as handle:
-        data = tomllib.load(handle)
-    assert data["game"] == GAME
-    assert data["database"] == "bakugan/base"
-    assert data["version"] == 1
-    return list(data["card"])
-
-
-CARDS = _load_cards()
-
-
-def _walk(node: object) -> Iterator[object]:
-    """Every node (and scalar field value) of a tree, depth first."""
-    yield node
-    if isinstance(node, msgspec.Struct):
-        for field in node.__struct_fields__:
-            yield from _walk(getattr(node, field))
-    elif isinstance(node, tuple):
-        for item in node:
-            yield from _walk(item)
+CARDS = shipped_cards("bakugan")
 
 
 # ------------------------------------------------------------------ shipped cards
@@ -183,7 +161,7 @@ def _shipped_trees() -> list[tuple[dict[str, Any], CardText]]:
 
 
 def test_every_template_is_shipped() -> None:
-    nodes = [(card, node) for card, tree in _shipped_trees() for node in _walk(tree)]
+    nodes = [(card, node) for card, tree in _shipped_trees() for node in walk(tree)]
 
     def has(pred: Any) -> bool:
         return any(pred(card, node) for card, node in nodes)

@@ -7,12 +7,9 @@ time from the shared card pool (``test_real_card_coverage``).
 from __future__ import annotations
 
 import json
-import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
-import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -69,6 +66,7 @@ from grammar.battle_monsters_nodes import (
 )
 from grammar.parser import MAX_TEXT_LENGTH, CardTextError, parse, parse_lenient
 from grammar.render import render
+from tests.grammar_support import shipped_cards, walk
 
 GAME = "battle_monsters"
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,27 +88,7 @@ def bm_render(tree: CardText) -> str:
     return render(tree, GAME)
 
 
-def _load_cards() -> list[dict[str, Any]]:
-    with BASE_SET.open("rb") as handle:
-        data = tomllib.load(handle)
-    assert data["game"] == GAME
-    assert data["database"] == "battle_monsters/base"
-    assert data["version"] == 1
-    return list(data["card"])
-
-
-CARDS = _load_cards()
-
-
-def _walk(node: object) -> Iterator[object]:
-    """Every node (and scalar field value) of a tree, depth first."""
-    yield node
-    if isinstance(node, msgspec.Struct):
-        for name in node.__struct_fields__:
-            yield from _walk(getattr(node, name))
-    elif isinstance(node, tuple):
-        for item in node:
-            yield from _walk(item)
+CARDS = shipped_cards("battle_monsters")
 
 
 # ------------------------------------------------------------------ shipped cards
@@ -142,7 +120,7 @@ def test_shipped_card_parses_strictly_and_round_trips(card: dict[str, Any]) -> N
 
 def test_every_template_is_shipped() -> None:
     nodes = [(card, node) for card in CARDS
-             for node in _walk(bm_parse(card["text"], card["type"]))]
+             for node in walk(bm_parse(card["text"], card["type"]))]
 
     def has(pred: Any) -> bool:
         return any(pred(card, node) for card, node in nodes)
@@ -455,7 +433,7 @@ def test_slots_are_tokens() -> None:
     assert Slot("ELEMENT_OR").text() == "%ELEMENT_OR"
     # a species keyword is any word the grammar does not know
     tree = bm_parse("Kin: %NAME gains 5 attack points if there is a visible gryphon on the field.")
-    assert any(isinstance(n, Cards) and n.species == "gryphon" for n in _walk(tree))
+    assert any(isinstance(n, Cards) and n.species == "gryphon" for n in walk(tree))
 
 
 def test_empty_text_is_a_vanilla_card() -> None:
@@ -530,7 +508,7 @@ def test_lenient_keeps_what_it_can() -> None:
     tree = parse_lenient("TRIGGER: When revealed.\nEFFECT: Draw a card. Juggle moons.",
                          GAME, card_type="Spell")
     assert isinstance(tree.abilities[0], TriggerEffect)
-    assert Unknown("Juggle moons.") in list(_walk(tree))
+    assert Unknown("Juggle moons.") in list(walk(tree))
 
 
 def test_render_refuses_what_no_template_says() -> None:

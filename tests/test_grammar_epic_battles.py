@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import csv
 import re
-import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
-import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -82,6 +79,7 @@ from grammar.parser import parse_lenient as _parse_lenient
 from grammar.render import RenderError
 from grammar.render import render as _render
 from spec.core.cards import CardDatabase
+from tests.grammar_support import shipped_cards, walk
 
 GAME = "epic_battles"
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,27 +100,7 @@ def render(tree: CardText) -> str:
     return _render(tree, GAME)
 
 
-def _load_cards() -> list[dict[str, Any]]:
-    with BASE_SET.open("rb") as handle:
-        data = tomllib.load(handle)
-    assert data["game"] == GAME
-    assert data["database"] == "epic_battles/base"
-    assert data["version"] == 1
-    return list(data["card"])
-
-
-CARDS = _load_cards()
-
-
-def _walk(node: object) -> Iterator[object]:
-    """Every node (and scalar field value) of a tree, depth first."""
-    yield node
-    if isinstance(node, msgspec.Struct):
-        for field in node.__struct_fields__:
-            yield from _walk(getattr(node, field))
-    elif isinstance(node, tuple):
-        for item in node:
-            yield from _walk(item)
+CARDS = shipped_cards("epic_battles")
 
 
 def _shipped_trees() -> list[tuple[dict[str, Any], CardText]]:
@@ -160,7 +138,6 @@ def test_cited_rule_ids_exist() -> None:
                                                   f.read_text(encoding="utf-8"))}
     assert len(cited) >= 20
     assert cited - known == set()
-
 
 
 def test_game_nodes_are_tagged_and_documented() -> None:
@@ -271,21 +248,21 @@ VOCABULARY: dict[str, Any] = {
     and any(isinstance(a, Spell) for a in t.abilities),
     "EB.card.attack.unblocked: HIT text": lambda c, t: any(_is_hit(a) for a in t.abilities),
     "EB.card.attack.blocked: when blocked": lambda c, t: any(
-        n == Trigger("blocked", subject=THIS_ATTACK) for n in _walk(t)),
+        n == Trigger("blocked", subject=THIS_ATTACK) for n in walk(t)),
     "EB.kw.knockdown keyword": lambda c, t: Keyword("knock_down") in t.abilities,
     "EB.kw.launcher keyword": lambda c, t: Keyword("launcher") in t.abilities,
-    "knock down step": lambda c, t: EpicBattlesKnockDown("opponent") in _walk(t),
-    "launch step": lambda c, t: EpicBattlesKnockDown("opponent", "launch") in _walk(t),
-    "EB.kw.taunt": lambda c, t: any(isinstance(n, EpicBattlesTaunt) for n in _walk(t)),
+    "knock down step": lambda c, t: EpicBattlesKnockDown("opponent") in walk(t),
+    "launch step": lambda c, t: EpicBattlesKnockDown("opponent", "launch") in walk(t),
+    "EB.kw.taunt": lambda c, t: any(isinstance(n, EpicBattlesTaunt) for n in walk(t)),
     "EB.recover.effect: recover": lambda c, t: any(isinstance(n, EpicBattlesRecover)
-                                                   for n in _walk(t)),
+                                                   for n in walk(t)),
     "EB.recover.block: remove blocks to recover": lambda c, t: any(
         isinstance(a, (Activated, Spell)) and any(isinstance(s, EpicBattlesRemove) for s in a.cost)
         and EpicBattlesRecover() in a.effect for a in t.abilities),
     "can't recover": lambda c, t: any(isinstance(n, Prohibit) and n.action == "recover"
-                                      for n in _walk(t)),
+                                      for n in walk(t)),
     "recover cards to the deck": lambda c, t: any(
-        isinstance(n, EpicBattlesPut) and n.to == "deck bottom" for n in _walk(t)),
+        isinstance(n, EpicBattlesPut) and n.to == "deck bottom" for n in walk(t)),
     "EB.side.limit: Side Deck Only": lambda c, t: Keyword("side_deck_only") in t.abilities,
     "EB.deck.game_only: one game": lambda c, t: any(
         isinstance(a, EpicBattlesRestriction) and a.kind == "game" and len(a.names) == 1
@@ -307,54 +284,54 @@ VOCABULARY: dict[str, Any] = {
     "EB.link.def: follow-ups bar": lambda c, t: any(
         isinstance(a, EpicBattlesLinkBar) and a.part == "follow_ups" for a in t.abilities),
     "link after any attack": lambda c, t: any(
-        isinstance(n, EpicBattlesLink) and n.allowed for n in _walk(t)),
+        isinstance(n, EpicBattlesLink) and n.allowed for n in walk(t)),
     "can't link after": lambda c, t: any(
-        isinstance(n, EpicBattlesLink) and not n.allowed for n in _walk(t)),
+        isinstance(n, EpicBattlesLink) and not n.allowed for n in walk(t)),
     "gain a trait": lambda c, t: any(isinstance(n, EpicBattlesGain) and n.part == "trait"
-                                     for n in _walk(t)),
+                                     for n in walk(t)),
     "gain a follow-up": lambda c, t: any(isinstance(n, EpicBattlesGain)
-                                         and n.part == "follow_up" for n in _walk(t)),
-    "EB.combo.def: linked attack": lambda c, t: Condition("combo", ">=", 2) in _walk(t),
+                                         and n.part == "follow_up" for n in walk(t)),
+    "EB.combo.def: linked attack": lambda c, t: Condition("combo", ">=", 2) in walk(t),
     "EB.combo.def: combo length": lambda c, t: any(
-        isinstance(n, Condition) and n.subject == "combo" and n.value != 2 for n in _walk(t)),
+        isinstance(n, Condition) and n.subject == "combo" and n.value != 2 for n in walk(t)),
     "knocked down condition": lambda c, t: any(
-        isinstance(n, Condition) and n.value == "knocked_down" for n in _walk(t)),
+        isinstance(n, Condition) and n.value == "knocked_down" for n in walk(t)),
     "EB.turn.aggressor: aggressor condition": lambda c, t: any(
-        isinstance(n, Condition) and n.value == "aggressor" for n in _walk(t)),
+        isinstance(n, Condition) and n.value == "aggressor" for n in walk(t)),
     "cards in a zone condition": lambda c, t: any(
-        isinstance(n, Condition) and n.subject == "cards" for n in _walk(t)),
-    "EB.damage.take: damage": lambda c, t: any(isinstance(n, Deal) for n in _walk(t)),
+        isinstance(n, Condition) and n.subject == "cards" for n in walk(t)),
+    "EB.damage.take: damage": lambda c, t: any(isinstance(n, Deal) for n in walk(t)),
     "damage modifier": lambda c, t: any(isinstance(n, Modify) and n.stat == "damage"
-                                        for n in _walk(t)),
+                                        for n in walk(t)),
     "EB.energy.pay: cost modifier": lambda c, t: any(isinstance(n, Modify) and n.stat == "cost"
-                                                     for n in _walk(t)),
-    "EB.chip: chipping": lambda c, t: any(isinstance(n, EpicBattlesChip) for n in _walk(t)),
+                                                     for n in walk(t)),
+    "EB.chip: chipping": lambda c, t: any(isinstance(n, EpicBattlesChip) for n in walk(t)),
     "EB.note.distinct: top of deck to discard": lambda c, t: any(isinstance(n, Scrap)
-                                                                 for n in _walk(t)),
+                                                                 for n in walk(t)),
     "EB.energy.pay: pay energy": lambda c, t: any(isinstance(n, EpicBattlesPay)
-                                                  for n in _walk(t)),
+                                                  for n in walk(t)),
     "EB.energy.pile: gain energy": lambda c, t: any(
-        isinstance(n, EpicBattlesPut) and n.to == "energy pile" for n in _walk(t)),
+        isinstance(n, EpicBattlesPut) and n.to == "energy pile" for n in walk(t)),
     "put into hand": lambda c, t: any(isinstance(n, EpicBattlesPut) and n.to == "hand"
-                                      for n in _walk(t)),
-    "draw": lambda c, t: any(isinstance(n, Draw) for n in _walk(t)),
-    "discard from hand": lambda c, t: any(isinstance(n, Discard) for n in _walk(t)),
-    "search": lambda c, t: any(isinstance(n, Search) for n in _walk(t)),
-    "shuffle": lambda c, t: any(isinstance(n, Shuffle) for n in _walk(t)),
-    "reveal": lambda c, t: any(isinstance(n, Reveal) for n in _walk(t)),
-    "negate": lambda c, t: any(isinstance(n, Negate) for n in _walk(t)),
+                                      for n in walk(t)),
+    "draw": lambda c, t: any(isinstance(n, Draw) for n in walk(t)),
+    "discard from hand": lambda c, t: any(isinstance(n, Discard) for n in walk(t)),
+    "search": lambda c, t: any(isinstance(n, Search) for n in walk(t)),
+    "shuffle": lambda c, t: any(isinstance(n, Shuffle) for n in walk(t)),
+    "reveal": lambda c, t: any(isinstance(n, Reveal) for n in walk(t)),
+    "negate": lambda c, t: any(isinstance(n, Negate) for n in walk(t)),
     "EB.card.block.type: can't be blocked by": lambda c, t: any(
-        isinstance(n, Prohibit) and n.action.startswith("be blocked by") for n in _walk(t)),
+        isinstance(n, Prohibit) and n.action.startswith("be blocked by") for n in walk(t)),
     "unblockable": lambda c, t: any(isinstance(n, Prohibit) and n.action == "be blocked"
-                                    for n in _walk(t)),
+                                    for n in walk(t)),
     "block other heights": lambda c, t: any(isinstance(n, Permit) and n.action.startswith("block")
-                                            for n in _walk(t)),
+                                            for n in walk(t)),
     "can't play blocks": lambda c, t: any(isinstance(n, Prohibit) and n.action.startswith("play")
-                                          for n in _walk(t)),
+                                          for n in walk(t)),
     "can't flip events": lambda c, t: any(isinstance(n, Prohibit) and n.action == "flip events"
-                                          for n in _walk(t)),
+                                          for n in walk(t)),
     "can't link attacks": lambda c, t: any(isinstance(n, Prohibit) and n.action == "link attacks"
-                                           for n in _walk(t)),
+                                           for n in walk(t)),
     "EB.card.event.flip.timing: flip when": lambda c, t: any(_is_flip(a) for a in t.abilities),
     "flip at a step": lambda c, t: any(_is_flip(a) and a.trigger.phase is not None
                                        for a in t.abilities),
@@ -372,10 +349,10 @@ VOCABULARY: dict[str, Any] = {
                                          for a in t.abilities),
     "replacement": lambda c, t: any(isinstance(a, Replacement) for a in t.abilities),
     "delayed until the end of the combo": lambda c, t: any(
-        isinstance(n, Delay) and n.when == "end_of_combo" for n in _walk(t)),
-    "until the end of the combo": lambda c, t: Duration("end_of_combo") in _walk(t),
-    "you may": lambda c, t: any(isinstance(n, May) for n in _walk(t)),
-    "if": lambda c, t: any(isinstance(n, If) for n in _walk(t)),
+        isinstance(n, Delay) and n.when == "end_of_combo" for n in walk(t)),
+    "until the end of the combo": lambda c, t: Duration("end_of_combo") in walk(t),
+    "you may": lambda c, t: any(isinstance(n, May) for n in walk(t)),
+    "if": lambda c, t: any(isinstance(n, If) for n in walk(t)),
     "vanilla card": lambda c, t: c["text"] == "",
 }
 
@@ -388,7 +365,7 @@ def test_every_template_of_the_vocabulary_is_shipped() -> None:
 
 
 def test_every_game_node_is_shipped() -> None:
-    used = {type(n) for _card, tree in _shipped_trees() for n in _walk(tree)}
+    used = {type(n) for _card, tree in _shipped_trees() for n in walk(tree)}
     assert set(STEPS) - used == set()
     assert set(ABILITIES) - used == set()
 

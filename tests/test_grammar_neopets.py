@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import logging
-import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
-import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -72,33 +69,14 @@ from grammar.parser import (
     parse_lenient,
 )
 from grammar.render import render
+from tests.grammar_support import shipped_cards, walk
 
 ROOT = Path(__file__).resolve().parent.parent
 GRAMMAR_DIR = ROOT / "grammar"
 BASE_SET = ROOT / "spec" / "neopets" / "cards" / "base.toml"
 
 
-def _load_cards() -> list[dict[str, Any]]:
-    with BASE_SET.open("rb") as handle:
-        data = tomllib.load(handle)
-    assert data["game"] == "neopets"
-    assert data["database"] == "neopets/base"
-    assert data["version"] == 1
-    return list(data["card"])
-
-
-CARDS = _load_cards()
-
-
-def _walk(node: object) -> Iterator[object]:
-    """Every node (and scalar field value) of a tree, depth first."""
-    yield node
-    if isinstance(node, msgspec.Struct):
-        for field in node.__struct_fields__:
-            yield from _walk(getattr(node, field))
-    elif isinstance(node, tuple):
-        for item in node:
-            yield from _walk(item)
+CARDS = shipped_cards("neopets")
 
 
 # ----------------------------------------------------------------- grammar build
@@ -212,7 +190,7 @@ def _shipped_trees() -> list[tuple[dict[str, Any], CardText]]:
 
 
 def test_every_keyword_action_is_shipped() -> None:
-    nodes = [(card, node) for card, tree in _shipped_trees() for node in _walk(tree)]
+    nodes = [(card, node) for card, tree in _shipped_trees() for node in walk(tree)]
 
     def has(pred: Any) -> bool:
         return any(pred(card, node) for card, node in nodes)

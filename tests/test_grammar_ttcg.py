@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -73,6 +71,7 @@ from grammar.ttcg_nodes import (
     Tap,
     cards_selector,
 )
+from tests.grammar_support import shipped_cards, walk
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE_SET = ROOT / "spec" / "ttcg" / "cards" / "base.toml"
@@ -82,26 +81,7 @@ GAME = "ttcg"
 ELEMENTS = ("Fire", "Water", "Earth", "Nature", "Light", "Dark", "Electric")
 
 
-def _load_cards() -> list[dict[str, Any]]:
-    with BASE_SET.open("rb") as handle:
-        data = tomllib.load(handle)
-    assert data["game"] == GAME
-    assert data["database"] == "ttcg/base"
-    assert data["version"] == 1
-    return list(data["card"])
-
-
-CARDS = _load_cards()
-
-def _walk(node: object) -> Iterator[object]:
-    """Every node (and scalar field value) of a tree, depth first."""
-    yield node
-    if isinstance(node, msgspec.Struct):
-        for field in node.__struct_fields__:
-            yield from _walk(getattr(node, field))
-    elif isinstance(node, tuple):
-        for item in node:
-            yield from _walk(item)
+CARDS = shipped_cards("ttcg")
 
 
 def _one(text: str, card_type: str | None = "Unit (Fire)") -> Ability:
@@ -171,7 +151,7 @@ def _shipped_trees() -> list[tuple[dict[str, Any], CardText]]:
 
 
 def test_every_template_is_shipped() -> None:
-    nodes = [(card, node) for card, tree in _shipped_trees() for node in _walk(tree)]
+    nodes = [(card, node) for card, tree in _shipped_trees() for node in walk(tree)]
     abilities = [a for _card, tree in _shipped_trees() for a in tree.abilities]
 
     def has(pred: Any) -> bool:
