@@ -44,7 +44,7 @@ CompareOp = Literal["<", "<=", "==", ">=", ">"]
 """How two numbers are compared ("less than" is ``<``, "does not exceed" is ``<=``)."""
 
 
-class Slot(Node, tag="battle_monsters_slot"):
+class Slot(Node, tag="battle_monsters_slot", frozen=True):
     """A placeholder the printed card fills in from the monster it belongs to.
 
     Real Battle Monsters texts are templates: a monster card is assembled from a root
@@ -64,7 +64,7 @@ class Slot(Node, tag="battle_monsters_slot"):
         return "%" + self.name
 
 
-class Quantity(Node, tag="battle_monsters_quantity"):
+class Quantity(Node, tag="battle_monsters_quantity", frozen=True):
     """A number read from the game state.
 
     ``name``: ``attack`` or ``defense`` (the points of the card ``of``), ``lives``
@@ -80,7 +80,7 @@ Number = int | Var | Quantity
 """A number in a Battle Monsters text: a literal, ``X``, or a :class:`Quantity`."""
 
 
-class StatTest(Node, tag="battle_monsters_stat_test"):
+class StatTest(Node, tag="battle_monsters_stat_test", frozen=True):
     """A filter on a monster's points: "with more attack points than %NAME".
 
     The monster's ``stat`` (``attack`` or ``defense``) must compare by ``op`` with
@@ -92,7 +92,7 @@ class StatTest(Node, tag="battle_monsters_stat_test"):
     value: Number
 
 
-class Cards(Node, tag="battle_monsters_cards"):
+class Cards(Node, tag="battle_monsters_cards", frozen=True):
     """Which cards (or players) a Battle Monsters effect speaks of.
 
     ``quantifier``: ``this`` (the card itself: ``%NAME``, "this card"), ``it`` (an
@@ -135,7 +135,7 @@ class Cards(Node, tag="battle_monsters_cards"):
 # ---------------------------------------------------------------------- conditions
 
 
-class Present(Node, tag="battle_monsters_present"):
+class Present(Node, tag="battle_monsters_present", frozen=True):
     """The described cards are there: "if there is another visible %SPECIES on ...".
 
     True when at least ``what.count`` objects match ``what`` (for ``this``: when the
@@ -147,7 +147,7 @@ class Present(Node, tag="battle_monsters_present"):
     negated: bool = False
 
 
-class Did(Node, tag="battle_monsters_did"):
+class Did(Node, tag="battle_monsters_did", frozen=True):
     """The cards did something on an earlier turn: "%NAME attacked on the owner's previous turn".
 
     ``action``: ``attacked`` or ``defended``; ``turn``: ``previous`` or ``this``;
@@ -160,7 +160,7 @@ class Did(Node, tag="battle_monsters_did"):
     whose: Who | None = None
 
 
-class Battling(Node, tag="battle_monsters_battling"):
+class Battling(Node, tag="battle_monsters_battling", frozen=True):
     """The card itself is in a battle: "when defending against another fire monster".
 
     ``role``: ``defending``, ``attacking`` or ``any``; ``against``: the monster on the
@@ -171,13 +171,13 @@ class Battling(Node, tag="battle_monsters_battling"):
     against: Cards | None = None
 
 
-class TurnOf(Node, tag="battle_monsters_turn_of"):
+class TurnOf(Node, tag="battle_monsters_turn_of", frozen=True):
     """It is ``player``'s turn: "during your turn"."""
 
     player: Who
 
 
-class Compare(Node, tag="battle_monsters_compare"):
+class Compare(Node, tag="battle_monsters_compare", frozen=True):
     """Two numbers compare: "the owner's lifepoints are less than 5"."""
 
     left: Number
@@ -192,7 +192,7 @@ Cond = Present | Did | Battling | Compare | TurnOf
 # -------------------------------------------------------------------------- events
 
 
-class Event(Node, tag="battle_monsters_event"):
+class Event(Node, tag="battle_monsters_event", frozen=True):
     """What sets off a reaction or a spell's special condition.
 
     ``kinds`` (one of them happening is enough): ``summoned`` (played onto the field;
@@ -221,7 +221,7 @@ class Event(Node, tag="battle_monsters_event"):
 # --------------------------------------------------------------------------- steps
 
 
-class SendTo(Node, tag="battle_monsters_send_to"):
+class SendTo(Node, tag="battle_monsters_send_to", frozen=True):
     """Cards are moved by an effect: sent (or destroyed) to the ``graveyard``, returned or
     added to their owner's ``hand``, or summoned onto the ``field``. Sending a card to the
     graveyard is not the discard action (``BM.actions.discard.no_trigger``).
@@ -231,7 +231,7 @@ class SendTo(Node, tag="battle_monsters_send_to"):
     to: Literal["graveyard", "hand", "field"] = "graveyard"
 
 
-class Points(Node, tag="battle_monsters_points"):
+class Points(Node, tag="battle_monsters_points", frozen=True):
     """Monsters gain (or, when ``delta`` is negative, lose) attack or defense points.
 
     ``duration`` ``temporary`` ("temporarily gains ... bonus points") lasts for the
@@ -246,7 +246,7 @@ class Points(Node, tag="battle_monsters_points"):
     per: Cards | None = None
 
 
-class ImmuneTo(Node, tag="battle_monsters_immune_to"):
+class ImmuneTo(Node, tag="battle_monsters_immune_to", frozen=True):
     """Cards or players cannot be affected by what ``to`` describes.
 
     ``to.kinds`` says by what: ``spell``, ``trap``, ``effect`` (special effects) or
@@ -258,7 +258,7 @@ class ImmuneTo(Node, tag="battle_monsters_immune_to"):
     to: Cards
 
 
-class Cannot(Node, tag="battle_monsters_cannot"):
+class Cannot(Node, tag="battle_monsters_cannot", frozen=True):
     """A prohibition on cards or players: "%NAME cannot be attacked by %SPECIES monsters".
 
     ``actions`` (none of them may happen): ``attack``, ``be_attacked``,
@@ -278,7 +278,7 @@ class Cannot(Node, tag="battle_monsters_cannot"):
     when: str | None = None
 
 
-class Can(Node, tag="battle_monsters_can"):
+class Can(Node, tag="battle_monsters_can", frozen=True):
     """A permission: "%NAME can attack as soon as it's revealed".
 
     ``action`` as in :class:`Cannot`; ``only`` makes it the only way ("can only be
@@ -293,59 +293,59 @@ class Can(Node, tag="battle_monsters_can"):
     overriding: bool = False
 
 
-class Switch(Node, tag="battle_monsters_switch"):
+class Switch(Node, tag="battle_monsters_switch", frozen=True):
     """Monsters are switched to ``attack`` or ``defense`` mode by an effect."""
 
     target: Cards
     mode: Literal["attack", "defense"]
 
 
-class RevealCards(Node, tag="battle_monsters_reveal"):
+class RevealCards(Node, tag="battle_monsters_reveal", frozen=True):
     """Face-down cards are turned face up."""
 
     what: Cards
 
 
-class Nullify(Node, tag="battle_monsters_nullify"):
+class Nullify(Node, tag="battle_monsters_nullify", frozen=True):
     """The special effect of the cards does not apply."""
 
     what: Cards
 
 
-class Fuse(Node, tag="battle_monsters_fuse"):
+class Fuse(Node, tag="battle_monsters_fuse", frozen=True):
     """The special effects of the monsters are fused: each has the effects of all."""
 
     what: Cards
 
 
-class Lives(Node, tag="battle_monsters_lives"):
+class Lives(Node, tag="battle_monsters_lives", frozen=True):
     """A player's life points change by ``delta`` (restore health: up; damage: down)."""
 
     player: Who
     delta: Number
 
 
-class SkipTurn(Node, tag="battle_monsters_skip_turn"):
+class SkipTurn(Node, tag="battle_monsters_skip_turn", frozen=True):
     """A player's next turn is skipped."""
 
     player: Who
 
 
-class EndGame(Node, tag="battle_monsters_end_game"):
+class EndGame(Node, tag="battle_monsters_end_game", frozen=True):
     """The game ends: ``player`` wins (``result`` ``win``) or loses (``lose``)."""
 
     player: Who
     result: Literal["win", "lose"] = "win"
 
 
-class DrawUntil(Node, tag="battle_monsters_draw_until"):
+class DrawUntil(Node, tag="battle_monsters_draw_until", frozen=True):
     """A player draws cards until they hold ``hand`` cards."""
 
     player: Who
     hand: int
 
 
-class Trade(Node, tag="battle_monsters_trade"):
+class Trade(Node, tag="battle_monsters_trade", frozen=True):
     """``cost`` is paid in order to carry out ``effect``: "sacrifice 2 lifepoints to ...".
 
     The effect happens only if the cost could be paid in full.
@@ -355,7 +355,7 @@ class Trade(Node, tag="battle_monsters_trade"):
     effect: tuple[Step, ...]
 
 
-class IfThen(Node, tag="battle_monsters_if"):
+class IfThen(Node, tag="battle_monsters_if", frozen=True):
     """``then`` happens (or, in an always-on ability, applies) only while ``condition`` holds.
 
     The shared :class:`grammar.ast.If` takes a shared Condition only; Battle Monsters
@@ -369,7 +369,7 @@ class IfThen(Node, tag="battle_monsters_if"):
 # ----------------------------------------------------------------------- abilities
 
 
-class Reaction(Node, tag="battle_monsters_reaction"):
+class Reaction(Node, tag="battle_monsters_reaction", frozen=True):
     """When ``event`` happens, ``effect`` is carried out.
 
     As an ability it is a monster's triggered special effect ("When %NAME is summoned,
@@ -380,7 +380,7 @@ class Reaction(Node, tag="battle_monsters_reaction"):
     effect: tuple[Step, ...]
 
 
-class Special(Node, tag="battle_monsters_special"):
+class Special(Node, tag="battle_monsters_special", frozen=True):
     """A monster's named special effect: ``Name: sentences``.
 
     ``name`` is kept as printed (it may hold a slot, e.g. ``%SPECIES_C Kinship``).
@@ -393,7 +393,7 @@ class Special(Node, tag="battle_monsters_special"):
     abilities: tuple[Ability, ...]
 
 
-class TriggerEffect(Node, tag="battle_monsters_trigger_effect"):
+class TriggerEffect(Node, tag="battle_monsters_trigger_effect", frozen=True):
     """A spell or trap: its special condition (``TRIGGER:``) and special effect (``EFFECT:``).
 
     ``trigger`` ``None`` means the card has no special condition, so the effect takes
