@@ -125,3 +125,13 @@ def test_unreadable_cards_are_listed(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(app, ["conflicts", str(path), "--against", str(path)])
     assert result.exit_code == 1
     assert "cards that cannot be read (1)" in result.output and "Garbled" in result.output
+
+
+@pytest.mark.parametrize("game", ["neopets", "bakugan", "battle_monsters", "epic_battles", "ttcg"])
+def test_every_shipped_card_is_read_by_the_conflict_check(runner: CliRunner, game: str) -> None:
+    """No shipped card is left unreadable (a TTCG helper once shadowed another of its name)."""
+    base = Path(__file__).resolve().parents[1] / "spec" / game / "cards" / "base.toml"
+    result = runner.invoke(app, ["conflicts", str(base), "--json"])
+    assert result.exit_code in (0, 1), result.output
+    data = json.loads(result.output)
+    assert data["unreadable"] == [] and data["conflicts"]

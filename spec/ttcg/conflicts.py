@@ -164,31 +164,32 @@ class TtcgPolicy(Policy):
 
         if isinstance(step, N.Restrict):
             return [Template("cant", step.action, _owner(step.what), "card", static=static, ability=index, this=step.what.quantifier == "this",
-                             text=f"{_words(step.what)} can't {step.action}")]
+                             text=f"{_selected(step.what)} can't {step.action}")]
         if isinstance(step, N.Allow):
             if step.action == "attack twice":
                 return [Template("grant", "attack", _owner(step.what), "card", 1, static=static, overrides=True, ability=index,
                                  this=step.what.quantifier == "this",
-                                 text=f"{_words(step.what)} can attack twice")]
+                                 text=f"{_selected(step.what)} can attack twice")]
             return [Template("can", step.action, _owner(step.what), "card", static=static, overrides=True, ability=index,
                              this=step.what.quantifier == "this",
-                             text=f"{_words(step.what)} can {step.action}")]
+                             text=f"{_selected(step.what)} can {step.action}")]
         if isinstance(step, N.ExtraPlay) and isinstance(step.what.count, int):
             return [Template("grant", "put a card on the field", "you", "player", step.what.count, static=static, overrides=True,
                              ability=index, text=f"its controller may put {step.what.count} more card(s) on the field")]
         if isinstance(step, N.Destroy):
             return [Template("must", "be destroyed by effects", _owner(step.what), "card", static=False, ability=index, this=step.what.quantifier == "this",
-                             text=f"{_words(step.what)} is destroyed")]
+                             text=f"{_selected(step.what)} is destroyed")]
         if isinstance(step, N.Boost) and isinstance(step.delta, int):
             return [Template("modify", step.stat, _owner(step.what), "card", step.delta, static=static, ability=index, this=step.what.quantifier == "this",
-                             text=f"{_words(step.what)} gets {step.delta:+d} {step.stat}")]
+                             text=f"{_selected(step.what)} gets {step.delta:+d} {step.stat}")]
         if isinstance(step, N.SetStat) and isinstance(step.value, int):
             return [Template("set", step.stat, _owner(step.what), "card", step.value, static=static, ability=index, this=step.what.quantifier == "this",
-                             text=f"{_words(step.what)} becomes {step.stat} {step.value}")]
+                             text=f"{_selected(step.what)} becomes {step.stat} {step.value}")]
         return step_templates(step, static, index, self, A)
 
 
-def _words(cards: Any) -> str:
+def _selected(cards: Any) -> str:
+    """The cards a selector picks, in words ("this card", "each Fire unit")."""
     if cards.quantifier == "this":
         return "this card"
     kinds = " or ".join(cards.kinds) or "card"
@@ -212,6 +213,7 @@ def card_subject(owner: str, card: CardObj) -> str:
 
 
 def _words(owner: str, card: CardObj) -> str:
+    """A card on the field, in words ("ann's Pyre Drake")."""
     return f"{owner}'s {card.name}"
 
 
