@@ -87,5 +87,30 @@ def test_a_replay_naming_its_card_file_by_a_relative_path_can_be_mutated(tmp_pat
     replay = tmp_path / "game.jsonl"
     replay.write_text("\n".join([json.dumps(header)] + lines[1:400]) + "\n", encoding="utf-8")
     report = run([replay], count=3, seed=1)
-    assert report.mutants and all(m.outcome in ("flagged", "still_legal", "unconfirmed") for m in report.mutants)
+    assert report.mutants and all(m.outcome in ("flagged", "still_legal") for m in report.mutants)
     assert not any("card database" in m.why for m in report.mutants)
+
+
+@pytest.mark.parametrize("game", ["neopets", "ttcg", "epic_battles"])
+def test_a_legal_game_with_implicit_passes_is_offered_by_legal_moves_with_its_passes_put_in(game: str) -> None:
+    """The passes an implicit log leaves out are put in from ``legal_moves``, as the verifier infers them."""
+    from verifier.mutate import _offered_from
+
+    path = next(p for p in sorted((ROOT / "replays" / game / "legal").glob("*.jsonl"))
+                if json.loads(p.read_text(encoding="utf-8").splitlines()[0])["options"].get("passes") == "implicit")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    events = [json.loads(line) for line in lines[1:]]
+    assert _offered_from(game, json.loads(lines[0]), events, 0, window=len(events), source=str(path)) == (True, "")
+    moved = [dict(e) for e in events]
+    first_move = next(i for i, e in enumerate(moved) if e["do"] not in ("shuffle", "first", "game"))
+    moved.insert(first_move, dict(moved[-1], seq=0))  # the game's end claimed too early is refused
+    offered, why = _offered_from(game, json.loads(lines[0]), moved, first_move, window=len(moved), source=str(path))
+    assert not offered and why
+
+
+def test_mutants_of_an_implicit_pass_game_are_judged_not_left_unconfirmed(tmp_path: Path) -> None:
+    path = tmp_path / "implicit.jsonl"
+    path.write_bytes(b"\n".join(simulate("neopets", 11, passes="implicit", max_events=300)) + b"\n")
+    report = run([path], count=12, seed=4)
+    assert report.counts["missed"] == 0, [(m.description, m.why) for m in report.mutants if m.outcome == "missed"]
+    assert {m.outcome for m in report.mutants} <= {"flagged", "still_legal"}

@@ -14,10 +14,12 @@ where the event names one. The mutant is verified:
     made another legal game, e.g. a die showing another face); not a miss;
 ``missed``
     the verifier finds nothing but ``legal_moves`` does not offer some event of the
-    mutant: the checker let an illegal game through;
-``unconfirmed``
-    the verifier finds nothing and the replay's passes are implicit, so ``legal_moves``
-    (which speaks in explicit passes) cannot replay it.
+    mutant: the checker let an illegal game through.
+
+A replay whose passes are implicit leaves out the passes that close windows; replaying
+it through ``legal_moves``, each recorded move that is not offered yet is preceded by
+the passes ``legal_moves`` offers (at most :data:`spec.core.game.MAX_INFERRED_PASSES`),
+as the verifier infers them, until it is offered or no pass is.
 
 The share the verifier flags is ``flagged / (flagged + flagged_without_rule + missed)``.
 """
@@ -36,7 +38,7 @@ import msgspec
 
 from spec import load_game
 from spec.core.cards import CardDatabase
-from spec.core.game import Setup
+from spec.core.game import MAX_INFERRED_PASSES, Setup
 from verifier.replay import Header
 from verifier.verify import card_database, verify_file
 
@@ -213,21 +215,37 @@ def _offered_from(game_id: str, header: dict[str, Any], events: list[dict[str, A
 
     The prefix before the change is the original legal game and is applied as it is;
     after the window the events are only applied (the verifier accepted them already).
+    With implicit passes, the passes a move needs first are put in (see the module
+    docstring).
     """
     game = load_game(game_id)
     cards = _cards(header, game, source)
-    setup = Setup(tuple(header["players"]), dict(header.get("decks", {})), dict(header.get("options", {})), cards)
+    options = dict(header.get("options", {}))
+    setup = Setup(tuple(header["players"]), dict(header.get("decks", {})), options, cards)
     state = game.setup(setup)
     decoder = game.decoder()
     for i, raw in enumerate(events):
         event = decoder.decode(msgspec.json.encode(raw))
-        if start <= i < start + window and game.event_kinds.get(raw.get("do"), "move") != "claim" \
-                and not game.offers(state, event):
-            return False, f"legal_moves does not offer seq {raw.get('seq')} ({raw.get('do')})"
+        if start <= i < start + window and game.event_kinds.get(raw.get("do"), "move") != "claim":
+            if options.get("passes") != "explicit":
+                _pass_until_offered(game, state, event)
+            if not game.offers(state, event):
+                return False, f"legal_moves does not offer seq {raw.get('seq')} ({raw.get('do')})"
         rulings = game.apply(state, event)
         if any(r.violation.severity in ("illegal", "inconsistent", "malformed") for r in rulings):
             return False, f"seq {raw.get('seq')} is refused when replayed"
     return True, ""
+
+
+def _pass_until_offered(game: Any, state: Any, event: Any) -> None:
+    """Apply the passes ``legal_moves`` offers until it offers ``event`` (bounded)."""
+    for _ in range(MAX_INFERRED_PASSES):
+        if game.offers(state, event):
+            return
+        passes = [move for move in game.legal_moves(state) if move.__struct_config__.tag == "pass"]
+        if not passes:
+            return
+        game.apply(state, passes[0])
 
 
 def judge(mutant: Mutant, game_id: str, header: dict[str, Any], folder: Path) -> None:
@@ -240,9 +258,6 @@ def judge(mutant: Mutant, game_id: str, header: dict[str, Any], folder: Path) ->
         mutant.outcome = "flagged" if first is not None and first.rule else "flagged_without_rule"
         mutant.rule = first.rule if first is not None else None
         mutant.why = first.message if first is not None else report.verdict
-        return
-    if header.get("options", {}).get("passes") != "explicit":
-        mutant.outcome = "unconfirmed"
         return
     events = [json.loads(line) for line in mutant.lines[1:]]
     offered, why = _offered_from(game_id, header, events, mutant.index, source=mutant.source)
