@@ -123,28 +123,43 @@ def decode_header(raw: bytes, path: str) -> Header:
     return header
 
 
-def lines(path: Path) -> Iterator[tuple[int, bytes]]:
-    """Numbered non-empty lines of a file, with the size limits applied.
+def _pieces(path: Path) -> list[bytes]:
+    """The file's bytes split at each newline, after the file size limit is applied.
 
-    The file is read at once (it is at most :data:`MAX_FILE_BYTES`); a line's length
-    counts its newline, as when the file is read line by line.
+    The file is read at once (it is at most :data:`MAX_FILE_BYTES`).
     """
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
         raise ReplayError(str(path), None, f"file is {size} bytes, over the {MAX_FILE_BYTES}-byte limit")
-    pieces = path.read_bytes().split(b"\n")
-    if pieces and max(map(len, pieces)) + 1 > MAX_LINE_BYTES:
+    return path.read_bytes().split(b"\n")
+
+
+def lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """Numbered non-empty lines of a file, with the size limits applied.
+
+    A line's length counts its newline, as when the file is read line by line.
+    """
+    pieces = _pieces(path)
+    if max(map(len, pieces)) + 1 > MAX_LINE_BYTES:
         return _checked_lines(str(path), pieces)
     return iter([(number, raw) for number, raw in enumerate(pieces, 1) if raw.strip()])
 
 
-def _checked_lines(name: str, pieces: list[bytes]) -> Iterator[tuple[int, bytes]]:
-    """The lines of a file holding a long line: the error comes when that line is reached."""
+def _checked_lines(name: str, pieces: list[bytes], max_events: int | None = None) -> Iterator[tuple[int, bytes]]:
+    """The non-empty lines of a file that may break a limit: each error comes when its line is reached.
+
+    A line over :data:`MAX_LINE_BYTES` is refused; with ``max_events``, so is the event
+    line (any non-empty line after the first) beyond that many events.
+    """
     last = len(pieces) - 1
+    seen = -1  # the header is not an event
     for index, raw in enumerate(pieces):
         if len(raw) + (index < last) > MAX_LINE_BYTES:
             raise ReplayError(name, index + 1, f"line is over the {MAX_LINE_BYTES}-byte limit")
         if raw.strip():
+            seen += 1
+            if max_events is not None and seen > max_events:
+                raise ReplayError(name, index + 1, f"more than {max_events} events")
             yield index + 1, raw
 
 
@@ -153,35 +168,50 @@ def read(path: Path, visitor: Visitor[T], event_decoder: Any = None) -> T:
 
     ``event_decoder`` is a function from the header to a msgspec decoder of one event
     line (the game's vocabulary); without it, events are plain dicts.
+
+    Lines are numbered as they are read. In a file that no limit can touch (the common
+    case) blank lines are not looked for beforehand: such a line fails to decode and is
+    then found blank and skipped, so that each event line costs one decode.
     """
     name = str(path)
     try:
-        stream = lines(path)
-        first = next(stream, None)
-        if first is None:
+        pieces = _pieces(path)
+        numbered: Iterator[tuple[int, bytes]]
+        if max(map(len, pieces)) + 1 > MAX_LINE_BYTES or len(pieces) > MAX_EVENTS + 1:
+            numbered = _checked_lines(name, pieces, MAX_EVENTS)
+        else:
+            numbered = enumerate(pieces, 1)
+        for number, raw in numbered:
+            if raw.strip():
+                break
+        else:
             raise ReplayError(name, None, "the file is empty: a replay needs a header line")
-        header = decode_header(first[1], name)
+        header = decode_header(raw, name)
         if not visitor.begin(header, name):
             visitor.end()
             return visitor.result()
-        decoder = event_decoder(header) if event_decoder is not None else _seq_decoder
+        decode = (event_decoder(header) if event_decoder is not None else _seq_decoder).decode
+        visit = visitor.visit
         expected_seq = 1
-        for number, raw in stream:
-            if expected_seq > MAX_EVENTS:
-                raise ReplayError(name, number, f"more than {MAX_EVENTS} events")
+        for number, raw in numbered:
             try:
-                event = decoder.decode(raw)
+                event = decode(raw)
             except msgspec.ValidationError as error:
                 raise ReplayError(name, number, f"bad event: {error}") from None
             except msgspec.DecodeError as error:
+                if not raw.strip():
+                    continue  # a blank line
                 raise ReplayError(name, number, f"not JSON: {error}") from None
             except UnicodeDecodeError:
                 raise ReplayError(name, number, "not UTF-8 text") from None
-            seq = event.get("seq") if type(event) is dict else getattr(event, "seq", None)
+            try:
+                seq = event.seq
+            except AttributeError:  # a plain dict, or a decoded value without a seq
+                seq = event.get("seq") if type(event) is dict else None
             if seq != expected_seq:
                 raise ReplayError(name, number, f"seq is {seq}, expected {expected_seq}")
             expected_seq += 1
-            if not visitor.visit(event, number):
+            if not visit(event, number):
                 break
     except ReplayError as error:
         visitor.error(error)

@@ -13,6 +13,7 @@ Findings come out in contract 3's shape; the same input always gives the same re
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +45,11 @@ class Report(msgspec.Struct, omit_defaults=True):
     (``info`` findings, kept apart from ``findings``: they never change the verdict)."""
 
 
+def _no_game(*_args: Any) -> list[Ruling]:
+    """Stands for the game's hooks until the header has named the game."""
+    raise AssertionError("an event was visited before the header named a game")
+
+
 class Verifier(Visitor[Report]):
     """Checks a replay event by event against its game's spec."""
 
@@ -68,6 +74,9 @@ class Verifier(Visitor[Report]):
         """What the game has reported of the conflicts in force (see ``Game.conflicts_met``)."""
         self.conflicts: list[Finding] = []
         """Settled conflicts met (``info``), for the report's ``conflicts``."""
+        self._apply: Callable[[Any, Any], list[Ruling]] = _no_game
+        self._conflicts_met: Callable[[Any, dict[str, Any]], list[Ruling]] = _no_game
+        """The game's ``apply`` and ``conflicts_met``, bound once the header names the game."""
 
     # ---------------------------------------------------------------- header
 
@@ -93,6 +102,8 @@ class Verifier(Visitor[Report]):
         if unknown_options:
             return self._refuse(f"unknown option(s): {', '.join(sorted(unknown_options))}")
         self.game = game
+        self._apply = game.apply
+        self._conflicts_met = game.conflicts_met
         setup = Setup((header.players[0], header.players[1]), dict(header.decks), dict(header.options), cards)
         self.state = game.setup(setup)
         if self.timeline is not None:
@@ -112,17 +123,23 @@ class Verifier(Visitor[Report]):
     # ---------------------------------------------------------------- events
 
     def visit(self, event: Any, line: int) -> bool:
-        assert self.game is not None
         self.events += 1
-        for ruling in self.game.apply(self.state, event):
-            self._record(event.seq, line, ruling)
-        if not self.diverged and not self.malformed:
-            for ruling in self.game.conflicts_met(self.state, self.conflicts_memo):
+        state = self.state
+        rulings = self._apply(state, event)
+        if rulings:
+            for ruling in rulings:
                 self._record(event.seq, line, ruling)
-        if self.timeline is not None:
-            self.timeline.record(self.game, self.state, event, line)
         if not self.diverged and not self.malformed:
-            return True  # nothing illegal yet: go on (the common case, without a call)
+            met = self._conflicts_met(state, self.conflicts_memo)
+            if met:
+                for ruling in met:
+                    self._record(event.seq, line, ruling)
+            elif self.timeline is None:
+                return True  # nothing illegal yet and nothing new: go on (the common case)
+        if self.timeline is not None:
+            self.timeline.record(self.game, state, event, line)
+        if not self.diverged and not self.malformed:
+            return True
         return not self._should_stop()
 
     def _should_stop(self) -> bool:

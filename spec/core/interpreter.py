@@ -84,6 +84,10 @@ class Handlers(Protocol):
     """What a game supplies: ``do_<tag>(state, resolution, step) -> Need | None``."""
 
 
+_HANDLER_NAMES: dict[str, str] = {}
+"""Node tag -> the name of its handler (``do_<tag>``), spelled once per tag."""
+
+
 def run(handlers: object, state: Any, res: Resolution) -> bool:
     """Carry out steps until one needs the log or the effect is done; True when done."""
     while res.need is None and res.frames:
@@ -94,7 +98,10 @@ def run(handlers: object, state: Any, res: Resolution) -> bool:
         step = frame.steps[frame.pc]
         frame.pc += 1
         tag = step.__struct_config__.tag
-        handler = getattr(handlers, f"do_{tag}", None)
+        name = _HANDLER_NAMES.get(tag)
+        if name is None:
+            name = _HANDLER_NAMES[tag] = f"do_{tag}"
+        handler = getattr(handlers, name, None)
         if handler is None:
             raise UnsupportedStep(step)
         res.need = handler(state, res, step)

@@ -105,6 +105,16 @@ class Action(Generic[S, M]):
     name: str
     book: RuleBook
     checks: list[Check[S, M]] = field(default_factory=list)
+    _tests: tuple[Predicate[S, M], ...] | None = field(default=None, init=False, repr=False, compare=False)
+    """The checks' test functions in order, when each appears once (then a test names its
+    check); rebuilt by :meth:`precondition`, which is how checks are added."""
+
+    def __post_init__(self) -> None:
+        self._index_tests()
+
+    def _index_tests(self) -> None:
+        tests = tuple(check.test for check in self.checks)
+        self._tests = tests if len({id(test) for test in tests}) == len(tests) else None
 
     def precondition(self, rule_id: str, requires: str) -> Callable[[Predicate[S, M]], Predicate[S, M]]:
         """Register the decorated function as a precondition citing ``rule_id``."""
@@ -112,13 +122,25 @@ class Action(Generic[S, M]):
 
         def register(test: Predicate[S, M]) -> Predicate[S, M]:
             self.checks.append(Check(citation, requires, test))
+            self._index_tests()
             return test
 
         return register
 
     def first_violation(self, state: S, move: M) -> tuple[Check[S, M], Violation] | None:
-        """The first precondition the move breaks, with what it found; ``None`` if legal."""
-        for check in self.checks:
+        """The first precondition the move breaks, with what it found; ``None`` if legal.
+
+        Every event of every game comes through here: the loop calls the test functions
+        themselves, and finds the check of the one that failed only then.
+        """
+        tests = self._tests
+        if tests is not None:
+            for test in tests:
+                violation = test(state, move)
+                if violation is not None:
+                    return self.checks[tests.index(test)], violation
+            return None
+        for check in self.checks:  # a test registered twice: go check by check
             violation = check.test(state, move)
             if violation is not None:
                 return check, violation

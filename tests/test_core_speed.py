@@ -1,0 +1,120 @@
+"""The shortcuts of the generic verification path decide exactly as the plain way does.
+
+Reading a replay skips blank lines only when a line fails to decode, binds the game's
+hooks once per replay, and a precondition loop calls the test functions directly. These
+tests pin what must not change: line numbers and errors around blank lines, the event
+limit, the check a repeated test names, and the same report with or without a timeline.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spec.core.findings import Violation
+from spec.core.rules import Action, RuleBook, RuleEntry, RuleIndex
+from verifier import replay as replay_module
+from verifier.replay import EventCounter, read
+from verifier.report import to_json
+from verifier.timeline import Timeline
+from verifier.verify import _decoder_for, verify_file
+
+LEGAL = min(Path("replays/bakugan/legal").glob("*.jsonl"))
+
+
+def _lines() -> list[bytes]:
+    return LEGAL.read_bytes().splitlines()
+
+
+def _write(tmp_path: Path, name: str, lines: list[bytes], end: bytes = b"\n") -> Path:
+    path = tmp_path / name
+    path.write_bytes(b"\n".join(lines) + end)
+    return path
+
+
+def _plain_book() -> RuleBook:
+    return RuleBook(RuleIndex("demo", [RuleEntry("1.1", "normative", "one"), RuleEntry("1.2", "normative", "two")]))
+
+
+# ---------------------------------------------------------------------- reading
+
+@pytest.mark.parametrize("blank", [b"", b"   ", b"\r", b"\t \x0c", b"\x0b"])
+def test_blank_lines_anywhere_are_skipped_and_lines_keep_their_numbers(tmp_path: Path, blank: bytes) -> None:
+    lines = _lines()
+    spaced = [blank, lines[0], blank, *lines[1:4], blank, blank, *lines[4:]]
+    report = verify_file(_write(tmp_path, "spaced.jsonl", spaced, end=b"\n" + blank))
+    assert report.verdict == verify_file(LEGAL).verdict
+    assert report.events == len(lines) - 1
+    counter = read(_write(tmp_path, "count.jsonl", spaced), EventCounter(), _decoder_for)
+    assert counter == len(lines) - 1
+
+
+def test_a_bad_line_after_blank_lines_is_reported_at_its_own_line(tmp_path: Path) -> None:
+    lines = _lines()
+    spaced = [lines[0], b"", b"  ", lines[1], b"", b"{not json", *lines[2:]]
+    report = verify_file(_write(tmp_path, "bad.jsonl", spaced))
+    assert report.verdict == "malformed"
+    assert report.findings[-1].line == 6
+    assert report.findings[-1].message.startswith("not JSON")
+    assert report.events == 1
+
+
+def test_a_header_after_blank_lines_is_read(tmp_path: Path) -> None:
+    lines = _lines()
+    report = verify_file(_write(tmp_path, "late.jsonl", [b"", b" ", *lines]))
+    assert report.events == len(lines) - 1
+    assert verify_file(_write(tmp_path, "blank.jsonl", [b"", b"  "])).findings[0].message.startswith("the file is empty")
+
+
+def test_the_event_limit_counts_events_not_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = _lines()
+    monkeypatch.setattr(replay_module, "MAX_EVENTS", 3)
+    # blank lines make the file longer than the limit, but it holds only three events
+    few = _write(tmp_path, "few.jsonl", [lines[0], b"", lines[1], b"", b"", lines[2], b"", lines[3]])
+    assert read(few, EventCounter(), _decoder_for) == 3
+    report = verify_file(_write(tmp_path, "many.jsonl", [lines[0], b"", *lines[1:6]]))
+    assert report.verdict == "malformed"
+    assert report.findings[-1].line == 6
+    assert "more than 3 events" in report.findings[-1].message
+    assert report.events == 3
+
+
+# ---------------------------------------------------------------------- checking
+
+def test_a_test_registered_twice_still_names_the_check_that_failed() -> None:
+    book = _plain_book()
+    act: Action[Any, int] = book.action("play")
+    calls: list[int] = []
+
+    def looked_once(state: Any, move: int) -> Violation | None:
+        calls.append(move)
+        return Violation("looked at twice") if len(calls) > 1 else None
+
+    act.precondition("1.1", "first look")(looked_once)
+    act.precondition("1.2", "second look")(looked_once)
+    hit = act.first_violation(None, 2)  # the first call allows the move, the second does not
+    assert hit is not None
+    assert hit[0].rule == "demo:1.2"
+    assert calls == [2, 2]
+
+
+def test_checks_added_after_a_first_use_are_run() -> None:
+    book = _plain_book()
+    act: Action[Any, int] = book.action("play")
+    act.precondition("1.1", "even")(lambda state, move: Violation("odd") if move % 2 else None)
+    assert act.first_violation(None, 4) is None
+    act.precondition("1.2", "small")(lambda state, move: Violation("big") if move > 3 else None)
+    hit = act.first_violation(None, 4)
+    assert hit is not None and hit[0].rule == "demo:1.2"
+    assert Action("x", book, list(act.checks)).first_violation(None, 4) == hit
+
+
+@pytest.mark.parametrize("game", ["neopets", "bakugan", "ttcg", "battle_monsters", "epic_battles"])
+def test_a_timeline_does_not_change_the_report(game: str) -> None:
+    for path in sorted(Path(f"replays/{game}").glob("*/*.jsonl"))[:6]:
+        for keep_going in (False, True):
+            plain = verify_file(path, keep_going=keep_going)
+            drawn = verify_file(path, keep_going=keep_going, timeline=Timeline())
+            assert to_json(plain) == to_json(drawn), path
