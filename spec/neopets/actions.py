@@ -707,7 +707,7 @@ def play_cost_payable(state: NeopetsState, ev: E.Play) -> Check:
 # ====================================================================== dice (5.5.4-5.5.6)
 
 def _dice_faces(dice: list[int]) -> Violation | None:
-    if any(not 1 <= d <= 6 for d in dice):
+    if dice and (min(dice) < 1 or max(dice) > 6):
         return Violation("a die face outside 1-6", expected="faces 1 to 6", actual=str(dice))
     return None
 

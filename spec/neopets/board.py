@@ -8,7 +8,7 @@ Stats follow rule 6.2: the printed value of the Neopet and its attached Codeston
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
 from grammar import ast as A
@@ -87,10 +87,15 @@ class _Board:
     ``cards`` in the order of :func:`in_play`; ``negated`` the Neopets whose abilities
     a negation removes, or ``None`` when a negation has a condition (then worked out at
     each call); ``passive``/``triggered`` the abilities of the cards not negated, with
-    their controller and source, conditions not yet read.
+    their controller and source, conditions not yet read; ``triggers`` the same
+    triggered abilities grouped by the event that triggers them (kept only alongside
+    ``triggered``); ``steps`` per kind of step (``Modify``...) the passive abilities
+    that hold such steps or have a condition, with those steps (kept only alongside
+    ``passive``); ``derived`` what other modules work out from the cards in play alone
+    (see :func:`derived`); ``unnegated`` is set once no card in play negates a Neopet.
     """
 
-    __slots__ = ("cards", "key", "negated", "passive", "triggered")
+    __slots__ = ("cards", "derived", "key", "negated", "passive", "steps", "triggered", "triggers", "unnegated")
 
     def __init__(self, key: tuple[str, int], cards: list[tuple[str, CardObj]]) -> None:
         self.key = key
@@ -98,6 +103,35 @@ class _Board:
         self.negated: set[int] | None = None
         self.passive: list[tuple[str, CardObj, A.Passive]] | None = None
         self.triggered: list[tuple[str, CardObj, A.Triggered]] | None = None
+        self.triggers: dict[str, list[tuple[str, CardObj, A.Triggered]]] | None = None
+        self.steps: dict[type, list[tuple[str, A.Passive, tuple]] | tuple] = {}
+        self.derived: dict[str, object] = {}
+        self.unnegated = False
+
+    def turned(self, key: tuple[str, int]) -> _Board:
+        """The same cards once the turn has changed hands (``key`` names the new active
+        player): each player's cards keep their order, the active player's come first.
+
+        Without a negating card nothing else depends on who is active, so the abilities
+        and steps found are kept too, in the new order; the rest (``derived``: the
+        effects' ages and players depend on who is active) is worked out again when asked.
+        """
+        active = key[0]
+        board = _Board(key, _active_first(self.cards, active))
+        if self.unnegated:
+            board.negated, board.unnegated = set(), True
+            if self.triggered is not None:
+                board.triggered = _active_first(self.triggered, active)
+            if self.passive is not None:
+                board.passive = _active_first(self.passive, active)
+                board.steps = {kind: tuple(_active_first(list(listed), active)) if isinstance(listed, tuple) else _active_first(listed, active)
+                               for kind, listed in self.steps.items()}
+        return board
+
+
+def _active_first(entries: list[T], active: str) -> list[T]:
+    """Entries ``(player, ...)`` with the active player's first, each player's in their order."""
+    return [e for e in entries if e[0] == active] + [e for e in entries if e[0] != active]  # type: ignore[index]
 
 
 def play_key(state: NeopetsState) -> tuple[str, int]:
@@ -125,13 +159,23 @@ def arrangement(state: NeopetsState) -> list[tuple[str, CardObj]]:
 
 
 def _board(state: NeopetsState) -> _Board:
-    key = play_key(state)
-    cached = state.board_cache
-    if isinstance(cached, _Board) and cached.key == key:
+    cached: _Board | None = state.board_cache  # type: ignore[assignment]
+    if cached is not None and cached.key == (state.active, state.play_version):  # play_key, spelt out: every look-up runs it
         return cached
-    board = _Board(key, arrangement(state))
+    key = play_key(state)
+    if cached is not None and cached.key[1] == key[1] and cached.key[0] in state.players and key[0] in state.players:
+        board = cached.turned(key)  # the same cards: only the turn changed hands
+    else:
+        board = _Board(key, arrangement(state))
     state.board_cache = board
     return board
+
+
+def derived(state: NeopetsState) -> dict[str, object]:
+    """Where a module keeps what it works out from the cards in play alone (which cards,
+    their controllers, when they entered play, who is active): forgotten, with the board,
+    as soon as a card enters or leaves play or the turn changes hands."""
+    return _board(state).derived
 
 
 NEOPET_TYPES = ("Neopet", "Rainbow Pool Neopet")
@@ -155,7 +199,7 @@ def negated_neopets(state: NeopetsState) -> set[int]:
         return board.negated
     sources = [(player, card) for player, card in board.cards if card.name is not None and _negates(state, card.name)]
     if not sources:
-        board.negated = set()
+        board.negated, board.unnegated = set(), True
         return board.negated
     if id(state) in _NEGATING:
         return set()
@@ -234,6 +278,22 @@ def triggered(state: NeopetsState) -> list[tuple[str, CardObj, A.Triggered]]:
     return found
 
 
+def triggered_on(state: NeopetsState, event: str) -> list[tuple[str, CardObj, A.Triggered]] | tuple[()]:
+    """The abilities of :func:`triggered` whose trigger is ``event`` (``turn_begins``...), in
+    the same order: usually none, found with one look-up while the board stands."""
+    board = _board(state)
+    if board.triggers is not None:
+        return board.triggers.get(event, ())
+    found = triggered(state)
+    if board.triggered is not found:  # not kept for this board (a negation has a condition)
+        return [entry for entry in found if entry[2].trigger.event == event]
+    index: dict[str, list[tuple[str, CardObj, A.Triggered]]] = {}
+    for entry in found:
+        index.setdefault(entry[2].trigger.event, []).append(entry)
+    board.triggers = index
+    return index.get(event, ())
+
+
 def passives(state: NeopetsState) -> Iterator[tuple[str, CardObj, A.Passive]]:
     """Passive abilities in force (8.18), with their controller and source."""
     board = _board(state)
@@ -248,12 +308,53 @@ def passives(state: NeopetsState) -> Iterator[tuple[str, CardObj, A.Passive]]:
             yield player, card, ability
 
 
-def passive_steps(state: NeopetsState, kind: type[T]) -> Iterator[tuple[str, T]]:
-    """Steps of one kind in the passive abilities in force, with their controller."""
+def passive_steps(state: NeopetsState, kind: type[T]) -> Iterable[tuple[str, T]]:
+    """Steps of one kind in the passive abilities in force, with their controller.
+
+    While the board keeps its passive abilities, the abilities that matter for ``kind``
+    are listed once per board (:func:`_abilities_with`); when none of them has a
+    condition, the steps themselves are; otherwise the conditions are read at every
+    call, in the same order as :func:`passives` reads them.
+    """
+    board = _board(state)
+    if board.passive is None or board.negated is None:
+        return _steps_in_force(state, kind)
+    listed = board.steps.get(kind)
+    if listed is None:
+        listed = board.steps[kind] = _abilities_with(board.passive, kind)
+    if isinstance(listed, tuple):
+        return listed
+    return _steps_if(state, listed)
+
+
+def _steps_in_force(state: NeopetsState, kind: type[T]) -> Iterator[tuple[str, T]]:
+    """:func:`passive_steps` worked out from :func:`passives`."""
     for controller, _card, ability in passives(state):
         for step in ability.effect:
             if isinstance(step, kind):
                 yield controller, step
+
+
+def _steps_if(state: NeopetsState, listed: list[tuple[str, A.Passive, tuple]]) -> Iterator[tuple[str, T]]:
+    """The steps of the listed abilities whose conditions hold, read in order."""
+    for controller, ability, steps in listed:
+        if ability.condition is None or condition_holds(state, controller, ability.condition, {}):
+            for step in steps:
+                yield controller, step
+
+
+def _abilities_with(listed: list[tuple[str, CardObj, A.Passive]], kind: type) -> list[tuple[str, A.Passive, tuple]] | tuple:
+    """The passive abilities whose steps include ``kind``, or whose condition must be read
+    anyway (reading it may find the card unmodelled), each with its steps of that kind;
+    when none has a condition, just the steps with their controllers."""
+    out = []
+    for controller, _card, ability in listed:
+        steps = tuple(step for step in ability.effect if isinstance(step, kind))
+        if steps or ability.condition is not None:
+            out.append((controller, ability, steps))
+    if all(ability.condition is None for _controller, ability, _steps in out):
+        return tuple((controller, step) for controller, _ability, steps in out for step in steps)
+    return out
 
 
 def neopet_owner(state: NeopetsState, controller: str, sel: A.Selector) -> list[str]:

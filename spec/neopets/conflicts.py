@@ -176,7 +176,41 @@ def effects_in_force(state: NeopetsState, memo: dict[str, Any] | None = None) ->
     Passive abilities of every card in play are read without negations (the negations are
     effects here too); lasting effects of resolved cards come from ``state.lasting``.
     """
+    kept = B.derived(state)
+    passive: list[Effect] | None = kept.get("passive effects")  # type: ignore[assignment]
+    if passive is None:
+        passive, conditional = passive_effects(state, memo, state.card_effects)
+        if not conditional:  # what no condition decides depends on the cards in play alone
+            kept["passive effects"] = passive
+    out = list(passive)
+    if not state.lasting:
+        return out
+    sources = memo.setdefault("sources", {}) if memo is not None else {}
+    kept_effects = state.card_effects
+    for lasting in state.lasting:
+        source = sources.get(lasting.order) or _lasting_source(state, lasting)
+        sources[lasting.order] = source
+        context = ("lasting", lasting.order, lasting.kind, lasting.what, lasting.affects, lasting.controller, lasting.until, source)
+        found = kept_effects.get(context)
+        if found is None:
+            found = kept_effects[context] = _lasting(lasting, f"{source} ({lasting.controller})")
+        out.extend(found)
+    return out
+
+
+def passive_effects(state: NeopetsState, memo: dict[str, Any] | None = None,
+                    kept: dict[tuple, list[Effect]] | None = None) -> tuple[list[Effect], bool]:
+    """The effects of the passive abilities of the cards in play, and whether any of those
+    abilities has a condition (noted in ``memo`` as ``conditional``).
+
+    With ``kept`` (``state.card_effects``), the effects of a card none of whose abilities
+    has a condition are worked out once per context: the card, its controller, who is
+    active, when it entered play and which Neopets are active (what a negation names);
+    nothing else of the state goes into them.
+    """
     out: list[Effect] = []
+    conditional = False
+    neopets = None
     for player, card in B.in_play(state):
         if card.name is None:
             continue
@@ -184,10 +218,24 @@ def effects_in_force(state: NeopetsState, memo: dict[str, Any] | None = None) ->
             passives = B.abilities(state, card.name, A.Passive)
         except B.Unmodelled:
             continue
-        key = f"{card.name}#{card.uid}"
+        if not passives:
+            continue
         since = (state.entered.get(card.uid, card.uid), 0 if player == state.active else 1)
+        context = None
+        if kept is not None and all(ability.condition is None for ability in passives):
+            if neopets is None:
+                neopets = tuple(None if side.neopet is None else (side.neopet.card.uid, side.neopet.card.name)
+                                for side in state.sides.values())
+            context = (card.uid, card.name, player, state.active, since, neopets)
+            found = kept.get(context)
+            if found is not None:
+                out.extend(found)
+                continue
+        mine: list[Effect] = []
+        key = f"{card.name}#{card.uid}"
         for index, ability in enumerate(passives):
             if ability.condition is not None:
+                conditional = True
                 if memo is not None:
                     memo["conditional"] = True
                 try:
@@ -196,13 +244,11 @@ def effects_in_force(state: NeopetsState, memo: dict[str, Any] | None = None) ->
                 except B.Unmodelled:
                     continue
             for number, step in enumerate(ability.effect):
-                out.extend(_passive_step(state, player, f"{card.name} ({player})", key, since, f"{key}/{index}.{number}", step))
-    sources = memo.setdefault("sources", {}) if memo is not None else {}
-    for lasting in state.lasting:
-        source = sources.get(lasting.order) or _lasting_source(state, lasting)
-        sources[lasting.order] = source
-        out.extend(_lasting(lasting, f"{source} ({lasting.controller})"))
-    return out
+                mine.extend(_passive_step(state, player, f"{card.name} ({player})", key, since, f"{key}/{index}.{number}", step))
+        if context is not None and kept is not None:
+            kept[context] = mine
+        out.extend(mine)
+    return out, conditional
 
 
 def _passive_step(state: NeopetsState, player: str, name: str, key: str, since: Any, ident: str, step: Any) -> list[Effect]:

@@ -39,7 +39,7 @@ from spec.neopets import events as E
 from spec.neopets.actions import BOOK
 from spec.neopets.effects import Effects
 from spec.neopets.state import ActiveNeopet, NeopetsState, Side
-from spec.neopets.turn import TURN, WINDOWS
+from spec.neopets.turn import NEXT_WINDOW, TURN, WINDOWS
 
 cite = BOOK.cite
 
@@ -184,8 +184,8 @@ class Neopets(Game[NeopetsState, Event]):
     # ================================================================== applying events
 
     def apply(self, state: NeopetsState, event: Event) -> list[Ruling]:
-        kind: str = event.__struct_config__.tag  # type: ignore[assignment]
-        first, second = state.sides.values()
+        kind: str = _KIND.get(type(event)) or event.__struct_config__.tag  # type: ignore[assignment]
+        first, second = state.pair
         first.knowledge.now = second.knowledge.now = event.seq
         try:
             rulings = self._apply(state, event, kind)
@@ -212,23 +212,26 @@ class Neopets(Game[NeopetsState, Event]):
     """Clashes of effects in force, settled by the Neopets policy (spec.neopets.conflicts)."""
 
     def _apply(self, state: NeopetsState, ev: Any, kind: str) -> list[Ruling]:
-        if ev.by is None and kind not in NO_ACTOR:
-            return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
-        if ev.by is not None and ev.by not in state.players:
-            return [Ruling(None, Violation(f"{ev.by!r} is not a player of this game", "one of " + ", ".join(state.players), str(ev.by), "malformed"))]
-        if kind in CARD_FIELDS:
+        facts = _FACTS[kind]
+        by = ev.by
+        if by is None:
+            if facts.actor:
+                return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
+        elif by not in state.players:
+            return [Ruling(None, Violation(f"{by!r} is not a player of this game", "one of " + ", ".join(state.players), str(by), "malformed"))]
+        if facts.card_fields:
             missing = self._unknown_card(state, ev, kind)
             if missing is not None:
                 return [missing]
-        claim = E.KINDS[kind] == "claim"
-        if state.stage == "over" and not claim:
-            return [Ruling(cite("3.p4"), Violation("an event after the game was won", "no more events", kind))]
+        claim = facts.claim
         if not claim:
+            if state.stage == "over":
+                return [Ruling(cite("3.p4"), Violation("an event after the game was won", "no more events", kind))]
             state.damage_mark = len(state.damage_log)
             state.rounds_mark = len(state.round_winners)
-        if state.resolution is not None and state.resolution.need is not None and not claim:
-            return self._feed(state, ev, kind)
-        action = BOOK.actions[kind]
+            if state.resolution is not None and state.resolution.need is not None:
+                return self._feed(state, ev, kind)
+        action = facts.action
         hit = action.first_violation(state, ev)
         if hit is not None and kind != "pass" and not state.explicit_passes:
             snapshot: NeopetsState | None = None
@@ -258,7 +261,7 @@ class Neopets(Game[NeopetsState, Event]):
             self.apply_anyway(state, ev, kind)
             return [Ruling(check.rule, violation, check.name)]
         notes = NC.move_notes(state, ev, kind) if kind == "play" else []
-        perform = _PERFORM.get(kind)
+        perform = facts.perform
         done = (perform(self, state, ev) if perform is not None else None) or []
         return notes + done if notes else done
 
@@ -357,7 +360,8 @@ class Neopets(Game[NeopetsState, Event]):
     # ------------------------------------------------------------------ moves in a turn
 
     def _do_pass(self, state: NeopetsState, ev: E.Pass) -> None:
-        if state.priority.pass_(ev.by or "", state.other(ev.by or "")):
+        by = ev.by or ""
+        if state.priority.pass_(by, state.other(by)):
             self._advance(state)
 
     @BOOK.encodes("5.3.2b.p1", "5.3.2c", "7.11.6", "7.11.3.p2", what="attaching moves the Codestone under the Neopet, outside the queue")
@@ -674,13 +678,12 @@ class Neopets(Game[NeopetsState, Event]):
                   what="both players passing resolves the next item, or closes the window when the queue is empty")
     def _advance(self, state: NeopetsState) -> None:
         """What both players passing in succession does."""
-        if state.queue:
+        if state.queue.items:
             self._resolve_next(state)
             return
-        windows = WINDOWS[state.node]
-        position = windows.index(state.window) if state.window in windows else len(windows) - 1
-        if position + 1 < len(windows):
-            self._open_window(state, windows[position + 1])
+        following = NEXT_WINDOW[state.node].get(state.window)  # none after the node's last window
+        if following is not None:
+            self._open_window(state, following)
             if state.node in ("attack", "defence"):
                 state.flags.rolled = False
             return
@@ -753,7 +756,8 @@ class Neopets(Game[NeopetsState, Event]):
         state.flags = type(state.flags)()
         for side in state.sides.values():
             side.dice = []
-        state.lasting = [x for x in state.lasting if not (x.until == "your_next_turn" and x.controller == state.active)]
+        if state.lasting:
+            state.lasting = [x for x in state.lasting if not (x.until == "your_next_turn" and x.controller == state.active)]
         state.node = "beginning"
         state.window = "close"
         state.window_number += 1
@@ -764,12 +768,14 @@ class Neopets(Game[NeopetsState, Event]):
     @BOOK.encodes("5.5.8b", "5.5.8a.p1", what="at the end of the turn, until-end-of-turn effects expire and the other player's turn begins")
     def _end_turn(self, state: NeopetsState) -> None:
         self._expire(state, "end_of_turn")
-        state.lasting = [x for x in state.lasting if not (x.until == "next_battle_phase" and x.affects == state.active and x.turn < state.turn)]
+        if state.lasting:
+            state.lasting = [x for x in state.lasting if not (x.until == "next_battle_phase" and x.affects == state.active and x.turn < state.turn)]
         state.active = state.nonactive
         self._start_turn(state)
 
     def _expire(self, state: NeopetsState, until: str) -> None:
-        state.lasting = [x for x in state.lasting if x.until != until]
+        if state.lasting:
+            state.lasting = [x for x in state.lasting if x.until != until]
 
     @BOOK.encodes("9.3.1.p2", "9.3.2", what="an exhausted player's Neopet takes one damage as their Draw Phase begins")
     def _exhaustion(self, state: NeopetsState) -> None:
@@ -983,7 +989,7 @@ class Neopets(Game[NeopetsState, Event]):
     @BOOK.encodes("8.16.1", "8.16.2", "8.16.3", "5.2.1b.p1", "5.3.1b.p1", "5.4.1b.p1", "5.5.2.p1",
                   what="triggered abilities wait until the effect that caused them finishes, then join the queue")
     def _fire(self, state: NeopetsState, event: str, actor: str, card: CardObj | None, phase: str | None = None) -> None:
-        for controller, source, ability in B.triggered(state):
+        for controller, source, ability in B.triggered_on(state, event):
             if self._matches(state, controller, ability.trigger, event, actor, card, phase):
                 state.waiting.append(QueueItem("triggered", controller, source, ability.effect))
 
@@ -1281,3 +1287,31 @@ _PERFORM: dict[str, Any] = {
     if hasattr(Neopets, f"_do_{event.__struct_config__.tag}")
 }
 """What each kind of event does once it is judged legal (``Neopets._do_<kind>``)."""
+
+
+class KindFacts:
+    """What :meth:`Neopets._apply` asks of every event of one kind, looked up once per kind."""
+
+    __slots__ = ("action", "actor", "card_fields", "claim", "perform")
+
+    def __init__(self, actor: bool, card_fields: tuple[str, ...], claim: bool, action: Any, perform: Any) -> None:
+        self.actor = actor
+        """Whether a player performs it (its ``by`` is required; see :data:`NO_ACTOR`)."""
+        self.card_fields = card_fields
+        """The fields naming a card (:data:`CARD_FIELDS`), empty when it names none."""
+        self.claim = claim
+        """Whether it is a claim (a derived fact, see :data:`spec.neopets.events.KINDS`)."""
+        self.action = action
+        """Its preconditions (the book's action of that name)."""
+        self.perform = perform
+        """What it does once judged legal (:data:`_PERFORM`), or ``None``."""
+
+
+_FACTS: dict[str, KindFacts] = {
+    kind: KindFacts(kind not in NO_ACTOR, CARD_FIELDS.get(kind, ()), E.KINDS[kind] == "claim", BOOK.actions[kind], _PERFORM.get(kind))
+    for kind in (str(event.__struct_config__.tag) for event in E.EVENTS)
+}
+"""Per event kind, the facts :meth:`Neopets._apply` reads on every event."""
+
+_KIND: dict[type, str] = {event: str(event.__struct_config__.tag) for event in E.EVENTS}
+"""The kind (tag) of each event class."""

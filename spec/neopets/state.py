@@ -184,6 +184,14 @@ class NeopetsState:
     is in play is worked out again only when it moves (spec.neopets.board)."""
     board_cache: object = field(default=None, repr=False, compare=False)
     """What is in play, worked out once per arrangement (spec.neopets.board); never copied."""
+    card_effects: dict[tuple, Any] = field(default_factory=dict, repr=False, compare=False)
+    """The effects of each card's passive abilities, and of each lasting effect, per context
+    (spec.neopets.conflicts.effects_in_force); never copied."""
+    pair: tuple[Side, ...] = field(default=(), repr=False, compare=False)
+    """The two sides, in the order of ``players`` (set from ``sides`` when the state is made)."""
+
+    def __post_init__(self) -> None:
+        self.pair = tuple(self.sides[player] for player in self.players)
 
     def other(self, player: str) -> str:
         a, b = self.players

@@ -7,6 +7,8 @@ end it). :data:`WINDOWS` lists which a node has.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from spec.core.turns import TurnStructure
 
 TURN = TurnStructure(
@@ -49,6 +51,9 @@ WINDOWS: dict[str, tuple[str, ...]] = {
     "damage": ("close",),
     "end": ("close",),
 }
+
+NEXT_WINDOW: dict[str, dict[str, str]] = {node: dict(pairwise(windows)) for node, windows in WINDOWS.items()}
+"""Per node, each window that another window follows, with that window (from :data:`WINDOWS`)."""
 
 BATTLE_STEPS = ("attack", "defence", "agility", "damage")
 

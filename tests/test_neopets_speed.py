@@ -1,0 +1,167 @@
+"""The look-up tables and caches added for speed give what working things out afresh gives.
+
+Each test replays every shipped Neopets replay (to the end, through illegal moves) and,
+at every look-up of a cache, compares what it returns with the plain computation on a
+board worked out from scratch: the triggered abilities indexed by trigger event
+(board.triggered_on), the passive steps listed per kind of step (board.passive_steps)
+and the effects of passive abilities kept with the board and per card in its context,
+and of lasting effects (conflicts.effects_in_force, conflicts.passive_effects).
+The per-kind facts that ``Neopets._apply`` reads are checked against their sources.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grammar import ast as A
+from spec.neopets import board as B
+from spec.neopets import conflicts as NC
+from spec.neopets import events as E
+from verifier.verify import verify_file
+
+ROOT = Path(__file__).resolve().parents[1]
+REPLAYS = sorted((ROOT / "replays" / "neopets").glob("*/*.jsonl"))
+
+
+def _ids(path: Path) -> str:
+    return f"{path.parent.name}/{path.stem}"
+
+
+@contextmanager
+def fresh_board(state: Any) -> Iterator[None]:
+    """Within the block, the board (and all kept with it) is worked out from scratch."""
+    kept = state.board_cache
+    state.board_cache = None
+    try:
+        yield
+    finally:
+        state.board_cache = kept
+
+
+def _plain_triggered_on(state: Any, event: str) -> list[Any]:
+    with fresh_board(state):
+        return [(p, c.uid, a) for p, c, a in B.triggered(state) if a.trigger.event == event]
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=_ids)
+def test_triggered_abilities_by_event_are_the_triggered_abilities_of_that_event(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    original = B.triggered_on
+    looked = 0
+
+    def checked(state: Any, event: str) -> Any:
+        nonlocal looked
+        looked += 1
+        found = original(state, event)
+        assert [(p, c.uid, a) for p, c, a in found] == _plain_triggered_on(state, event), f"stale index at look-up {looked}"
+        return found
+
+    monkeypatch.setattr(B, "triggered_on", checked)
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=_ids)
+def test_passive_steps_per_kind_are_the_passive_steps_of_that_kind(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    original = B.passive_steps
+    looked = 0
+
+    def checked(state: Any, kind: type) -> Iterator[tuple[str, Any]]:
+        nonlocal looked
+        looked += 1
+        found = list(original(state, kind))
+        with fresh_board(state):
+            plain = [(controller, step) for controller, _card, ability in B.passives(state)
+                     for step in ability.effect if isinstance(step, kind)]
+        assert found == plain, f"stale steps of {kind.__name__} at look-up {looked}"
+        yield from found
+
+    monkeypatch.setattr(B, "passive_steps", checked)
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=_ids)
+def test_kept_passive_effects_are_the_passive_effects(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    original = NC.effects_in_force
+    looked = 0
+
+    def checked(state: Any, memo: dict[str, Any] | None = None) -> list[Any]:
+        nonlocal looked
+        looked += 1
+        found = original(state, memo)
+        with fresh_board(state):
+            plain, _conditional = NC.passive_effects(state)
+        assert found[: len(plain)] == plain, f"stale passive effects at look-up {looked}"
+        sources = memo.get("sources", {}) if memo is not None else {}
+        lasting = [e for x in state.lasting
+                   for e in NC._lasting(x, f"{sources.get(x.order) or NC._lasting_source(state, x)} ({x.controller})")]
+        assert found[len(plain):] == lasting, f"stale lasting effects at look-up {looked}"
+        return found
+
+    monkeypatch.setattr(NC, "effects_in_force", checked)
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0
+
+
+def test_a_board_change_forgets_the_trigger_index() -> None:
+    """A triggered ability entering play is found as soon as it is there."""
+    from tests.test_neopets_checks import preparation, state_where
+
+    state = state_where(preparation)
+    source, event = next((d, a.trigger.event) for d in state.cards for a in _abilities(state, d.name))
+    before = list(B.triggered_on(state, event))
+    card = state.new_card(source.name, state.active, source)
+    state.sides[state.active].equipment.append(card)  # the Battledome: its abilities work (8.18.1)
+    state.enter_play(card)
+    after = B.triggered_on(state, event)
+    assert len(after) > len(before)
+    assert any(c is card for _p, c, _a in after)
+
+
+def _abilities(state: Any, name: str) -> tuple:
+    try:
+        return B.abilities(state, name, A.Triggered)
+    except B.Unmodelled:
+        return ()
+
+
+def test_the_facts_per_kind_are_those_of_the_spec() -> None:
+    from spec.neopets import game as G
+    from spec.neopets.actions import BOOK
+
+    kinds = [str(event.__struct_config__.tag) for event in E.EVENTS]
+    assert sorted(G._FACTS) == sorted(kinds)
+    for kind in kinds:
+        facts = G._FACTS[kind]
+        assert facts.actor == (kind not in G.NO_ACTOR)
+        assert facts.card_fields == G.CARD_FIELDS.get(kind, ())
+        assert facts.claim == (E.KINDS[kind] == "claim")
+        assert facts.action is BOOK.actions[kind]
+        assert facts.perform is G._PERFORM.get(kind)
+
+
+def test_kept_card_effects_follow_the_neopet_a_negation_names() -> None:
+    """A negation's effect names the opposing Neopet: a new Neopet there gives a new effect."""
+    from spec.neopets.game import Neopets
+    from tests.test_neopets_checks import in_play, preparation, state_where
+
+    state = state_where(preparation)
+    collar = in_play(state, state.active, "Muffling Collar")
+    state.sides[state.active].equipment.append(collar)
+    state.enter_play(collar)
+    before = [e for e in NC.effects_in_force(state) if e.kind == "negate"]
+    opponent = state.sides[state.nonactive]
+    assert opponent.neopet is not None
+    old = opponent.neopet.card
+    Neopets().transform(state, state.nonactive, None, "Hushwing")  # a paint brush's change: a new card in the slot
+    assert opponent.neopet.card is not old
+    after = [e for e in NC.effects_in_force(state) if e.kind == "negate"]
+    with fresh_board(state):
+        plain = [e for e in NC.passive_effects(state)[0] if e.kind == "negate"]
+    assert after == plain
+    assert before != after and after[0].negates == (f"Hushwing#{opponent.neopet.card.uid}",)
