@@ -3,7 +3,10 @@
 The always-on abilities of a card are read from its text once and kept on the card
 (``board.passives_of``, with the partners it is fused with); while the state is only
 read (``board.Reading``) the effects in force are worked out once; the conflicts met
-after an event are compared by their ids before they are put in words. Each test pins
+after an event are compared by their ids before they are put in words; the checks ask
+for one sort of effects (``board.statics(state, want)``: in a tame database the
+conditions of the other sorts are not read) and look the cards a move names up once.
+Each test pins
 one of these against the plain reading (:func:`afresh`, every card's text read again;
 the effects themselves) on the states of simulated games and on states arranged by hand.
 """
@@ -184,3 +187,101 @@ def test_legal_moves_screened_by_the_checks_are_the_moves_apply_accepts(seed: in
             break
         game.apply(state, rng.choice(playing_on))
     assert compared > 500
+
+
+SORTS = ("points", "immune", "permissions", "act:attack", "act:be_attacked", "act:attack_directly", "act:attack_twice",
+         "act:lose_lives_in_battle", "act:be_switched", "act:be_switched_manually", "act:summon", "act:reveal")
+"""Sorts of effects the checks ask for (some no card of the shipped database gives)."""
+
+
+def same_sorts_as_filtered(state: BattleMonstersState) -> None:
+    """Each sort of effects in force is the whole reading with the other sorts left out."""
+    every = afresh(state)
+    for want in SORTS:
+        assert shape(B.statics(state, want)) == shape([s for s in every if B.wanted(s.step, want)]), want
+    with B.Reading(state):  # kept per sort while the state is read: the same answers
+        for want in SORTS:
+            assert shape(B.statics(state, want)) == shape([s for s in every if B.wanted(s.step, want)]), want
+
+
+def test_shipped_database_is_tame_and_names_what_it_can_give() -> None:
+    profile = B.tame(_a_turn().cards)
+    assert profile.ok
+    assert {"points", "immune", "permissions", "act:attack"} <= profile.spoken
+    assert "act:summon" not in profile.spoken
+
+
+def test_effects_of_one_sort_are_those_read_afresh_along_simulated_games() -> None:
+    for lines in _games():
+        for state, _event, _raw in replay_states(lines):
+            same_sorts_as_filtered(state)
+
+
+def test_effects_of_one_sort_follow_the_field_and_lasting_effects() -> None:
+    state = _a_turn()
+    me, foe = state.active, state.other(state.active)
+    for side in state.sides.values():
+        side.field.clear()
+    _put(state, me, "Owlkin Scholar")
+    warden = _put(state, me, "Hexbound Warden", mode="defense")
+    _put(state, foe, "Thornhide Boar")
+    same_sorts_as_filtered(state)
+    warden.mode = "attack"
+    same_sorts_as_filtered(state)
+    # a lasting "cannot summon" although no card of the database speaks of summoning
+    state.lasting.append(Lasting(N.Cannot(N.Cards("all", ("player",)), ("summon",)), foe, "a test spell", warden.uid, state.stamp()))
+    same_sorts_as_filtered(state)
+    assert B.permission(state, "summon", None, player=foe).allowed is False  # its controller may not summon
+
+
+def test_an_untame_database_reads_every_effect_then_sorts() -> None:
+    """When a condition could fail to be read, asking for one sort fails where the whole reading does."""
+    state = _a_turn()
+    me = state.active
+    fc = _put(state, me, "Thornhide Boar")
+    original = B._LAST_TAME[:], dict(B._TAME)
+    B._TAME[state.cards] = B.Tame(False, frozenset())
+    B._LAST_TAME[:] = [None, None]
+    try:
+        same_sorts_as_filtered(state)
+
+        def broken(cards: Any, part: Any) -> list[Any]:
+            raise B.Unmodelled("the text cannot be run")
+
+        fc.own = None
+        fc.passives = None
+        kept = B.abilities_of_part
+        B.abilities_of_part = broken  # type: ignore[assignment]
+        try:
+            with pytest.raises(B.Unmodelled):
+                B.statics(state, "act:summon")
+        finally:
+            B.abilities_of_part = kept  # type: ignore[assignment]
+    finally:
+        B._LAST_TAME[:] = original[0]
+        B._TAME.clear()
+        B._TAME.update(original[1])
+
+
+def test_cards_looked_up_for_a_move_are_those_found_afresh_along_simulated_games() -> None:
+    from spec.battle_monsters import actions as X
+
+    compared = 0
+    for lines in _games():
+        for state, event, _raw in replay_states(lines):
+            if not hasattr(event, "card") or not hasattr(event, "copy"):
+                continue
+            by = event.by or ""
+            if by not in state.sides:
+                continue
+            plain = B.find(state, by, event.card, event.copy)
+            with B.Reading(state):
+                assert X._field_card(state, event) is plain
+                assert X._field_card(state, event) is plain  # the kept answer
+                if hasattr(event, "target"):
+                    assert X._target(state, event) is X._target(state, event)
+                    expected = (None if event.target is None or event.by is None
+                                else B.find(state, state.other(event.by), event.target, event.target_copy))
+                    assert X._target(state, event) is expected
+            compared += 1
+    assert compared > 50

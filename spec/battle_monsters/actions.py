@@ -63,7 +63,16 @@ def answering(state: BattleMonstersState, ev: Any) -> bool:
 
 
 def _field_card(state: BattleMonstersState, ev: Any) -> OnField | None:
-    return B.find(state, ev.by or "", ev.card, ev.copy)
+    """The card on the field the event names (looked up once per move while the checks read the state)."""
+    memo = state.statics_memo  # board.Reading: the state does not change while it is kept
+    if memo is not None:
+        kept = memo.get("card")
+        if kept is not None and kept[0] is ev:
+            return kept[1]  # type: ignore[no-any-return]
+    found = B.find(state, ev.by or "", ev.card, ev.copy)
+    if memo is not None:
+        memo["card"] = (ev, found)
+    return found
 
 
 # ====================================================================== checks shared by every move
@@ -439,7 +448,15 @@ def attack_not_forbidden(state: BattleMonstersState, ev: E.Attack) -> Check:
 def _target(state: BattleMonstersState, ev: E.Attack) -> OnField | None:
     if ev.target is None or ev.by is None:
         return None
-    return B.find(state, state.other(ev.by), ev.target, ev.target_copy)
+    memo = state.statics_memo  # as in _field_card
+    if memo is not None:
+        kept = memo.get("target")
+        if kept is not None and kept[0] is ev:
+            return kept[1]  # type: ignore[no-any-return]
+    found = B.find(state, state.other(ev.by), ev.target, ev.target_copy)
+    if memo is not None:
+        memo["target"] = (ev, found)
+    return found
 
 
 @ATTACK.precondition("BM.start.direct_attack", "the player is attacked directly only when they have no face-up monster")

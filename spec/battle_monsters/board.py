@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from grammar import ast as A
@@ -432,17 +432,42 @@ class Static:
     """The lasting result of a resolved effect (not an always-on ability of a card on the field)."""
 
 
-def statics(state: BattleMonstersState) -> list[Static]:
+def statics(state: BattleMonstersState, want: str | None = None) -> list[Static]:
     """Every always-on effect in force now: passives of cards whose effects work, and lasting effects.
 
     What passives a card holds is read from its text once (:func:`passives_of`); only the
     conditions of conditional ones ("as long as ...") are looked at again on each call, in
-    printed order. While the state is only being read (:class:`Reading`), the whole answer
-    is worked out once.
+    printed order. While the state is only being read (:class:`Reading`), each answer is
+    worked out once.
+
+    ``want`` (see :func:`wanted`) asks only for the effects of one sort, in the same order:
+    the list is the whole answer with the others left out. When the card database is
+    :func:`tame` (no condition of an always-on ability can fail to be read), the
+    conditions of the effects left out are not looked at, and a sort no card of the
+    database can give costs nothing.
     """
     memo = state.statics_memo
-    if memo:
-        return list(memo[0])
+    if memo is not None:
+        found = memo.get(want)
+        if found is not None:
+            return list(found)
+    if want is None:
+        out = _all_statics(state)
+    else:
+        profile = tame(state.cards)
+        if not profile.ok:
+            out = [s for s in statics(state) if wanted(s.step, want)]
+        elif want in profile.spoken:
+            out = _statics_of(state, want)
+        else:  # no card of the database gives this sort: only lasting effects can
+            out = [_lasting(state, lasting) for lasting in state.lasting if wanted(lasting.step, want)] if state.lasting else []
+    if memo is not None:
+        memo[want] = tuple(out)
+    return out
+
+
+def _all_statics(state: BattleMonstersState) -> list[Static]:
+    """:func:`statics`, worked out afresh."""
     out: list[Static] = []
     for fc in state.on_field():
         if not ((fc.visible or fc.kind == "trap") and not fc.nullified):  # effects_on
@@ -467,14 +492,188 @@ def statics(state: BattleMonstersState) -> list[Static]:
     for lasting in state.lasting:
         holder = find_uid(state, lasting.source_uid)
         out.append(Static(lasting.step, Ctx(lasting.controller, holder), lasting.stamp, lasting.source, True))
-    if memo is not None:
-        memo.append(tuple(out))
     return out
+
+
+def wanted(step: Any, want: str) -> bool:
+    """Whether an effect step is of the sort ``want``: ``points``, ``immune``, ``permissions``
+    (any "can" or "cannot"), or ``act:<action>`` (a "can" or "cannot" of that action)."""
+    if want == "points":
+        return isinstance(step, N.Points)
+    if want == "immune":
+        return isinstance(step, N.ImmuneTo)
+    if want == "permissions":
+        return isinstance(step, (N.Can, N.Cannot))
+    action = want[4:]
+    if isinstance(step, N.Cannot):
+        return action in step.actions
+    return isinstance(step, N.Can) and step.action == action
+
+
+def _wants(step: Any) -> set[str]:
+    """Every sort an effect step (with the steps under its conditions) belongs to."""
+    if isinstance(step, N.IfThen):
+        out: set[str] = set()
+        for inner in step.then:
+            out |= _wants(inner)
+        return out
+    if isinstance(step, N.Points):
+        return {"points"}
+    if isinstance(step, N.ImmuneTo):
+        return {"immune"}
+    if isinstance(step, N.Cannot):
+        return {"permissions", *(f"act:{action}" for action in step.actions)}
+    if isinstance(step, N.Can):
+        return {"permissions", f"act:{step.action}"}
+    return set()
+
+
+def _statics_of(state: BattleMonstersState, want: str) -> list[Static]:
+    """:func:`statics` of one sort for a tame database: only the conditions of that sort are read."""
+    out: list[Static] = []
+    helds = _helds(state)
+    if helds is None:  # cannot happen in a tame database; the plain reading fails where it always did
+        return [s for s in statics(state) if wanted(s.step, want)]
+    for held in helds:
+        if want not in held.present:
+            continue
+        for entry in held.of_sort(want):
+            if type(entry) is Static:
+                out.append(entry)
+            elif type(entry) is Conditional:
+                if holds(state, entry.condition, entry.ctx):
+                    out.extend(entry.then)
+            else:
+                out.extend(s for s in _unfold(state, *entry) if wanted(s.step, want))
+    for lasting in state.lasting:
+        if wanted(lasting.step, want):
+            out.append(_lasting(state, lasting))
+    return out
+
+
+def _lasting(state: BattleMonstersState, lasting: Any) -> Static:
+    """A lasting effect as an effect in force."""
+    return Static(lasting.step, Ctx(lasting.controller, find_uid(state, lasting.source_uid)), lasting.stamp, lasting.source, True)
+
+
+def _helds(state: BattleMonstersState) -> list[Passives] | None:
+    """The always-on abilities of every card on the field whose effects work and that has any,
+    in field order (worked out once while the state is only read); ``None`` when one card's
+    text cannot be run."""
+    memo = state.statics_memo
+    if memo is not None and "cards" in memo:
+        return memo["cards"]  # type: ignore[no-any-return]
+    helds: list[Passives] | None = []
+    for fc in state.on_field():
+        if not ((fc.visible or fc.kind == "trap") and not fc.nullified):  # effects_on
+            continue
+        kept = fc.passives
+        held = kept[1] if kept is not None and not fc.fused and not kept[0] else passives_of(state, fc)
+        if held is None:
+            helds = None
+            break
+        if held.entries:
+            helds.append(held)  # type: ignore[union-attr]
+    if memo is not None:
+        memo["cards"] = helds
+    return helds
+
+
+@dataclass(frozen=True)
+class Tame:
+    """What the always-on abilities of a whole card database can do (:func:`tame`)."""
+
+    ok: bool
+    """Every card's text can be run, its always-on steps are plain or under conditions, and
+    no such condition can fail to be read or read the effects in force in turn."""
+    spoken: frozenset[str]
+    """Every sort (:func:`wanted`) the always-on abilities of the database can give."""
+
+
+_TAME: weakref.WeakKeyDictionary[CardDatabase, Tame] = weakref.WeakKeyDictionary()
+_LAST_TAME: list[Any] = [None, None]
+
+TAME_LIMIT = 5000
+"""A larger database is not looked through (its statics are read in full, then sorted)."""
+
+KNOWN_WHO = (None, "you", "controller", "opponent", "each", "any", "owner", "active", "nonactive")
+"""The players :func:`who` can name."""
+
+
+def tame(cards: CardDatabase) -> Tame:
+    """Whether reading one sort of effects in force may leave the conditions of the others unread.
+
+    Worked out once per database from the parsed texts: a condition reads nothing but the
+    board (no effects in force, so no recursion) and never raises :class:`Unmodelled`.
+    """
+    if _LAST_TAME[0] is cards:
+        return _LAST_TAME[1]  # type: ignore[no-any-return]
+    found = _TAME.get(cards)
+    if found is None:
+        found = _tame(cards)
+        _TAME[cards] = found
+    _LAST_TAME[0], _LAST_TAME[1] = cards, found
+    return found
+
+
+def _tame(cards: CardDatabase) -> Tame:
+    spoken: set[str] = set()
+    if len(cards) > TAME_LIMIT:
+        return Tame(False, frozenset())
+    for part in cards:
+        try:
+            found = abilities_of_part(cards, part)
+        except Unmodelled:
+            return Tame(False, frozenset())
+        for ability in found:
+            if not isinstance(ability, A.Passive):
+                continue
+            for step in ability.effect:
+                if not _tame_step(step):
+                    return Tame(False, frozenset())
+                spoken |= _wants(step)
+    return Tame(True, frozenset(spoken))
+
+
+def _tame_step(step: Any) -> bool:
+    if isinstance(step, PLAIN):
+        return True
+    return isinstance(step, N.IfThen) and _tame_cond(step.condition) and all(_tame_step(inner) for inner in step.then)
+
+
+def _tame_cond(cond: Any) -> bool:
+    """Whether :func:`holds` reads ``cond`` without raising and without the effects in force."""
+    if isinstance(cond, N.Present):
+        return _tame_cards(cond.what)
+    if isinstance(cond, N.Compare):
+        return _tame_number(cond.left) and _tame_number(cond.right)
+    if isinstance(cond, N.TurnOf):
+        return cond.player in KNOWN_WHO
+    if isinstance(cond, N.Battling):
+        return cond.against is None or _tame_cards(cond.against)
+    if isinstance(cond, N.Did):
+        return cond.what.quantifier == "this" and cond.action == "attacked"
+    return False
+
+
+def _tame_number(value: Any) -> bool:
+    if isinstance(value, int):
+        return True
+    if isinstance(value, N.Quantity):
+        if value.name == "lives":
+            return value.player in KNOWN_WHO
+        return value.name == "count" and value.of is not None and _tame_cards(value.of)
+    return False  # points of a card read the effects in force; anything else is not modelled
+
+
+def _tame_cards(sel: Any) -> bool:
+    return (isinstance(sel, N.Cards) and sel.owner in KNOWN_WHO and sel.zone in (None, "field", "hand", "graveyard", "supply")
+            and sel.stat is None)
 
 
 class Reading:
     """A stretch in which the state is only read (the checks of a move, the conflicts met after it):
-    :func:`statics` is worked out at most once in it. Nesting keeps the outer stretch's answer."""
+    :func:`statics` (of each sort) is worked out at most once in it. Nesting keeps the outer stretch's answer."""
 
     __slots__ = ("outer", "state")
 
@@ -484,7 +683,7 @@ class Reading:
 
     def __enter__(self) -> None:
         if self.outer:
-            self.state.statics_memo = []
+            self.state.statics_memo = {}
 
     def __exit__(self, *exc: object) -> None:
         if self.outer:
@@ -510,6 +709,29 @@ class Passives:
     condition ``(step, ctx, stamp, source)`` to unfold on each reading."""
     may_allow: bool
     """Whether any of them is, or could be once its condition holds, a card's "can"."""
+    present: frozenset[str] = frozenset()
+    """Every sort (:func:`wanted`) they can give."""
+    sorts: dict[str, tuple[Any, ...]] = field(default_factory=dict, compare=False, repr=False)
+    """The entries of each sort (:meth:`of_sort`), once picked out."""
+
+    def of_sort(self, want: str) -> tuple[Any, ...]:
+        """The entries giving effects of the sort ``want`` (see :func:`wanted`), in printed order;
+        a :class:`Conditional` keeps only its steps of that sort."""
+        found = self.sorts.get(want)
+        if found is None:
+            picked: list[Any] = []
+            for entry in self.entries:
+                if type(entry) is Static:
+                    if wanted(entry.step, want):
+                        picked.append(entry)
+                elif type(entry) is Conditional:
+                    then = tuple(s for s in entry.then if wanted(s.step, want))
+                    if then:
+                        picked.append(Conditional(entry.condition, entry.ctx, then))
+                elif want in _wants(entry[0]):
+                    picked.append(entry)
+            found = self.sorts[want] = tuple(picked)
+        return found
 
 
 PLAIN = (N.Points, N.ImmuneTo, N.Cannot, N.Can)
@@ -550,7 +772,9 @@ def passives_of(state: BattleMonstersState, fc: OnField) -> Passives | None:
                         return None
     except Unmodelled:
         return None
-    held = Passives(tuple(entries), any(_may_allow(ability_step) for ability_step in _steps_of(entries)))
+    steps = _steps_of(entries)
+    held = Passives(tuple(entries), any(_may_allow(ability_step) for ability_step in steps),
+                    frozenset(sort for ability_step in steps for sort in _wants(ability_step)))
     fc.passives = (partners, held)
     return held
 
@@ -598,7 +822,7 @@ def points(state: BattleMonstersState, fc: OnField, stat: str, in_battle: bool =
     for bonus in fc.bonus:
         if bonus.stat == stat and (bonus.until is None or bonus.until >= state.turn):
             total += bonus.delta
-    for static in statics(state):
+    for static in statics(state, "points"):
         step = static.step
         if not isinstance(step, N.Points) or step.stat != stat:
             continue
@@ -626,7 +850,7 @@ def immune(state: BattleMonstersState, fc: OnField, source: OnField | None, atta
     """Whether ``fc`` is immune to what ``source`` does (a spell, a trap, a monster's effect or attack)."""
     if source is None:
         return False
-    for static in statics(state):
+    for static in statics(state, "immune"):
         step = static.step
         if not isinstance(step, N.ImmuneTo) or not matches(state, step.target, fc, static.ctx):
             continue
@@ -690,7 +914,7 @@ def applicable(state: BattleMonstersState, action: str, subject: OnField | None,
     """The effects in force that allow (``yes``) and forbid (``no``) this action now."""
     yes: list[Static] = []
     no: list[Static] = []
-    for static in statics(state):
+    for static in statics(state, "act:" + action):
         step = static.step
         if isinstance(step, N.Cannot) and action in step.actions:
             if not _subject_ok(state, step.subject, subject, player, static.ctx):

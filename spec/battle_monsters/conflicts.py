@@ -409,6 +409,10 @@ def _in_force(state: BattleMonstersState, statics: Sequence[Static]) -> tuple[li
         subjects: list[tuple[OnField | None, str | None]] = []
         if "player" in sel.kinds:
             subjects = [(None, p) for p in B.who(state, static.ctx.controller, sel.owner, static.ctx.holder)]
+        elif sel.quantifier == "this":  # only its own card matches: the one on the field with its uid
+            holder = static.ctx.holder
+            fc = B.find_uid(state, holder.uid) if holder is not None else None
+            subjects = [(fc, None)] if fc is not None and B._filters(state, sel, fc, static.ctx) else []
         elif sel.quantifier not in ("the", "it"):
             subjects = [(fc, None) for fc in state.on_field() if B.matches(state, sel, fc, static.ctx)]
         when = step.when if step.when in TURN_WORDS else None
@@ -451,7 +455,7 @@ def conflicts_met(state: BattleMonstersState, memo: dict[str, Any]) -> list[Ruli
         if not B.may_allow(state):
             return []  # no card's "can" can be in force, whatever the conditions say
         with B.Reading(state):
-            statics = B.statics(state)
+            statics = B.statics(state, "permissions")  # _in_force reads only the "can"s and "cannot"s
             if not any(isinstance(s.step, N.Can) for s in statics):
                 return []  # a clash needs a card's "can" (against a "cannot" or the manual)
             items, manual = _in_force(state, statics)

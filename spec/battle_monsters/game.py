@@ -170,9 +170,12 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
             return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
         if ev.by is not None and ev.by not in state.players:
             return [Ruling(None, Violation(f"{ev.by!r} is not a player of this game", "one of " + ", ".join(state.players), str(ev.by), "malformed"))]
-        for name in self._names(ev, kind):
-            if name not in state.cards and B.printed(state.cards, name) is None:
-                return [Ruling(None, Violation(f"{name!r} is not a card of the database {state.cards.name}", "a printed card", name, "unverifiable"))]
+        if kind not in ("sent", "triggered"):  # each card the event names (NAMED_FIELDS) is one of the database
+            cards = state.cards
+            for field in NAMED_FIELDS.get(type(ev)) or ("card", "target"):
+                name = getattr(ev, field, None)
+                if isinstance(name, str) and name and name not in cards and B.printed(cards, name) is None:
+                    return [Ruling(None, Violation(f"{name!r} is not a card of the database {cards.name}", "a printed card", name, "unverifiable"))]
         claim = E.KINDS[kind] == "claim"
         if not claim:
             state.mark = len(state.facts)
@@ -192,16 +195,6 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         perform(state, ev)
         self._progress(state)
         return []
-
-    def _names(self, ev: Any, kind: str) -> list[str]:
-        if kind in ("sent", "triggered"):
-            return []
-        names = []
-        for field in NAMED_FIELDS.get(type(ev)) or ("card", "target"):
-            value = getattr(ev, field, None)
-            if isinstance(value, str) and value:
-                names.append(value)
-        return names
 
     def _apply_anyway(self, state: BattleMonstersState, ev: Any, kind: str) -> None:
         """Carry out an illegal move as far as it physically can be (for ``--keep-going``)."""

@@ -170,8 +170,10 @@ class BattleMonstersState:
     ending: bool = False
     """The active player took their action: the turn passes once pending effects are done."""
     """How deeply triggers are nested now (a guard against effects that set each other off forever)."""
-    statics_memo: list[Any] | None = field(default=None, init=False, repr=False, compare=False)
-    """While the state is only being read (``board.Reading``): the always-on effects once worked out."""
+    statics_memo: dict[str | None, Any] | None = field(default=None, init=False, repr=False, compare=False)
+    """While the state is only being read (``board.Reading``): the always-on effects once worked out, per sort
+    (``None``: all of them), the cards whose effects work (``"cards"``), and the cards the move names
+    (``"card"``, ``"target"``: the event with what was found)."""
 
     def other(self, player: str) -> str:
         a, b = self.players
@@ -188,8 +190,11 @@ class BattleMonstersState:
 
     def on_field(self) -> list[OnField]:
         """Every card on the field, the active player's side first."""
-        first = self.active or self.players[0]
-        return self.sides[first].field + self.sides[self.other(first)].field
+        a, b = self.players
+        sides = self.sides
+        if (self.active or a) == a:
+            return sides[a].field + sides[b].field
+        return sides[b].field + sides[a].field
 
     def copy(self) -> BattleMonstersState:
         """A cheap independent copy (mutable parts copied, card definitions shared)."""
