@@ -688,6 +688,9 @@ class Builder(CoreBuilder):
         return ("head", kinds, plural, c[0])
 
     def kind_list(self, c: list[Any]) -> tuple[tuple[str, ...], bool]:
+        if len(c) == 1:  # one kind word, no suffix: the commonest list
+            kind, plural = c[0]
+            return (kind,), plural
         words = [x for x in c if isinstance(x, tuple)]
         suffix = [x for x in c if isinstance(x, bool)]
         plural = suffix[-1] if suffix else words[-1][1]
@@ -1083,16 +1086,15 @@ def split(text: str) -> list[tuple[int, str]]:
 
 
 def _reads(line: str) -> bool:
-    """Whether a line parses on its own."""
-    from lark.exceptions import UnexpectedInput
+    """Whether a line parses on its own.
 
+    The parser's fast reader answers without building Lark's error report (or the
+    second run that makes it) when the line does not parse.
+    """
+    from grammar.lexer import NO_PARSE, reader
     from grammar.parser import get_parser
 
-    try:
-        get_parser("battle_monsters").parse(line)
-    except UnexpectedInput:
-        return False
-    return True
+    return reader(get_parser("battle_monsters"))(line) is not NO_PARSE
 
 
 # ----------------------------------------------------------------------- rendering

@@ -23,7 +23,12 @@ from Lark's cache gets them too), remove that waste without changing any decisio
   When a text does not parse, the loop says so without building Lark's error, and
   :meth:`FastLALRParser.parse` lets Lark's own parser run again from the start, so
   every error (its class, position, expected terminals, interactive parser) is the
-  one Lark raises.
+  one Lark raises. The loop's tables are worked out from Lark's once per parser:
+  keyword re-typing is a dictionary look-up (:func:`_retyped`), a token takes the
+  spaces after it along when whatever may follow skips them anyway
+  (:func:`_space_takers`), helper rules of words alone build nothing
+  (:func:`_childless_helpers`), and ``?rule`` pass-throughs are taken with the goto
+  before them (:func:`_through`).
 
 :func:`plugins` gives the ``_plugins`` mapping for ``Lark(...)``; :func:`reader` turns a
 built parser into a function that tells a syntax error by :data:`NO_PARSE` instead of
@@ -275,92 +280,133 @@ class _Alternations:
         return None
 
 
-_TRAILING_SPACES: dict[re.Pattern[str], re.Pattern[str]] = {}
-"""Alternations compiled so far with the spaces after a token taken along."""
+_SPACED: dict[tuple[Any, ...], Any] = {}
+"""Alternations compiled so far with the spaces after some tokens taken along."""
 
 
-def _with_trailing_spaces(mre: re.Pattern[str]) -> re.Pattern[str]:
-    """``mre`` followed by any run of spaces: the same branch matches, the spaces go with it.
+def _entry(
+    mres: tuple[re.Pattern[str], ...], terminals: list[TerminalDef], flags: int, takers: frozenset[str]
+) -> Any:
+    """One object with ``.match(text, pos)`` for the alternation ``mres`` of ``terminals``.
 
-    The alternation is tried first and the spaces after it always match, so the
-    terminal found (``lastgroup``) and its text (that group) are those of ``mre``.
+    A terminal in ``takers`` (see :func:`_space_takers`) takes the run of spaces after
+    its token along: its branch is followed by `` *``. The spaces always match, so the
+    branch that matches first, hence the terminal found (``lastgroup``) and its text
+    (that group), are those of ``mres``; only ``end()`` moves past the spaces.
     """
-    found = _TRAILING_SPACES.get(mre)
-    if found is None:
-        found = _TRAILING_SPACES[mre] = re.compile(f"(?:{mre.pattern}) *", mre.flags)
-    return found
-
-
-def _entry(mres: tuple[re.Pattern[str], ...], spaces: bool) -> Any:
-    """One object with ``.match(text, pos)`` trying ``mres`` in turn (taking trailing spaces along if ``spaces``)."""
     if not mres:
         return _NEVER
-    if spaces:
-        mres = tuple(_with_trailing_spaces(mre) for mre in mres)
+    if any(terminal.name in takers for terminal in terminals):
+        branches = tuple(
+            (terminal.name, terminal.pattern.to_regexp(), terminal.name in takers) for terminal in terminals
+        )
+        key = (flags, *branches)
+        spaced = _SPACED.get(key)
+        if spaced is None:
+            pattern = "|".join(f"(?P<{name}>{regexp}){' *' if taker else ''}" for name, regexp, taker in branches)
+            try:
+                spaced = re.compile(pattern, flags)
+            except (AssertionError, OverflowError, re.error):  # too many groups for one regex: as Lark built it
+                spaced = False
+            _SPACED[key] = spaced
+        if spaced is not False:
+            return spaced
     if len(mres) == 1:
         return mres[0]
     return _Alternations(mres)
 
 
-def _spaces_only_ignored(lexer: ContextualLexer) -> bool:
-    """Whether the ignored " " is the only terminal of the grammar that can begin with a space.
-
-    Then, in every state, a space after a token is skipped before the next one is
-    looked for, so the token's own match may take the spaces along (the parse loop
-    then never stops at a space).
-    """
-    root = lexer.root_lexer
-    if not isinstance(root, BasicLexer):
-        return False
-    flags = root.g_regex_flags
-    for terminal in root.terminals:
+def _skips_spaces_first(lexer: BasicLexer) -> bool:
+    """Whether ``lexer`` skips a space before anything else: the plain " " is ignored and no other terminal can begin with one."""
+    space_ignored = False
+    for terminal in lexer.terminals:
         pattern = terminal.pattern
-        if terminal.name in root.ignore_types:
-            if isinstance(pattern, PatternStr) and not pattern.flags and pattern.value == " ":
-                continue
-            return False  # another ignored terminal: leave the skipping to the table
-        if ord(" ") in _first_chars_of(terminal, flags):
+        if terminal.name in lexer.ignore_types and isinstance(pattern, PatternStr) and not pattern.flags \
+                and pattern.value == " ":
+            space_ignored = True
+        elif ord(" ") in _first_chars_of(terminal, lexer.g_regex_flags):
             return False
-    return True
+    return space_ignored
 
 
-class _CharTable(dict):  # type: ignore[type-arg]
+def _space_takers(lexer: ContextualLexer, columns: dict[str, dict[Any, Any]]) -> frozenset[str]:
+    """The terminals whose tokens may take the spaces after them along.
+
+    After a token the parser is in a state the token's terminal is shifted into, and
+    the next token is read by that state's lexer. When every such state's lexer skips
+    spaces before anything else (:func:`_skips_spaces_first`), the spaces right after
+    the token are skipped whatever follows, so the token's own match may take them
+    along and the loop does not stop at each space. A terminal no state shifts is not
+    one of them.
+    """
+    lexers = lexer.lexers
+    skipping: dict[int, bool] = {}
+
+    def skips(state: Any) -> bool:
+        sub = lexers.get(state)
+        if sub is None:
+            return False
+        found = skipping.get(id(sub))
+        if found is None:
+            found = skipping[id(sub)] = _skips_spaces_first(sub)
+        return found
+
+    takers = set()
+    for name, column in columns.items():
+        targets = {action for action in column.values() if action.__class__ is int}
+        if targets and all(skips(state) for state in targets):
+            takers.add(name)
+    return frozenset(takers)
+
+
+def _retyped_takers(lexer: BasicLexer, takers: frozenset[str]) -> frozenset[str]:
+    """``takers`` less the terminals of ``lexer`` whose tokens may be re-typed to one that is not a taker.
+
+    A token is matched under its terminal's name, but fed (and shifted) under the
+    name Lark's "unless" callback gives it, so both must allow taking the spaces along.
+    """
+    kept = set(takers)
+    for name, callback in lexer.callback.items():
+        retyped_to = getattr(getattr(callback, "scanner", None), "terminals", None)
+        if retyped_to is None or any(terminal.name not in takers for terminal in retyped_to):
+            kept.discard(name)
+    return frozenset(kept)
+
+
+class _CharTable:
     """Character -> what one state's lexer tries there, filled on first sight of a character.
 
-    With ``spaces`` (see :func:`_spaces_only_ignored`) each alternation takes the
-    spaces after its token along.
+    ``table`` is a plain dictionary (looked up faster than a subclass) that holds the
+    entries found so far, and this object's :meth:`fill` under the key ``None``. The
+    tokens of ``takers`` (see :func:`_space_takers`) take the spaces after them along.
     """
 
-    def __init__(self, lexer: BasicLexer, spaces: bool) -> None:
-        super().__init__()
+    def __init__(self, lexer: BasicLexer, takers: frozenset[str]) -> None:
+        self.table: dict[Any, Any] = {None: self.fill}
         scanner = lexer.scanner
         assert isinstance(scanner, DispatchScanner)
         self.scanner = scanner
-        self.spaces = spaces
+        self.takers = _retyped_takers(lexer, takers) if not scanner.use_bytes and scanner.re_ is re else frozenset()
         self.ignored = {
             name: lexer.terminals_by_name[name].pattern for name in lexer.ignore_types
         }
 
-    def __missing__(self, char: str) -> Any:
-        try:
-            return self._fill(char)
-        except IndexError as error:  # the loop reads IndexError as the end of the text
-            raise RuntimeError(f"lexer table for {char!r}") from error
-
-    def _fill(self, char: str) -> Any:
+    def fill(self, char: str) -> Any:
         """Work out, store and return the entry of ``char``."""
         code = ord(char)
         scanner = self.scanner
+        flags = scanner.g_regex_flags
         if code >= ASCII:
-            entry = _entry(tuple(scanner._mres), self.spaces)
+            entry = _entry(tuple(scanner._mres), list(scanner.terminals), flags, self.takers)
         else:
             names, mres = scanner.bucket(code)
             pattern = self.ignored.get(names[0]) if len(names) == 1 else None
             if isinstance(pattern, PatternStr) and not pattern.flags and pattern.value == char != "\n":
                 entry = _SKIP  # the only terminal that can start here matches, and is ignored
             else:
-                entry = _entry(mres, self.spaces)
-        self[char] = entry
+                by_name = {terminal.name: terminal for terminal in scanner.terminals}
+                entry = _entry(mres, [by_name[name] for name in names], flags, self.takers)
+        self.table[char] = entry
         return entry
 
 
@@ -371,10 +417,12 @@ class _Kept(tuple):  # type: ignore[type-arg]
 
 
 class _Retyped(tuple):  # type: ignore[type-arg]
-    """``(look-up, what the terminal is when not re-typed)``: a terminal with Lark's "unless" callback.
+    """``(words, unchanged, ask)``: a terminal with Lark's "unless" callback.
 
-    ``look-up.get(text, name)`` gives the terminal the token is re-typed to (see
-    :func:`_retyping`).
+    ``words`` maps a token text to what the loop does with the token once re-typed (an
+    entry of :func:`_kinds`), worked out beforehand for every keyword text; a text not
+    there is ``unchanged`` (the terminal's own entry) when ``ask`` is ``None``, and
+    else ``ask(text)`` gives its entry (see :func:`_retyped`).
     """
 
     __slots__ = ()
@@ -392,15 +440,38 @@ def _kinds(lexer: BasicLexer, unseen: frozenset[str], columns: dict[str, dict[An
     A terminal no state acts on gets an empty column (feeding it fails, as in Lark).
     """
     assert lexer.scanner is not None  # building the scanner sets the lexer's callbacks
-    out: dict[str, Any] = {}
-    for terminal in lexer.terminals:
-        name = str(terminal.name)
+
+    def entry(name: str) -> Any:
         column = columns.get(name, {})
-        out[name] = column if name in unseen else _Kept((name, column))
+        return column if name in unseen else _Kept((name, column))
+
+    out: dict[str, Any] = {str(terminal.name): entry(str(terminal.name)) for terminal in lexer.terminals}
     for name, callback in lexer.callback.items():
-        out[str(name)] = _Retyped((_retyping(callback), out[str(name)]))
+        out[str(name)] = _retyped(str(name), _retyping(callback), out[str(name)], entry)
     out.update(dict.fromkeys(map(str, lexer.ignore_types), _IGNORED))
     return out
+
+
+def _retyped(name: str, lookup: Any, unchanged: Any, entry: Callable[[str], Any]) -> _Retyped:
+    """The :class:`_Retyped` entry of terminal ``name``, re-typed by ``lookup`` (see :func:`_retyping`).
+
+    Every text that some keyword may fully match is looked up once here, so that the
+    loop finds the re-typed entry with one dictionary look-up. With a plain
+    dictionary, any other text keeps the terminal; with case-insensitive keywords, a
+    text left out (a word of other letters or case) asks ``lookup`` as it comes.
+    """
+
+    def ask(text: str) -> Any:
+        retyped = lookup.get(text, name)
+        return unchanged if retyped == name else entry(retyped)
+
+    if isinstance(lookup, dict):
+        return _Retyped(({text: ask(text) for text in lookup}, unchanged, None))
+    texts: list[str] = []
+    if isinstance(lookup, _FoldedKeywords):
+        texts = [word if exact is None else exact
+                 for word, keywords in lookup.by_lower.items() for _keyword, exact in keywords]
+    return _Retyped(({text: ask(text) for text in texts}, unchanged, ask))
 
 
 def _retyping(callback: Callable[[Token], Token]) -> Any:
@@ -470,6 +541,8 @@ class _AskCallback:
 class _PerState(dict):  # type: ignore[type-arg]
     """Parser state -> (characters table, terminals table) of the state's lexer, made on first use.
 
+    The characters table is the plain dictionary of a :class:`_CharTable`.
+
     States that share a lexer share its tables (see :class:`_CharTable` and :func:`_kinds`).
     """
 
@@ -480,15 +553,15 @@ class _PerState(dict):  # type: ignore[type-arg]
         self.lexers = lexer.lexers
         self.unseen = unseen
         self.columns = columns
-        self.spaces = _spaces_only_ignored(lexer)
-        self.by_lexer: dict[int, tuple[_CharTable, dict[str, Any]]] = {}
+        self.takers = _space_takers(lexer, columns)
+        self.by_lexer: dict[int, tuple[dict[Any, Any], dict[str, Any]]] = {}
 
-    def __missing__(self, state: Any) -> tuple[_CharTable, dict[str, Any]]:
+    def __missing__(self, state: Any) -> tuple[dict[Any, Any], dict[str, Any]]:
         lexer = self.lexers[state]
         tables = self.by_lexer.get(id(lexer))
         if tables is None:
             tables = self.by_lexer[id(lexer)] = (
-                _CharTable(lexer, self.spaces), _kinds(lexer, self.unseen, self.columns)
+                _CharTable(lexer, self.takers).table, _kinds(lexer, self.unseen, self.columns)
             )
         self[state] = tables
         return tables
@@ -560,42 +633,122 @@ def _unseen_terminals(reductions: Iterable[tuple[Any, Any]], token_callbacks: di
     return frozenset(held - seen)
 
 
+def _childless_helpers(reductions: dict[Any, Any], starts: set[str]) -> frozenset[str]:
+    """The ``_rule`` symbols whose trees never hold a child, and which only the loop's filters read.
+
+    Lark's tree builder inlines the children of a ``_rule`` tree into its parent. A
+    ``_rule`` all of whose expansions keep no child (only dropped punctuation, or other
+    such rules), like ``_is: "is"i | "are"i``, gives a tree without children, so
+    inlining it adds nothing and its value need not be built. That holds when:
+
+    * every rule of the symbol has the child filter the loop works in place, keeping
+      only inlined symbols that are themselves childless; its builder, asked once here
+      with no children (as the filter calls it), returns a value whose ``children`` is
+      an empty list (Lark's tree for a ``_rule``, our builders' ``__default__``, the
+      TTCG builder's ``_Words``), and is taken to do so every time;
+    * every rule holding the symbol has the loop's filter too (so no one else sees the
+      value), and the symbol is not a start symbol.
+    """
+    by_origin: dict[str, list[tuple[Any, Any]]] = {}
+    read_whole: set[str] = set(starts)
+    for rule, callback in reductions.items():
+        by_origin.setdefault(str(rule.origin.name), []).append((rule, callback))
+        if type(callback) is not ChildFilterLALR_NoPlaceholders:
+            read_whole.update(str(symbol.name) for symbol in rule.expansion if not symbol.is_term)
+
+    def builds_empty_tree(callback: Any) -> bool:
+        if type(callback) is not ChildFilterLALR_NoPlaceholders:
+            return False
+        children = getattr(callback.node_builder([]), "children", None)
+        return type(children) is list and not children
+
+    found = {
+        name for name, rules in by_origin.items()
+        if name.startswith("_") and name not in read_whole
+        and all(builds_empty_tree(callback) for _rule, callback in rules)
+    }
+    changed = True
+    while changed:  # keep those whose kept children are all childless helpers
+        changed = False
+        for name in list(found):
+            for rule, callback in by_origin[name]:
+                if any(not inline or str(rule.expansion[i].name) not in found for i, inline in callback.to_include):
+                    found.discard(name)
+                    changed = True
+                    break
+    return frozenset(found)
+
+
 _NOTHING: tuple[()] = ()
 """The ``pick`` of a reduction whose callback gets no children."""
 
 
-class _Through(dict):  # type: ignore[type-arg]
+def _through(goto: dict[Any, Any], column: dict[Any, Any], stop: Any) -> dict[Any, Any]:
     """A goto that also takes the ``?rule`` pass-throughs that follow on the same look-ahead.
 
     After a reduction to a symbol, the parser often reduces again at once by a rule of
     that one symbol passed on as it is (``?step: add_step``, ``?amount: number``): no
     callback runs and no value changes, only the state does, and the state uncovered
     (``below``) stays the same. So the state finally reached depends only on ``below``,
-    the goto and the look-ahead terminal: ``self[below]`` works it out on first need
-    from the tables and keeps it. On ``$END`` it stops at the end state, where Lark
-    stops.
+    the goto and the look-ahead terminal. The result is a plain dictionary (looked up
+    faster than a subclass) from ``below`` to that state, filled on first need by the
+    :class:`_Chain` it holds under the key ``None`` (no state is ``None``).
 
-    As an action (in a column), it is itself such a pass-through.
+    As an action (in a column), such a dictionary is itself a pass-through.
+    """
+    table: dict[Any, Any] = {}
+    table[None] = _Chain(table, goto, column, stop)
+    return table
+
+
+class _Chain:
+    """Works out and stores, in its :func:`_through` table, where a goto and its pass-throughs lead.
+
+    On ``$END`` it stops at the end state (``stop``), where Lark stops.
     """
 
-    __slots__ = ("column", "goto", "stop")
+    __slots__ = ("column", "goto", "stop", "table")
 
-    def __init__(self, goto: dict[Any, Any], column: dict[Any, Any], stop: Any) -> None:
-        super().__init__()
+    def __init__(self, table: dict[Any, Any], goto: dict[Any, Any], column: dict[Any, Any], stop: Any) -> None:
+        self.table = table
         self.goto = goto
         self.column = column
         self.stop = stop
 
-    def __missing__(self, below: Any) -> Any:
+    def __call__(self, below: Any) -> Any:
         state = self.goto[below]
         column = self.column
         while state != self.stop:
             action = column.get(state)
-            if action.__class__ is not _Through:
+            if action.__class__ is not dict:
                 break
-            state = action.goto[below]
-        self[below] = state
+            state = action[None].goto[below]
+        self.table[below] = state
         return state
+
+
+class _Shift(tuple):  # type: ignore[type-arg]
+    """``(state, characters table, terminals table)``: a shift, with the lexer tables of the state shifted to.
+
+    The next token is read by the lexer of the state a token is shifted to, so the loop
+    finds both at once. ``state`` is that state, or where the reductions that pass the
+    value on at once lead (see :func:`_parse_loop`). The table holds plain ``int``
+    shifts; each becomes a :class:`_Shift` (or :class:`_Fused`) the first time the loop
+    takes it.
+    """
+
+    __slots__ = ()
+
+
+class _Fused(tuple):  # type: ignore[type-arg]
+    """``(state, characters table, terminals table, steps)``: a shift followed at once by reductions.
+
+    The lexer tables are those of the state shifted to; ``state`` is where the
+    reductions lead, and each step ``(callback, with_child)`` turns the value (see
+    :func:`_unit_reductions` and :func:`_parse_loop`).
+    """
+
+    __slots__ = ()
 
 
 class _Unary(tuple):  # type: ignore[type-arg]
@@ -620,7 +773,14 @@ class _Splice(tuple):  # type: ignore[type-arg]
     __slots__ = ()
 
 
-def _reduction(size: int, callback: Callable[[list[Any]], Any] | None, goto: dict[Any, Any]) -> Any:
+def _reduction(
+    size: int,
+    callback: Callable[[list[Any]], Any] | None,
+    goto: dict[Any, Any],
+    expansion: tuple[str, ...] = (),
+    childless: frozenset[str] = frozenset(),
+    builds_nothing: bool = False,
+) -> Any:
     """One reduction as the loop runs it.
 
     ``goto`` maps the state uncovered by the reduction to the next state. Lark's tree
@@ -637,15 +797,25 @@ def _reduction(size: int, callback: Callable[[list[Any]], Any] | None, goto: dic
       children, the inner function. When the number of children is only known as the
       loop runs (inlined children), the layer is kept.
 
+    ``expansion`` names the rule's symbols and ``childless`` the ``_rule`` symbols whose
+    trees never hold a child (see :func:`_childless_helpers`): inlining one adds
+    nothing, so the filter leaves it out. A rule of such a symbol (``builds_nothing``)
+    has a value no one reads: the loop does not build it, and with one symbol the rule
+    is a mere pass-through.
+
     The result is a :class:`_PassOn` for a rule of one symbol passed on as it is (the
     commonest ``?rule``), a :class:`_Unary` for one symbol handed to the callback, else a
     :class:`_Reduce`, whose ``pick`` is ``None`` when the callback gets the rule's
-    children as they are. :func:`_join_passes` then gives each its :class:`_Through`.
+    children as they are. :func:`_join_passes` then gives each its :func:`_through`.
     """
+    if builds_nothing and size:
+        return _PassOn((goto,)) if size == 1 else _Reduce((None, goto, size, -1))
     pick: Any = None
     kept: int | None = size
     if type(callback) is ChildFilterLALR_NoPlaceholders:
         include = callback.to_include
+        if childless:
+            include = [(i, inline) for i, inline in include if not (inline and expansion[i] in childless)]
         callback = callback.node_builder
         if any(inline for _i, inline in include):
             pick = _Splice((i - size, bool(inline)) for i, inline in include)
@@ -705,14 +875,29 @@ def _make_loop(
             if action is Shift:
                 if type(arg) is not int:
                     return None
-                coded: Any = arg
             else:
                 callback = callbacks.get(arg)
                 if callback is None:
                     return None
                 reductions[arg] = callback
-                coded = _reduction(len(arg.expansion), callback, gotos.get(str(arg.origin.name), {}))
+    childless = _childless_helpers(reductions, set(map(str, table.start_states)))
+    for state, row in table.states.items():
+        for name, (action, arg) in row.items():
+            coded: Any
+            if action is Shift:
+                coded = arg
+            else:
+                origin = str(arg.origin.name)
+                coded = _reduction(
+                    len(arg.expansion),
+                    reductions[arg],
+                    gotos.get(origin, {}),
+                    tuple(str(symbol.name) for symbol in arg.expansion),
+                    childless,
+                    origin in childless,
+                )
             columns.setdefault(str(name), {})[state] = coded
+    units = _unit_reductions(table.states, columns, set(map(str, table.start_states)))
     _join_passes(columns, table.end_states[start])
     unseen = _unseen_terminals(reductions.items(), {})
     return _parse_loop(
@@ -721,26 +906,70 @@ def _make_loop(
         table.start_states[start],
         table.end_states[start],
         by_lark,
+        units,
+        gotos,
     )
 
 
-def _join_passes(columns: dict[str, dict[Any, Any]], end_state: Any) -> None:
-    """Give every reduction the :class:`_Through` of its goto and look-ahead, in place.
+def _unit_reductions(
+    states: dict[Any, dict[Any, Any]], columns: dict[str, dict[Any, Any]], starts: set[str]
+) -> dict[Any, tuple[str, Any]]:
+    """State -> (symbol, step) for the states where the parser can only reduce, by one rule of one symbol.
 
-    A :class:`_PassOn` becomes the :class:`_Through` itself; the goto of a
+    In such a state (``kind_word: "monsters"i .``, ``_is: "is"i .``) Lark reduces by
+    that rule whatever the next token, unless the token is wrong there; the loop may
+    then reduce as soon as it shifts (see :func:`_parse_loop`). ``step`` is ``None``
+    when the reduction passes the value on as it is, ``(callback, True)`` when the
+    callback gets the value as its one child and ``(callback, False)`` when it gets no
+    children. Rules of a start symbol, and rules whose children are inlined, are left
+    out. ``columns`` holds the reductions as :func:`_reduction` codes them.
+    """
+    units: dict[Any, tuple[str, Any]] = {}
+    for state, row in states.items():
+        rules = {arg for action, arg in row.values() if action is not Shift}
+        if len(rules) != 1 or any(action is Shift for action, _arg in row.values()):
+            continue
+        (rule,) = rules
+        origin = str(rule.origin.name)
+        if len(rule.expansion) != 1 or origin in starts:
+            continue
+        coded = columns[str(next(iter(row)))][state]
+        cls = coded.__class__
+        if cls is _PassOn:
+            step = None
+        elif cls is _Unary:
+            step = (coded[0], True)
+        else:
+            callback, _goto, _size, pick = coded
+            if callback is None:
+                step = None
+            elif pick is None or pick.__class__ is int:
+                step = (callback, True)
+            elif pick is _NOTHING:
+                step = (callback, False)
+            else:
+                continue  # inlined children: the loop's general reduction
+        units[state] = (origin, step)
+    return units
+
+
+def _join_passes(columns: dict[str, dict[Any, Any]], end_state: Any) -> None:
+    """Give every reduction the :func:`_through` of its goto and look-ahead, in place.
+
+    A :class:`_PassOn` becomes the :func:`_through` table itself; the goto of a
     :class:`_Unary` or :class:`_Reduce` is replaced by one. Reductions of the same symbol
     on the same look-ahead share it.
     """
     for name, column in columns.items():
         stop = end_state if name == "$END" else None
-        throughs: dict[int, _Through] = {}
+        throughs: dict[int, dict[Any, Any]] = {}
         for state, action in column.items():
             cls = action.__class__
             if cls is _PassOn or cls is _Unary or cls is _Reduce:
                 goto = action[0] if cls is _PassOn else action[1]
                 through = throughs.get(id(goto))
                 if through is None:
-                    through = throughs[id(goto)] = _Through(goto, column, stop)
+                    through = throughs[id(goto)] = _through(goto, column, stop)
                 if cls is _PassOn:
                     column[state] = through
                 elif cls is _Unary:
@@ -755,6 +984,8 @@ def _parse_loop(
     start_state: Any,
     end_state: Any,
     by_lark: Callable[[str], Any],
+    units: dict[Any, tuple[str, Any]] | None = None,
+    gotos: dict[str, dict[Any, Any]] | None = None,
 ) -> Callable[[str], Any]:
     """The parse loop over fixed tables (see :func:`_make_loop`).
 
@@ -764,9 +995,23 @@ def _parse_loop(
     ``ParserState.feed_token``, calling the same callbacks in the same order. A text
     with a line break goes to ``by_lark`` (the loop counts no lines).
 
-    Actions are told apart by class, commonest first: an ``int`` shifts, a
-    :class:`_Through` passes a lone child on, a :class:`_Unary` hands it to a callback,
-    and a :class:`_Reduce` does the rest; each goto takes the pass-throughs after it.
+    Actions are told apart by class, commonest first: a :class:`_Shift` shifts, a plain
+    dictionary (:func:`_through`) passes a lone child on, a :class:`_Unary` hands it to
+    a callback, an ``int`` shift becomes a :class:`_Shift` when first taken, and a
+    :class:`_Reduce` does the rest; each goto takes the pass-throughs after it. The
+    plain dictionaries hold what they have worked out so far; a missing key asks the
+    filler each keeps under ``None``.
+
+    A shift into a state of ``units`` (:func:`_unit_reductions`) also reduces there at
+    once, and so on while the state reached is one (a :class:`_Fused` shift, or a
+    :class:`_Shift` to the last state when every such reduction passes the value on).
+    Lark makes the same reductions in the same order as the next token comes, unless
+    that token is wrong there; then the loop finds it wrong a little later, before
+    shifting it (an LR parser never shifts a wrong token after such reductions), and
+    the text does not parse either way. Only the next token is read by the lexer of
+    the state first shifted to, as Lark reads it. A callback that raises in the loop
+    lets Lark's own parser read the text instead, so an error Lark would have found
+    before that reduction is the one raised.
     """
     new_str = str.__new__
     nothing = _NOTHING
@@ -775,9 +1020,34 @@ def _parse_loop(
     no_parse = NO_PARSE
     retyped_class = _Retyped
     unary_class = _Unary
-    through_class = _Through
     splice_class = _Splice
+    shift_class = _Shift
+    fused_class = _Fused
     end_column = columns.get("$END", {})
+    start_chars, start_kinds = lexer_of[start_state]
+
+    unit_of = units or {}
+    goto_of = gotos or {}
+
+    def shift_to(target: Any, below: Any) -> _Shift | _Fused:
+        """The shift from ``below`` to ``target``, with the reductions that follow it at once."""
+        chars, kinds = lexer_of[target]
+        state = target
+        steps = []
+        for _ in range(len(unit_of)):
+            unit = unit_of.get(state)
+            if unit is None:
+                break
+            origin, step = unit
+            following = goto_of.get(origin, {}).get(below)
+            if following is None or following == end_state:
+                break
+            if step is not None:
+                steps.append(step)
+            state = following
+        if steps:
+            return _Fused((state, chars, kinds, tuple(steps)))
+        return _Shift((state, chars, kinds))
 
     def loop(text: str) -> Any:
         if "\n" in text:
@@ -788,29 +1058,33 @@ def _parse_loop(
         push_state = stack.append
         push_value = values.append
         pos = 0
+        chars = start_chars
+        kinds = start_kinds
         while True:
-            # ---- the next token, as the state's lexer reads it
-            chars, kinds = lexer_of[state]
+            # ---- the next token, as the lexer of the state last shifted to reads it
             while True:
                 try:
                     entry = chars[text[pos]]
-                except IndexError:  # past the last character (the table itself never raises it)
+                except IndexError:  # past the last character
                     return end(state, stack, values, text)
+                except KeyError:  # a character not seen yet in this state
+                    entry = chars[None](text[pos])
                 if entry is skip:
                     pos += 1
                     continue
                 m = entry.match(text, pos)
-                if m is None:
+                try:
+                    group = m.lastgroup
+                except AttributeError:  # no match (``m`` is None)
                     return no_parse
-                kind = group = m.lastgroup
-                column = kinds[kind]
+                column = kinds[group]
                 if column.__class__ is retyped_class:
-                    retyped = column[0].get(m.group(group), kind)
-                    if retyped == kind:
-                        column = column[1]
-                    else:
-                        kind = retyped
-                        column = kinds[kind]
+                    words, column, ask = column
+                    found = words.get(m.group(group))
+                    if found is not None:
+                        column = found
+                    elif ask is not None:
+                        column = ask(m.group(group))
                 if column.__class__ is dict:  # a terminal no callback reads: no Token
                     token = None
                     pos = m.end()
@@ -818,7 +1092,7 @@ def _parse_loop(
                 if column is ignored:
                     pos = m.end()
                     continue
-                column = column[1]
+                kind, column = column
                 value = m.group(group)
                 token = new_str(Token, value)
                 token.type = kind
@@ -839,18 +1113,34 @@ def _parse_loop(
                 except KeyError:
                     return no_parse
                 cls = action.__class__
-                if cls is int:
-                    state = action
+                if cls is shift_class:
+                    state, chars, kinds = action
                     push_state(state)
                     push_value(token)
                     break
-                if cls is through_class:  # a lone child passed on
-                    state = stack[-1] = action[stack[-2]]
+                if cls is dict:  # a lone child passed on
+                    try:
+                        state = stack[-1] = action[stack[-2]]
+                    except KeyError:
+                        state = stack[-1] = action[None](stack[-2])
                     continue
                 if cls is unary_class:
                     callback, goto = action
                     values[-1] = callback([values[-1]])
-                    state = stack[-1] = goto[stack[-2]]
+                    try:
+                        state = stack[-1] = goto[stack[-2]]
+                    except KeyError:
+                        state = stack[-1] = goto[None](stack[-2])
+                    continue
+                if cls is fused_class:
+                    state, chars, kinds, steps = action
+                    for callback, with_child in steps:
+                        token = callback([token] if with_child else [])
+                    push_state(state)
+                    push_value(token)
+                    break
+                if cls is int:  # the first time this shift is taken
+                    column[state] = shift_to(action, state)
                     continue
                 callback, goto, size, pick = action
                 if callback is None:
@@ -876,13 +1166,19 @@ def _parse_loop(
                     value = callback(children)
                 if size == 1:
                     values[-1] = value
-                    state = stack[-1] = goto[stack[-2]]
+                    try:
+                        state = stack[-1] = goto[stack[-2]]
+                    except KeyError:
+                        state = stack[-1] = goto[None](stack[-2])
                     continue
                 if size:
                     del values[-size:]
                     del stack[-size:]
                 push_value(value)
-                state = goto[stack[-1]]
+                try:
+                    state = goto[stack[-1]]
+                except KeyError:
+                    state = goto[None](stack[-1])
                 push_state(state)
 
     def end(state: Any, stack: list[Any], values: list[Any], text: str) -> Any:
@@ -895,13 +1191,16 @@ def _parse_loop(
             cls = action.__class__
             if cls is int:
                 return by_lark(text)  # Lark never shifts the end; leave any surprise to it
-            if cls is through_class or cls is unary_class:
+            if cls is dict or cls is unary_class:
                 if cls is unary_class:
                     callback, goto = action
                     values[-1] = callback([values[-1]])
                 else:
                     goto = action
-                state = stack[-1] = goto[stack[-2]]
+                try:
+                    state = stack[-1] = goto[stack[-2]]
+                except KeyError:
+                    state = stack[-1] = goto[None](stack[-2])
                 if state == end_state:
                     return values[-1]
                 continue
@@ -931,7 +1230,10 @@ def _parse_loop(
                 del values[-size:]
                 del stack[-size:]
             values.append(value)
-            state = goto[stack[-1]]
+            try:
+                state = goto[stack[-1]]
+            except KeyError:
+                state = goto[None](stack[-1])
             stack.append(state)
             if state == end_state:
                 return values[-1]
@@ -941,6 +1243,8 @@ def _parse_loop(
             return loop(text)
         except UnexpectedInput:  # from a tree-building callback: Lark lets it out of parse()
             return no_parse
+        except Exception:  # noqa: BLE001 - Lark's own parser decides (see above)
+            return by_lark(text)
 
     return run
 

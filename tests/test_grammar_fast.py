@@ -504,3 +504,68 @@ def test_expected_words_do_not_depend_on_the_hash_seed() -> None:
         assert "the word 'Both', the word 'both'" in done.stdout
         outputs.add(done.stdout)
     assert len(outputs) == 1
+
+
+_WORDS_GRAMMAR = r"""
+start: item+
+item: _is WORD _list                    -> listed
+    | WORD                              -> word
+    | NAME _SEP NAME                    -> pair
+    | "big"i _SEP WORD                  -> big
+_is: "is"i | "are"i | _be
+_be: "be"i
+_list: "of"i | "of"i "the"i
+_SEP: / and/
+NAME: /[A-Z][a-z]*/
+WORD: /[a-z]+/
+%ignore " "
+"""
+"""Helper rules of words alone (one inside another), case-insensitive keywords that a
+wider terminal also matches, and a terminal that begins with a space after NAME and
+after "big" (a WORD re-typed)."""
+
+
+def _words_parser(plugins: dict[str, type]) -> Lark:
+    from lark import Transformer
+
+    class WordsBuilder(Transformer):  # type: ignore[type-arg]
+        def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
+            return Tree(data, children)
+
+    return Lark(_WORDS_GRAMMAR, parser="lalr", lexer="contextual", maybe_placeholders=False,
+                transformer=WordsBuilder(), _plugins=plugins)
+
+
+def test_helpers_of_words_and_trailing_spaces_read_the_same() -> None:
+    """Childless ``_rule`` trees are not built, spaces go with the tokens that may take them: same results."""
+    from lark.parsers.lalr_analysis import Shift
+
+    ours, theirs = _words_parser(fast.plugins()), _words_parser({})
+    lalr = ours.parser.parser
+    assert isinstance(lalr, fast.FastLALRParser)
+    childless = fast._childless_helpers(lalr.parser.callbacks, {"start"})
+    assert {"_is", "_be", "_list"} <= childless
+    assert not any(name.startswith("__") for name in childless)  # item+ keeps its children
+    columns: dict[str, dict[Any, Any]] = {}
+    for state, row in lalr._parse_table.states.items():
+        for name, (action, arg) in row.items():
+            columns.setdefault(str(name), {})[state] = arg if action is Shift else None
+    takers = fast._space_takers(ours.parser.lexer, columns)
+    assert "WORD" in takers and "NAME" not in takers  # " and" may follow a NAME
+    retyping = [sub for sub in ours.parser.lexer.lexers.values() if sub.scanner and "WORD" in sub.callback]
+    assert retyping  # building a scanner sets its lexer's callbacks
+    assert all("WORD" not in fast._retyped_takers(sub, takers) for sub in retyping)  # ... or a WORD re-typed to "big"
+    texts = [
+        "is cat of the dog Bob and Al are x of", "Bob  and Al", "Bob and  Al", "IS cat OF",
+        "be cat of the", "bob", "Bob and", "Al and Bob is", "  are  cat  of  the  ", "Bob andAl",
+        "is of of", "the", "Bob Al", "dog  Bob and Al  ", "Is cat Of The the",
+        "big and cat", "big  and  cat dog", "cat big and x", "big cat", "Big and cat",
+    ]
+    for text in texts:
+        expected = _tree_outcome(theirs, text)
+        assert _tree_outcome(ours, text) == expected, text
+        read = fast.reader(ours)(text)
+        assert (read is fast.NO_PARSE) == (expected[0] == "error"), text
+        if read is not fast.NO_PARSE:
+            assert ("tree", _shape(read)) == expected, text
+        assert _token_stream(ours, text) == _token_stream(theirs, text), text
