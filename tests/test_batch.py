@@ -142,3 +142,20 @@ def test_the_cli_runs_a_batch_on_the_cluster(runner: CliRunner, folder: Path, da
     result = runner.invoke(app, ["verify", str(folder), "--dask", dask_cluster, "--results", str(results), "--no-progress"])
     assert result.exit_code == 1 and "most broken rules" in result.output
     assert len(results.read_text(encoding="utf-8").splitlines()) == len(SAMPLE) + 1
+
+
+def test_workers_are_forked_where_the_system_can_even_from_a_spawned_process() -> None:
+    """A spawned process (``arbiter bench`` measures in one) defaults to spawning its own
+    workers, which would build the grammars and card databases again: the batch asks for fork."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this system")
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        assert pool.apply(_start_method_of_a_worker_context) == "fork"
+
+
+def _start_method_of_a_worker_context() -> str:
+    from verifier.batch import _worker_context
+
+    return _worker_context().get_start_method()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import json
+import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -107,6 +108,15 @@ def _size(path: str) -> int:
         return 0
 
 
+def _worker_context() -> multiprocessing.context.BaseContext:
+    """Forked workers where the system has fork: they start with the parent's imports,
+    grammars and card databases instead of building them again (a spawned worker, the
+    default elsewhere and in a process itself spawned, pays that start-up each time)."""
+    if "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
+
+
 def _run_pool(todo: list[str], job: Job, jobs: int) -> Iterator[bytes]:
     """Run the jobs in worker processes, the largest files first (so that no worker is
     left with a big file at the end while the others wait).
@@ -118,7 +128,7 @@ def _run_pool(todo: list[str], job: Job, jobs: int) -> Iterator[bytes]:
     ordered = sorted(todo, key=_size, reverse=True)
     gc.freeze()
     try:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=_worker_context()) as pool:
             futures = [pool.submit(verify_one, path, job) for path in ordered]
             for future in as_completed(futures):
                 yield future.result()
