@@ -13,6 +13,7 @@ on the recorded move, and ``legal_moves`` keeps the candidate moves that pass th
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -107,8 +108,12 @@ class Game(ABC, Generic[S, E]):
         """
 
     @abstractmethod
-    def legal_moves(self, state: S) -> list[E]:
-        """Every move (and chance outcome) the rules allow next, for simulation and tests."""
+    def legal_moves(self, state: S, rng: random.Random | None = None) -> list[E]:
+        """Every move (and chance outcome) the rules allow next, for simulation and tests.
+
+        Where the outcomes of chance are too many to list (the faces of several dice, a
+        placement's touches), ``rng`` picks a sample of them; without it, a fixed one.
+        """
 
     @abstractmethod
     def finish(self, state: S) -> list[Ruling]:
