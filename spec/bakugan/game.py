@@ -53,7 +53,7 @@ from spec.core import interpreter
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.deck import over_limit, size_violation
 from spec.core.findings import Violation
-from spec.core.game import MAX_INFERRED_PASSES, Event, Game, Ruling, Setup
+from spec.core.game import Event, Game, Ruling, Setup
 from spec.core.hidden import DeckKnowledge
 from spec.core.hidden_z3 import DeckModel
 from spec.core.hidden_z3 import check as hidden_check
@@ -118,6 +118,8 @@ def card_identity(defn: CardDef) -> tuple[str, str | None, str]:
 
 class Bakugan(Game[BakuganState, Event]):
     """The Bakugan TCG (2023) glossary rules for two players."""
+
+    pass_snapshot_shares_cards = False  # the saved state copies the cards too
 
     chance_fields: ClassVar[dict[str, tuple[str, ...]]] = {"draw": ("card",), "flip": ("card",), "roll": ("core",)}
     """Chance outcomes legal_moves samples (left out when matching moves, see Game.choice_key)."""
@@ -266,24 +268,9 @@ class Bakugan(Game[BakuganState, Event]):
         action = BOOK.actions[kind]
         hit = action.first_violation(state, ev)
         if hit is not None and kind != "pass" and not state.explicit_passes:
-            snapshot: BakuganState | None = None
-            progressed = hit
-            for _step in range(MAX_INFERRED_PASSES):  # bounded: a move that never becomes legal is judged here
-                if progressed is None or not self._can_advance(state):
-                    break
-                if snapshot is None:
-                    snapshot = state.copy()
-                self._advance(state)
-                if state.resolution is not None and state.resolution.need is not None and not claim:
-                    need = state.resolution.need
-                    if need.kind == kind or need.optional:
-                        return self._feed(state, ev, kind)
-                    break
-                progressed = action.first_violation(state, ev)
-            if progressed is None:
-                hit = None
-            elif snapshot is not None:
-                state.__dict__.update(snapshot.__dict__)
+            hit, fed = self.infer_passes(state, ev, kind, action, hit, claim)
+            if fed is not None:
+                return fed
         if hit is not None:
             check, violation = hit
             if self._anyway:

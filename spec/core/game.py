@@ -135,6 +135,64 @@ class Game(ABC, Generic[S, E]):
     def copy(self, state: S) -> S:
         """A cheap independent copy of the state (for search and simulation)."""
 
+    # ------------------------------------------------------------ implicit passes
+
+    pass_snapshot_shares_cards: ClassVar[bool] = True
+    """Whether the state saved before passes are inferred may share the card objects
+    (``state.copy(cards=False)``): true where passing never changes a card."""
+
+    undecided_ends_inference: ClassVar[bool] = False
+    """Whether a move the rules leave undecided (an ``unverifiable`` finding) is judged
+    where the game stands rather than after further inferred passes."""
+
+    def infer_passes(self, state: Any, event: E, kind: str, action: Any, hit: tuple[Any, Violation],
+                     claim: bool) -> tuple[tuple[Any, Violation] | None, list[Ruling] | None]:
+        """Move the game on as both players passing would, while ``event`` still breaks a
+        precondition, as a log with implicit passes leaves them unsaid.
+
+        Returns ``(what the move still breaks, None)``: ``None`` when it became legal
+        (the state stays where it did), else the first finding, with the state put back as
+        it was. Or ``(None, rulings)`` when an effect waiting for a choice took the move
+        (:meth:`_feed`). At most :data:`MAX_INFERRED_PASSES` advances. Uses the hooks
+        :meth:`_can_advance`, :meth:`_advance` and :meth:`_feed`.
+        """
+        snapshot = None
+        progressed: tuple[Any, Violation] | None = hit
+        for _step in range(MAX_INFERRED_PASSES):  # bounded: a move that never becomes legal is judged here
+            if progressed is None or not self._can_advance(state):
+                break
+            if snapshot is None:
+                snapshot = state.copy(cards=False) if self.pass_snapshot_shares_cards else state.copy()
+            self._advance(state)
+            resolution = state.resolution
+            if resolution is not None and resolution.need is not None and not claim:
+                need = resolution.need
+                if need.kind == kind or need.optional:
+                    return None, self._feed(state, event, kind)
+                break
+            progressed = action.first_violation(state, event)
+            if self.undecided_ends_inference and progressed is not None and progressed[1].severity == "unverifiable":
+                break  # the rules cannot decide the move here (a clash they leave open): judge it here
+        if progressed is None:
+            return None, None
+        if self.undecided_ends_inference and progressed[1].severity == "unverifiable":
+            return progressed, None
+        if snapshot is not None:
+            state.__dict__.update(snapshot.__dict__)
+        return hit, None
+
+    def _can_advance(self, state: S) -> bool:
+        """Whether both players passing now would move the game on (implicit passes)."""
+        return False
+
+    def _advance(self, state: S) -> None:
+        """What both players passing in succession does."""
+        raise NotImplementedError(f"{self.id}: no inferred passes")
+
+    def _feed(self, state: S, event: E, kind: str) -> list[Ruling]:
+        """Give ``event`` to the effect waiting for a choice."""
+        raise NotImplementedError(f"{self.id}: no effect waits for a choice")
+
     def apply_anyway(self, state: S, event: E, kind: str, after: Callable[[S], Any] | None = None) -> None:
         """Carry out an illegal move as far as it physically can be (for ``--keep-going``).
 

@@ -34,7 +34,7 @@ from grammar import ast as A
 from spec.core import interpreter
 from spec.core.deck import size_violation
 from spec.core.findings import Violation
-from spec.core.game import MAX_INFERRED_PASSES, Event, Game, Ruling, Setup
+from spec.core.game import Event, Game, Ruling, Setup
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Need, Resolution, UnsupportedStep
 from spec.core.state import CardObj, Zone
@@ -260,24 +260,9 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         action = BOOK.actions[kind]
         hit: tuple[Any, Violation] | None = action.first_violation(state, ev)
         if hit is not None and kind != "pass" and not state.explicit_passes:
-            snapshot: EpicBattlesState | None = None
-            progressed: tuple[Any, Violation] | None = hit
-            for _step in range(MAX_INFERRED_PASSES):  # bounded: a move that never becomes legal is judged here
-                if progressed is None or not self._can_advance(state):
-                    break
-                if snapshot is None:
-                    snapshot = state.copy(cards=False)  # passing changes no card: card objects can be shared
-                self._advance(state)
-                if state.resolution is not None and state.resolution.need is not None and not claim:
-                    need = state.resolution.need
-                    if need.kind == kind or need.optional:
-                        return self._feed(state, ev, kind)
-                    break
-                progressed = action.first_violation(state, ev)
-            if progressed is None:
-                hit = None
-            elif snapshot is not None:
-                state.__dict__.update(snapshot.__dict__)
+            hit, fed = self.infer_passes(state, ev, kind, action, hit, claim)
+            if fed is not None:
+                return fed
         if hit is not None:
             check, violation = hit
             self._apply_anyway(state, ev, kind)

@@ -27,7 +27,7 @@ from grammar import ast as A
 from spec.core import interpreter
 from spec.core.deck import over_limit, size_violation
 from spec.core.findings import Violation
-from spec.core.game import MAX_INFERRED_PASSES, Event, Game, Ruling, Setup
+from spec.core.game import Event, Game, Ruling, Setup
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Resolution, UnsupportedStep
 from spec.core.queue import Priority, QueueItem
@@ -94,6 +94,8 @@ class Decklist(msgspec.Struct, forbid_unknown_fields=True):
 
 class Neopets(Game[NeopetsState, Event]):
     """The Neopets Battledome Comprehensive Rules."""
+
+    undecided_ends_inference = True  # a clash the rules leave open is judged where the game stands
 
     id: ClassVar[str] = "neopets"
     title: ClassVar[str] = "Neopets Battledome TCG"
@@ -234,28 +236,9 @@ class Neopets(Game[NeopetsState, Event]):
         action = facts.action
         hit = action.first_violation(state, ev)
         if hit is not None and kind != "pass" and not state.explicit_passes:
-            snapshot: NeopetsState | None = None
-            progressed = hit
-            for _step in range(MAX_INFERRED_PASSES):  # bounded: a move that never becomes legal is judged here
-                if progressed is None or not self._can_advance(state):
-                    break
-                if snapshot is None:
-                    snapshot = state.copy(cards=False)  # passing reveals no card: card objects can be shared
-                self._advance(state)
-                if state.resolution is not None and state.resolution.need is not None and not claim:
-                    need = state.resolution.need
-                    if need.kind == kind or need.optional:
-                        return self._feed(state, ev, kind)
-                    break
-                progressed = action.first_violation(state, ev)
-                if progressed is not None and progressed[1].severity == "unverifiable":
-                    break  # the rules cannot decide the move here (a clash they leave open): judge it here
-            if progressed is None:
-                hit = None
-            elif progressed[1].severity == "unverifiable":
-                hit = progressed
-            elif snapshot is not None:
-                state.__dict__.update(snapshot.__dict__)
+            hit, fed = self.infer_passes(state, ev, kind, action, hit, claim)
+            if fed is not None:
+                return fed
         if hit is not None:
             check, violation = hit
             self.apply_anyway(state, ev, kind)
