@@ -54,7 +54,7 @@ class Var(_Node, tag="var", frozen=True):
     of: Selector | None = None
 
 
-Amount = Union[int, Var]
+Amount = int | Var
 """A count or quantity in card text: a literal number or a :class:`Var`."""
 
 
@@ -410,7 +410,7 @@ class CardText(_Node, tag="card_text", frozen=True):
     abilities: tuple[Ability, ...]
 
 
-AnyNode = Union[CardText, Ability, Step, Selector, Condition, Duration, Trigger, Var]
+AnyNode = Union[CardText, Ability, Step, Selector, Condition, Duration, Trigger, Var]  # noqa: UP007 - Step and Ability are typing unions
 
 for _module in GAME_NODE_MODULES:
     # Game nodes may nest steps and abilities; their annotations name these unions,

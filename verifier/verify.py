@@ -145,10 +145,9 @@ class Verifier(Visitor[Report]):
     def _should_stop(self) -> bool:
         if self.malformed:
             return True
-        if self.stopped_at is None and self.diverged:  # an illegal finding was recorded
-            if not self.keep_going:
-                self.stopped_at = next(f.seq for f in self.findings if f.severity == "illegal")
-                return True
+        if self.stopped_at is None and self.diverged and not self.keep_going:  # an illegal finding was recorded
+            self.stopped_at = next(f.seq for f in self.findings if f.severity == "illegal")
+            return True
         return False
 
     def _record(self, seq: int | None, line: int, ruling: Ruling) -> None:

@@ -92,7 +92,7 @@ class Game(ABC, Generic[S, E]):
         if self._decoder is None:
             from typing import Union
 
-            self._decoder = msgspec.json.Decoder(Union[self.events])  # type: ignore[arg-type]
+            self._decoder = msgspec.json.Decoder(Union[self.events])  # type: ignore[arg-type]  # noqa: UP007 - a tuple of types
         return self._decoder
 
     @abstractmethod

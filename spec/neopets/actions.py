@@ -558,9 +558,9 @@ def find_target(state: NeopetsState, player: str, sel: A.Selector, ref: E.Target
     """The object a target reference names, if it matches the selector."""
     if sel.zone == "queue":
         for item in state.queue.items:
-            if item.name == ref.card and (ref.owner is None or item.controller == ref.owner):
-                if sel.type in ("card", "ability") or B.selector_accepts(getattr(item.source, "defn", None), sel):
-                    return item
+            if item.name == ref.card and (ref.owner is None or item.controller == ref.owner) \
+                    and (sel.type in ("card", "ability") or B.selector_accepts(getattr(item.source, "defn", None), sel)):
+                return item
         return None
     if sel.type == "Neopet":
         owner = ref.owner or player
@@ -742,7 +742,7 @@ def dice_count(state: NeopetsState, ev: E.Roll) -> Check:
 def reroll_by_faster(state: NeopetsState, ev: E.Reroll) -> Check:
     if state.stage != "turn" or state.node != "agility" or state.window != "act" or state.flags.rerolled:
         return Violation("a reroll where no rule or effect allows one", expected="no reroll", actual="reroll")
-    faster, diff = agility_edge(state)
+    faster, _diff = agility_edge(state)
     if faster is None or ev.by != faster:
         return Violation("a reroll by the player without the Agility edge", expected=f"a reroll by {faster}" if faster else "no reroll (equal Agility)", actual=f"reroll by {ev.by}")
     return None
