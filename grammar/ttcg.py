@@ -181,7 +181,10 @@ def _kind(words: list[str], head: bool) -> str:
     """One kind: words in canonical form; ``head`` when its last word is the noun."""
     if head:
         words = words[:-1] + [_singular(words[-1])]
-    return " ".join(_KIND_SYNONYMS.get(w, w) for w in words)
+    if len(words) == 1:  # the common case, a kind of one word ("golem", "spell")
+        word = words[0]
+        return _KIND_SYNONYMS.get(word, word)
+    return " ".join([_KIND_SYNONYMS.get(w, w) for w in words])
 
 
 def _merge(*parts: Part | None) -> Part:
@@ -488,7 +491,10 @@ class Builder(CoreBuilder):
 
     # ---- card selection
     def counted_cards(self, c: list[Any]) -> Cards:
-        return Cards(**_merge(*c))
+        fields: Part = {}
+        for part in c:  # the quantity's, the kind's, and any place's and exception's
+            fields.update(part)
+        return Cards(**fields)
 
     def bare_cards(self, c: list[Any]) -> Cards:
         return Cards(**_merge({"quantifier": "any"}, *c))
@@ -534,20 +540,34 @@ class Builder(CoreBuilder):
         return {"rank": c[0], "rank_op": "<="}
 
     # A card kind is a Part with its "kinds", after the rank's Part when a rank is given.
+    def kind_with_noun(self, c: list[Any]) -> Part:
+        """One kind of one word before its noun ("golem card")."""
+        word = c[-1].lower()
+        kinds = (_KIND_SYNONYMS.get(word, word),)
+        return {**c[0], "kinds": kinds} if len(c) > 1 else {"kinds": kinds}
+
+    def kind_alone(self, c: list[Any]) -> Part:
+        """One kind of one word that is its own noun ("spells")."""
+        kinds = (_kind([c[-1].lower()], True),)
+        return {**c[0], "kinds": kinds} if len(c) > 1 else {"kinds": kinds}
+
     def kinds_with_noun(self, c: list[Any]) -> Part:
-        kinds = tuple(_kind(words, head=False) for words in c[-1])
+        kinds = tuple([_kind(words, False) for words in c[-1]])
         return {**c[0], "kinds": kinds} if len(c) > 1 else {"kinds": kinds}
 
     def kinds_alone(self, c: list[Any]) -> Part:
-        kinds = tuple(_kind(words, head=True) for words in c[-1])
+        kinds = tuple([_kind(words, True) for words in c[-1]])
         return {**c[0], "kinds": kinds} if len(c) > 1 else {"kinds": kinds}
 
     def any_kind(self, c: list[Any]) -> Part:
         return dict(c[0]) if c else {}
 
     # The kinds as lists of words in small letters, grown word by word.
-    def first_kind(self, c: list[Token]) -> list[list[str]]:
-        return [[c[0].lower()]]
+    def two_words(self, c: list[Token]) -> list[list[str]]:
+        return [[c[0].lower(), c[1].lower()]]
+
+    def two_kinds(self, c: list[Token]) -> list[list[str]]:
+        return [[c[0].lower()], [c[1].lower()]]
 
     def kind_word(self, c: list[Any]) -> list[list[str]]:
         kinds: list[list[str]] = c[0]
