@@ -224,29 +224,27 @@ class Builder(CoreBuilder):
     # ---- lines
     def named_ability(self, c: list[Any]) -> Ability:
         name = str(c[0])[:-1].strip()
-        parts = [p for sentence in c[1:] for p in sentence]
-        return Special(name, _abilities(parts))
+        return Special(name, _abilities(c[1]))
 
     def plain_line(self, c: list[Any]) -> Ability:
-        return Spell(_effect([p for sentence in c for p in sentence]))
+        return Spell(_effect(c[0]))
 
     def magic_ability(self, c: list[Any]) -> Ability:
-        (event, use), effect = c
-        return TriggerEffect(event, effect, use)
+        (event, use), parts = c
+        return TriggerEffect(event, _effect(parts), use)
 
     def trigger_only(self, c: list[Any]) -> Ability:
         event, use = c[0]
         return TriggerEffect(event, (), use)
 
     def effect_only(self, c: list[Any]) -> Ability:
-        return TriggerEffect(None, c[0])
+        return TriggerEffect(None, _effect(c[0]))
 
     def trigger_part(self, c: list[Any]) -> tuple[Event | None, str | None]:
         event = next((x for x in c if isinstance(x, Event)), None)
         use = next((x for x in c if isinstance(x, str)), None)
         return event, use
 
-    trigger_event = _first
     single_use = _const("single")
     unlimited_use = _const("unlimited")
     permanent_use = _const("permanent")
@@ -255,20 +253,28 @@ class Builder(CoreBuilder):
     def lasts_turns(self, c: list[Any]) -> str:
         return f"{c[0]}_turns"
 
-    def effect_part(self, c: list[Any]) -> tuple[Step, ...]:
-        return _effect([p for sentence in c for p in sentence])
-
     # ---- sentences
-    def sentence(self, c: list[Any]) -> list[_Part]:
+    def sentences(self, c: list[Any]) -> list[_Part]:
+        """The parts of the sentences so far (a list, first when there are any) and of this one.
+
+        Clauses without a subject take the last one named within their own sentence.
+        """
+        if c[0].__class__ is list:
+            parts, own = c[0], c[1:]
+        else:
+            parts, own = [], c
         carry: list[Cards] | None = None
-        for part in c:
+        for part in own:
             carry = _settle_items(part, carry)
-        return list(c)
+        parts.extend(own)
+        return parts
 
     def part(self, c: list[Any]) -> _Part:
-        part = _Part(c[0])
-        for extra in c[1:]:
-            _attach(part, extra)
+        """The clauses, and a trailer (a tuple) after them when there is one."""
+        if isinstance(c[-1], _Item):
+            return _Part(c)
+        part = _Part(c[:-1])
+        _attach(part, c[-1])
         return part
 
     def lead_part(self, c: list[Any]) -> _Part:
@@ -291,11 +297,9 @@ class Builder(CoreBuilder):
 
     trail_turn = lead_turn
 
-    def core(self, c: list[Any]) -> list[_Item]:
-        return list(c)
-
     def subject_item(self, c: list[Any]) -> _Item:
-        return _Item(c[0], c[1])
+        """The subjects (card phrases) come before the predicate, which is last."""
+        return _Item([_unwrap(x) for x in c[:-1]], c[-1])
 
     def bare_item(self, c: list[Any]) -> _Item:
         return _Item(None, c[0])
@@ -303,9 +307,6 @@ class Builder(CoreBuilder):
     def skip_item(self, c: list[Any]) -> _Item:
         who = c[0]
         return _Item(None, lambda s: (SkipTurn(_resolve(who, s)),))
-
-    def subjects(self, c: list[Any]) -> list[Cards]:
-        return [_unwrap(x) for x in c]
 
     # ---- points and lives
     temporarily = _const(Duration("temporary"))
@@ -458,8 +459,6 @@ class Builder(CoreBuilder):
     summoned_turn = _const("summoned_turn")
 
     # ---- passive clauses and orders
-    passive_vp = _first
-
     def automatically(self, c: list[Any]) -> Pred:
         return cast(Pred, c[0])
 
@@ -563,7 +562,6 @@ class Builder(CoreBuilder):
         return lambda s: (Nullify(what),)
 
     # ---- cards and players
-    cards = _first
     self_name = _const(_THIS)
     self_this = _const(_THIS)
     pronoun = _const(_IT)
@@ -808,8 +806,6 @@ class Builder(CoreBuilder):
         return Compare(Quantity("count", of=Cards("all", ("card",), owner=owner, zone=zone)),
                        op, value)
 
-    lives_compare = _first
-
     def cond_battling(self, c: list[Any]) -> Cond:
         return cast(Cond, c[1])
 
@@ -962,10 +958,14 @@ def _with_mods(cards: Cards, mods: list[Any]) -> Cards:
 
 
 def _lead_part(c: list[Any]) -> _Part:
-    part = _Part(c[1])
-    _attach(part, c[0])
-    for extra in c[2:]:
-        _attach(part, extra)
+    """A part with its lead first, then its clauses, then perhaps a trailer."""
+    if isinstance(c[-1], _Item):
+        part = _Part(c[1:])
+        _attach(part, c[0])
+    else:
+        part = _Part(c[1:-1])
+        _attach(part, c[0])
+        _attach(part, c[-1])
     return part
 
 
@@ -1089,12 +1089,13 @@ def _reads(line: str) -> bool:
     """Whether a line parses on its own.
 
     The parser's fast reader answers without building Lark's error report (or the
-    second run that makes it) when the line does not parse.
+    second run that makes it) when the line does not parse; the parser module keeps
+    that reader with the parser it belongs to, so it is not made again for each line.
     """
-    from grammar.lexer import NO_PARSE, reader
-    from grammar.parser import get_parser
+    from grammar.lexer import NO_PARSE
+    from grammar.parser import _lenient_reading
 
-    return reader(get_parser("battle_monsters"))(line) is not NO_PARSE
+    return _lenient_reading("battle_monsters")[1](line) is not NO_PARSE
 
 
 # ----------------------------------------------------------------------- rendering
