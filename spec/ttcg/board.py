@@ -284,28 +284,26 @@ def piles(state: TtcgState) -> Iterator[tuple[str, Pile]]:
             yield player, pile
 
 
-def pile_by_id(state: TtcgState, pile_id: int | None) -> Pile | None:
-    if pile_id is None:
-        return None
+def _pile_and_owner(state: TtcgState, pile_id: int) -> tuple[Pile, str] | None:
+    """The pile on the field with this id and the player whose side it is on."""
     sides = state.sides
     for player in players_in_order(state):
         side = sides[player]
         for row in (side.creatures, side.magic):
             for pile in row:
                 if pile.id == pile_id:
-                    return pile
+                    return pile, player
     return None
+
+
+def pile_by_id(state: TtcgState, pile_id: int | None) -> Pile | None:
+    found = _pile_and_owner(state, pile_id) if pile_id is not None else None
+    return found[0] if found is not None else None
 
 
 def owner_of_pile(state: TtcgState, pile_id: int) -> str | None:
-    sides = state.sides
-    for player in players_in_order(state):
-        side = sides[player]
-        for row in (side.creatures, side.magic):
-            for pile in row:
-                if pile.id == pile_id:
-                    return player
-    return None
+    found = _pile_and_owner(state, pile_id)
+    return found[1] if found is not None else None
 
 
 def pile_of(state: TtcgState, uid: int) -> Pile | None:
