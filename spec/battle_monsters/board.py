@@ -481,18 +481,24 @@ def _all_statics(state: BattleMonstersState) -> list[Static]:
                     for step in ability.effect:
                         out.extend(_unfold(state, step, ctx, fc.arrived, fc.name))
             continue
-        for entry in held.entries:
-            if type(entry) is Static:
-                out.append(entry)
-            elif type(entry) is Conditional:
-                if holds(state, entry.condition, entry.ctx):
-                    out.extend(entry.then)
-            else:
-                out.extend(_unfold(state, *entry))
-    for lasting in state.lasting:
-        holder = find_uid(state, lasting.source_uid)
-        out.append(Static(lasting.step, Ctx(lasting.controller, holder), lasting.stamp, lasting.source, True))
+        _read_entries(state, held.entries, out)
+    out.extend(_lasting(state, lasting) for lasting in state.lasting)
     return out
+
+
+def _read_entries(state: BattleMonstersState, entries: Any, out: list[Static], want: str | None = None) -> None:
+    """Add to ``out`` the effects in force of a card's kept entries (of the sort ``want`` only, if given):
+    fixed ones as they are, conditional ones when their condition holds, the rest unfolded now."""
+    for entry in entries:
+        if type(entry) is Static:
+            out.append(entry)
+        elif type(entry) is Conditional:
+            if holds(state, entry.condition, entry.ctx):
+                out.extend(entry.then)
+        elif want is None:
+            out.extend(_unfold(state, *entry))
+        else:
+            out.extend(s for s in _unfold(state, *entry) if wanted(s.step, want))
 
 
 def wanted(step: Any, want: str) -> bool:
@@ -537,14 +543,7 @@ def _statics_of(state: BattleMonstersState, want: str) -> list[Static]:
     for held in helds:
         if want not in held.present:
             continue
-        for entry in held.of_sort(want):
-            if type(entry) is Static:
-                out.append(entry)
-            elif type(entry) is Conditional:
-                if holds(state, entry.condition, entry.ctx):
-                    out.extend(entry.then)
-            else:
-                out.extend(s for s in _unfold(state, *entry) if wanted(s.step, want))
+        _read_entries(state, held.of_sort(want), out, want)
     for lasting in state.lasting:
         if wanted(lasting.step, want):
             out.append(_lasting(state, lasting))
