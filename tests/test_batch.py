@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from verifier.batch import done_in, verify_many
+from verifier.batch import verify_one as _real_verify_one
 from verifier.cli import app
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,3 +160,44 @@ def _start_method_of_a_worker_context() -> str:
     from verifier.batch import _worker_context
 
     return _worker_context().get_start_method()
+
+
+def _dies_on_crash_files(path: str, job: object) -> bytes:
+    """A stand-in verifier that kills its own process on a file named crash*."""
+    import os
+
+    if Path(path).name.startswith("crash"):
+        os._exit(7)
+    return _real_verify_one(path, job)  # type: ignore[arg-type]
+
+
+def test_a_worker_that_dies_costs_only_its_own_file(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crash in native code or a kill by the system takes the worker process down: that
+    file gets a malformed report naming how the worker ended, a new worker takes the rest."""
+    import multiprocessing
+
+    from verifier import batch
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the stand-in verifier reaches the workers only through fork")
+    shutil.copy(SAMPLE[0], folder / "crash-1.jsonl")
+    shutil.copy(SAMPLE[0], folder / "crash-2.jsonl")
+    files = sorted(folder.glob("*.jsonl"))
+    monkeypatch.setattr(batch, "verify_one", _dies_on_crash_files)
+    reports = {Path(r.replay).name: r for r in verify_many(files, jobs=2)}
+    assert set(reports) == {f.name for f in files}
+    for name in ("crash-1.jsonl", "crash-2.jsonl"):
+        assert reports[name].verdict == "malformed"
+        assert "process died on this file (exit code 7)" in reports[name].findings[0].message
+    expected = _verdicts(list(verify_many([f for f in files if not f.name.startswith("crash")], jobs=1)))
+    assert {n: r.verdict for n, r in reports.items() if not n.startswith("crash")} == expected
+
+
+def test_stopping_early_leaves_no_worker_behind(folder: Path) -> None:
+    import multiprocessing
+
+    files = sorted(folder.glob("*.jsonl"))
+    batch = verify_many(files, jobs=2)
+    next(batch)
+    batch.close()  # the consumer stops reading: the workers are told to finish
+    assert multiprocessing.active_children() == []

@@ -18,9 +18,10 @@ import gc
 import json
 import multiprocessing
 import os
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import IO, Any
 
@@ -121,19 +122,119 @@ def _run_pool(todo: list[str], job: Job, jobs: int) -> Iterator[bytes]:
     """Run the jobs in worker processes, the largest files first (so that no worker is
     left with a big file at the end while the others wait).
 
+    Each worker has its own pipe and is kept :data:`AHEAD` files ahead, so it never waits
+    for the parent; the parent's share of the work is one small message out and one
+    report back per file (a general-purpose executor costs the parent several times that,
+    taken from the same two cores). A worker that dies on a file (a crash in native code,
+    the system killing it) gives that file a ``malformed`` report and is replaced; the
+    files it had not begun go to the others.
+
     The objects the parent has built so far (modules, parsed card databases) are frozen
     out of the garbage collector while the workers run: forked workers then share those
     pages instead of copying them as a collection walks them.
     """
-    ordered = sorted(todo, key=_size, reverse=True)
+    waiting = deque(sorted(todo, key=_size, reverse=True))
+    context = _worker_context()
+    workers: list[_Worker] = []
     gc.freeze()
     try:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=_worker_context()) as pool:
-            futures = [pool.submit(verify_one, path, job) for path in ordered]
-            for future in as_completed(futures):
-                yield future.result()
+        for _ in range(min(jobs, len(todo))):
+            workers.append(_Worker.start(context, job, waiting))
+        while workers:
+            ready = set(wait([w.connection for w in workers] + [w.process.sentinel for w in workers]))
+            for worker in list(workers):
+                if worker.connection in ready:
+                    raw = worker.receive()
+                    if raw is not None:
+                        worker.ahead.popleft()
+                        worker.feed(waiting)
+                        yield raw
+                        if not worker.ahead:
+                            workers.remove(worker)
+                            worker.stop()
+                        continue
+                elif worker.process.sentinel not in ready or worker.connection.poll():
+                    continue  # still working, or dead with reports still to read first
+                workers.remove(worker)  # the worker died
+                worker.stop()
+                if worker.ahead:
+                    lost = worker.ahead.popleft()
+                    waiting.extendleft(reversed(worker.ahead))
+                    yield _died(lost, worker.process.exitcode)
+                if waiting:
+                    workers.append(_Worker.start(context, job, waiting))
     finally:
+        for worker in workers:
+            worker.stop()
         gc.unfreeze()
+
+
+AHEAD = 2
+"""Files sent to a worker before its previous report is back (so it never idles)."""
+
+
+@dataclass
+class _Worker:
+    """One worker process, its end of the pipe, and the files it was sent, oldest first."""
+
+    process: Any
+    connection: Connection
+    ahead: deque[str]
+
+    @classmethod
+    def start(cls, context: multiprocessing.context.BaseContext, job: Job, waiting: deque[str]) -> _Worker:
+        ours, theirs = context.Pipe()
+        process = context.Process(target=_serve, args=(theirs, job), daemon=True)  # type: ignore[attr-defined]
+        process.start()
+        theirs.close()
+        worker = cls(process, ours, deque())
+        worker.feed(waiting)
+        return worker
+
+    def feed(self, waiting: deque[str]) -> None:
+        """Send files until the worker is :data:`AHEAD` files ahead or none are left."""
+        while waiting and len(self.ahead) < AHEAD:
+            path = waiting.popleft()
+            self.ahead.append(path)
+            self.connection.send(path)
+
+    def receive(self) -> bytes | None:
+        """The next report, or ``None`` if the worker is gone."""
+        try:
+            return self.connection.recv_bytes()
+        except (EOFError, OSError):
+            return None
+
+    def stop(self) -> None:
+        """Tell the worker to finish (if it still can), and wait for it."""
+        try:
+            self.connection.send(None)
+        except (OSError, ValueError):
+            pass
+        self.connection.close()
+        self.process.join(timeout=5)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+
+
+def _serve(connection: Connection, job: Job) -> None:
+    """A worker's loop: verify each file the parent sends, send its report back, until ``None``."""
+    while True:
+        try:
+            path = connection.recv()
+        except EOFError:
+            return
+        if path is None:
+            return
+        connection.send_bytes(verify_one(path, job))
+
+
+def _died(path: str, exitcode: int | None) -> bytes:
+    """The report of a file whose worker process died while verifying it."""
+    how = f"exit code {exitcode}" if exitcode is not None and exitcode >= 0 else f"signal {-(exitcode or 0)}"
+    return _encoder.encode(Report(path, None, "malformed", 0,
+                                  [Finding(None, None, "malformed", None, f"the verifier process died on this file ({how})")]))
 
 
 def _run_dask(todo: list[str], job: Job, scheduler: str) -> Iterator[bytes]:
