@@ -130,3 +130,91 @@ def test_passing_changes_no_card_so_the_snapshot_before_passes_may_share_them() 
             advanced += 1
             assert [(card, card.uid, card.name, card.defn, card.owner, card.face_up) for card, *_ in before] == before
     assert advanced > 100
+
+
+# ---------------------------------------------------------------- answers kept per state, checked at every look-up
+
+def _triggered_afresh(state: EpicBattlesState, event: str) -> bool:
+    """Whether a character in play has a triggered ability on ``event``, read from the card text."""
+    return any(side.character is not None and side.character.name is not None
+               and any(a.trigger.event == event for a in B.text_of(state, side.character.name).abilities if isinstance(a, A.Triggered))
+               for side in state.sides.values())
+
+
+def _speaks_afresh(state: EpicBattlesState) -> bool:
+    """Whether a lasting change or a character in play may say what a player can or can't do (plain reading)."""
+    if any(isinstance(lasting.step, (A.Prohibit, A.Permit)) for lasting in state.lasting):
+        return True
+    for side in state.sides.values():
+        if side.character is None or side.character.name is None:
+            continue
+        for ability in B.text_of(state, side.character.name).abilities:
+            if isinstance(ability, A.Passive) and (not B._always_readable(ability.condition)
+                                                   or any(isinstance(s, (A.Prohibit, A.Permit)) for s in ability.effect)):
+                return True
+    return False
+
+
+def test_kept_answers_are_those_worked_out_afresh_at_every_look_up(monkeypatch: Any) -> None:
+    """Along the shipped replays, every look-up of what is kept per state (``state.by_characters``:
+    the always-on steps of a kind, the moments watched, who may speak of players) and per card
+    (its own steps as printed) gives what the plain reading gives."""
+    from pathlib import Path
+
+    from spec.epic_battles.game import EpicBattles
+    from verifier.verify import verify_file
+
+    looked: dict[str, int] = {"in_force": 0, "moment": 0, "speaks": 0, "own": 0}
+    in_force, occur, may_speak, own_steps = B.in_force, EpicBattles.occur, EC._may_speak, B.own_steps
+
+    def checked_in_force(state: EpicBattlesState, kind: type) -> Any:
+        found = list(in_force(state, kind))
+        assert found == in_force_afresh(state, kind), f"stale in_force({kind.__name__})"
+        looked["in_force"] += 1
+        return found
+
+    def checked_occur(self: Any, state: EpicBattlesState, event: str, *args: Any, **kwargs: Any) -> None:
+        kept = state.by_characters.get(event)
+        if kept is not None:
+            assert kept == _triggered_afresh(state, event), f"stale moment {event}"
+            looked["moment"] += 1
+        occur(self, state, event, *args, **kwargs)
+
+    def checked_may_speak(state: EpicBattlesState) -> bool:
+        found = may_speak(state)
+        assert found == _speaks_afresh(state)
+        looked["speaks"] += 1
+        return found
+
+    def checked_own_steps(state: EpicBattlesState, name: str, player: str, variables: dict[str, object]) -> Any:
+        found = tuple(own_steps(state, name, player, variables))
+        assert found == tuple(B._own_steps(state, name, player, variables)), f"stale own steps of {name}"
+        looked["own"] += 1
+        return found
+
+    monkeypatch.setattr(B, "in_force", checked_in_force)
+    monkeypatch.setattr(EpicBattles, "occur", checked_occur)
+    monkeypatch.setattr(EC, "_may_speak", checked_may_speak)
+    monkeypatch.setattr(B, "own_steps", checked_own_steps)
+    root = Path(__file__).resolve().parents[1] / "replays" / "epic_battles"
+    replays = sorted(root.glob("*/*.jsonl"))
+    assert replays
+    for path in replays:
+        verify_file(path, keep_going=True)
+    assert all(n > 0 for n in looked.values()), looked
+
+
+def test_showing_a_character_forgets_what_was_kept_of_the_characters() -> None:
+    """``state.by_characters`` is emptied when a character is shown, and a copy starts afresh."""
+    lines = _games()[0]
+    for state, event, raw in replay_states(lines):
+        if raw["do"] == "character":
+            state.by_characters["phase_begins"] = True  # a stale answer the event must drop
+            from spec import load_game
+
+            load_game("epic_battles").apply(state, event)
+            assert "phase_begins" not in state.by_characters
+            break
+    state = next(s for s, _e, _r in replay_states(lines) if s.stage == "turn")
+    B.in_force(state, A.Modify)
+    assert state.copy().by_characters == {}

@@ -50,8 +50,8 @@ Check = Violation | None
 
 
 def _free(state: EpicBattlesState) -> bool:
-    """A turn is on and no effect or cost is being carried out."""
-    return state.stage == "turn" and not state.busy
+    """A turn is on and no effect or cost is being carried out (``state.busy``, read at once)."""
+    return state.stage == "turn" and state.resolution is None and not state.pending
 
 
 def _type(state: EpicBattlesState, name: str | None) -> str:

@@ -10,7 +10,7 @@ effects in force (:func:`damage`, :func:`cost`, :func:`traits`, :func:`follow_up
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from grammar import ast as A
@@ -140,6 +140,18 @@ def triggered_on(state: EpicBattlesState, name: str, event: str) -> tuple[A.Trig
     return by_event.get(event, ())
 
 
+def watched(state: EpicBattlesState, event: str) -> bool:
+    """Whether a character in play has a triggered ability on the moment ``event`` (kept in
+    ``state.by_characters`` until a character is shown)."""
+    try:
+        found = any(side.character is not None and side.character.name is not None
+                    and triggered_on(state, side.character.name, event) for side in state.sides.values())
+    except Unmodelled:
+        return True  # a character's text cannot be read: let the caller read it, and fail, as it does
+    state.by_characters[event] = found
+    return found
+
+
 def keyword(state: EpicBattlesState, name: str, word: str) -> bool:
     table = state.cat.keywords
     found = table.get(name)
@@ -247,12 +259,36 @@ def passives(state: EpicBattlesState) -> Iterator[tuple[str, A.Passive]]:
                 yield player, ability
 
 
-def in_force(state: EpicBattlesState, kind: type) -> Iterator[tuple[Lasting, object]]:
-    """Lasting changes and always-on steps of one kind, as ``(lasting, step)``.
+def in_force(state: EpicBattlesState, kind: type) -> Iterable[tuple[Lasting, object]]:
+    """Lasting changes and always-on steps of one kind, as ``(lasting, step)``, read lazily.
 
     An always-on ability with no step of that kind is passed over without reading its
-    condition, when reading it could not fail (:func:`_passives_for`).
+    condition, when reading it could not fail (:func:`_passives_for`). With no lasting
+    change of that kind and no such ability on the characters in play (the usual case), nothing.
     """
+    for lasting in state.lasting:
+        if isinstance(lasting.step, kind):
+            return _in_force(state, kind)
+    quiet = state.by_characters.get(kind)
+    if quiet is None:
+        quiet = _characters_quiet(state, kind)
+    return () if quiet else _in_force(state, kind)
+
+
+def _characters_quiet(state: EpicBattlesState, kind: type) -> bool:
+    """Whether no character in play has an always-on ability :func:`in_force` must read for
+    ``kind`` (kept in ``state.by_characters`` until a character is shown)."""
+    try:
+        quiet = not any(side.character is not None and side.character.name is not None
+                        and _passives_for(state, side.character.name, kind) for side in state.sides.values())
+    except Unmodelled:
+        return False  # a character's text cannot be read: let in_force read it, and fail, as and when it does
+    state.by_characters[kind] = quiet
+    return quiet
+
+
+def _in_force(state: EpicBattlesState, kind: type) -> Iterator[tuple[Lasting, object]]:
+    """:func:`in_force`, reading every lasting change and always-on ability in turn."""
     for lasting in state.lasting:
         if isinstance(lasting.step, kind):
             yield lasting, lasting.step
@@ -325,7 +361,7 @@ def printed(defn: CardDef | None, key: str) -> int:
     return value if isinstance(value, int) else 0
 
 
-def own_steps(state: EpicBattlesState, name: str, player: str, variables: dict[str, object]) -> Iterator[A.Step]:
+def own_steps(state: EpicBattlesState, name: str, player: str, variables: dict[str, object]) -> Iterable[A.Step]:
     """The steps of a card's own text that speak of the card itself, read when it is checked.
 
     Text that changes a card's own cost, lets it link, or lets it block other attacks
@@ -333,6 +369,32 @@ def own_steps(state: EpicBattlesState, name: str, player: str, variables: dict[s
     paid and the block or link made first); the spec reads it when the card is checked
     (docs/epic_battles-decisions.rst).
     """
+    table = state.cat.own_steps
+    found = table.get(name, False)
+    if found is False:
+        found = table[name] = _own_steps_as_printed(state, name)
+    return found if found is not None else _own_steps(state, name, player, variables)
+
+
+def _is_own_step(step: A.Step) -> bool:
+    """A step of a card's text about the card's own cost, linking or blocking (see :func:`own_steps`)."""
+    own_cost = isinstance(step, A.Modify) and step.target.quantifier == "this" and step.stat == "cost"
+    own_link = isinstance(step, N.EpicBattlesLink) and step.what.quantifier == "this"
+    own_permit = isinstance(step, A.Permit) and step.subject.quantifier == "this"
+    return own_cost or own_link or own_permit
+
+
+def _own_steps_as_printed(state: EpicBattlesState, name: str) -> tuple[A.Step, ...] | None:
+    """The steps :func:`own_steps` yields for a card whose text has no *if* (the same in every
+    state, worked out once per card); ``None`` when an *if* makes them depend on the state."""
+    effect, _cost = spell(state, name)
+    if any(isinstance(step, A.If) for step in effect):
+        return None
+    return tuple(step for step in effect if _is_own_step(step))
+
+
+def _own_steps(state: EpicBattlesState, name: str, player: str, variables: dict[str, object]) -> Iterator[A.Step]:
+    """:func:`own_steps`, reading each *if* of the card's text in the state."""
     effect, _cost = spell(state, name)
     stack = list(effect)
     while stack:
@@ -341,10 +403,7 @@ def own_steps(state: EpicBattlesState, name: str, player: str, variables: dict[s
             if _holds_quietly(state, player, step.condition, variables):
                 stack[0:0] = list(step.then)
             continue
-        own_cost = isinstance(step, A.Modify) and step.target.quantifier == "this" and step.stat == "cost"
-        own_link = isinstance(step, N.EpicBattlesLink) and step.what.quantifier == "this"
-        own_permit = isinstance(step, A.Permit) and step.subject.quantifier == "this"
-        if own_cost or own_link or own_permit:
+        if _is_own_step(step):
             yield step
 
 
@@ -563,9 +622,11 @@ def bound(state: EpicBattlesState, player: str, name: str) -> tuple[int | None, 
 
 def can_reveal(state: EpicBattlesState, player: str, name: str) -> bool:
     """Whether one more copy of ``name`` can come out of ``player``'s unseen cards."""
-    cap, _rule = bound(state, player, name)
     side = state.sides[player]
-    return cap is None or side.knowledge.located[name] + side.top.count(name) < cap
+    knowledge = side.knowledge
+    registered = knowledge.registered
+    cap = registered.get(name, 0) if registered is not None else bound(state, player, name)[0]  # (bound's first case, at once)
+    return cap is None or knowledge.located.get(name, 0) + (side.top.count(name) if side.top else 0) < cap
 
 
 __all__ = [
@@ -573,5 +634,5 @@ __all__ = [
     "blocked_effects", "bound", "can_reveal", "character_allows", "condition_holds", "copy_limit", "cost", "damage",
     "flip_trigger", "follow_ups", "game_allows", "height", "hit_effects", "in_force", "is_character", "keyword",
     "own_steps", "passives", "player_of", "printed", "prohibited", "role", "selects", "speaks_of_players", "spell",
-    "text_of", "traits", "triggered_on", "who",
+    "text_of", "traits", "triggered_on", "watched", "who",
 ]

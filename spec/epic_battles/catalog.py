@@ -37,6 +37,9 @@ class Catalog:
         self.passives_for: dict[tuple[str, type], tuple[A.Passive, ...]] = {}
         self.triggers: dict[str, dict[str, tuple[A.Triggered, ...]]] = {}
         self.player_rules: dict[str, bool] = {}
+        self.own_steps: dict[str, tuple[Any, ...] | None] = {}
+        """Per card: the steps of its text about itself when they are the same in every state
+        (no *if* in its text), else ``None`` (spec.epic_battles.board.own_steps)."""
         self.deck_rules: dict[tuple[str, str, str], Any] = {}
         self.characters: list[tuple[str, re.Pattern[str]]] | None = None
 

@@ -35,7 +35,7 @@ runs out, is ``unverifiable``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from grammar import ast as A
@@ -200,13 +200,31 @@ def _may_speak(state: EpicBattlesState) -> bool:
     can or can't do something, and every such ability's condition can be read."""
     from spec.epic_battles import board as B
 
-    if any(isinstance(lasting.step, (A.Prohibit, A.Permit)) for lasting in state.lasting):
-        return True
+    for lasting in state.lasting:
+        if isinstance(lasting.step, (A.Prohibit, A.Permit)):
+            return True
+    speaks = state.by_characters.get(SPEAKS)
+    if speaks is None:
+        try:
+            readings = [B.speaks_of_players(state, side.character.name) for side in state.sides.values()
+                        if side.character is not None and side.character.name is not None]  # every character read
+        except B.Unmodelled:  # a character's text cannot be read: ask as the rules' order of players does, each time
+            return any(B.speaks_of_players(state, name) for name in _characters_in_order(state))
+        speaks = state.by_characters[SPEAKS] = any(readings)
+    return speaks
+
+
+def _characters_in_order(state: EpicBattlesState) -> Iterator[str]:
+    """The names of the characters in play, the aggressor's first."""
     for player in state.in_order():
         character = state.sides[player].character
-        if character is not None and character.name is not None and B.speaks_of_players(state, character.name):
-            return True
-    return False
+        if character is not None and character.name is not None:
+            yield character.name
+
+
+SPEAKS = "speaks of players"
+"""The key of ``state.by_characters`` under which :func:`_may_speak` keeps whether a character
+in play may say what a player can or can't do."""
 
 
 def conflict_ruling(conflict: Conflict) -> Ruling:
@@ -261,7 +279,7 @@ def judge_recover(state: EpicBattlesState, player: str, source: str) -> tuple[bo
 
 def flip_permitted(state: EpicBattlesState, player: str) -> bool:
     """Whether a card effect in force says ``player`` can flip events (outside their moments)."""
-    return any(e.kind == "can" for e in cards_in_force(state, player, FLIP))
+    return _may_speak(state) and any(e.kind == "can" for e in cards_in_force(state, player, FLIP))
 
 
 def judge_flip(state: EpicBattlesState, player: str, name: str) -> Violation | None:
@@ -309,12 +327,14 @@ def conflicts_met(state: EpicBattlesState, memo: dict[str, Any]) -> list[Ruling]
     if seen is None:
         seen = memo["seen"] = set()
     rulings: list[Ruling] = []
-    for ruling in state.notes:
-        key = (ruling.rule, ruling.violation.message)
-        if ruling.violation.severity == "info" and key not in seen:
-            seen.add(key)
-            rulings.append(ruling)
-    state.notes.clear()
+    notes = state.notes
+    if notes:
+        for ruling in notes:
+            key = (ruling.rule, ruling.violation.message)
+            if ruling.violation.severity == "info" and key not in seen:
+                seen.add(key)
+                rulings.append(ruling)
+        notes.clear()
     quick = (len(state.lasting), state.round, state.turn, state.stage)
     if memo.get("quick") == quick or state.stage != "turn":
         memo["quick"] = quick

@@ -62,6 +62,33 @@ def _named_fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
 NAMED_FIELDS = {cls: _named_fields(cls) for cls in E.EVENTS}
 """Per event class, its fields naming cards (checked against the database)."""
 
+
+class KindFacts:
+    """What applying an event of one class needs to know of its kind, worked out once per class."""
+
+    __slots__ = ("action", "actor", "claim", "kind", "names")
+
+    def __init__(self, cls: type) -> None:
+        self.kind: str = TAGS.get(cls) or str(cls.__struct_config__.tag)  # type: ignore[attr-defined]
+        self.claim = E.KINDS.get(self.kind) == "claim"
+        """A claim: it derives nothing, and the facts it may match stay those of the last move."""
+        self.actor = self.kind not in E.NO_ACTOR
+        """Whether the event must say who acts (``by``)."""
+        one, many = NAMED_FIELDS.get(cls) or _named_fields(cls)
+        self.names = bool(one or many)
+        """Whether the event names cards (checked against the database, ``_unknown_card``)."""
+        self.action = BOOK.actions.get(self.kind)
+        """The action whose preconditions the event must meet."""
+
+
+FACTS: dict[type, KindFacts] = {cls: KindFacts(cls) for cls in E.EVENTS}
+"""Per event class, its :class:`KindFacts`."""
+
+
+def facts_of(cls: type) -> KindFacts:
+    """The :class:`KindFacts` of an event class (worked out now for a class outside the vocabulary)."""
+    return FACTS.get(cls) or KindFacts(cls)
+
 MOVES_THAT_CLOSE = ("set", "pass", "attack", "block", "recover", "discard")
 """Moves after which the moments of the events flipped so far have passed (EB.card.event.flip.timing)."""
 
@@ -103,6 +130,8 @@ class EpicBattles(Game[EpicBattlesState, Event]):
 
     def __init__(self) -> None:
         self.effects = Effects(self)
+        self._perform: dict[str, Any] = {kind: getattr(self, f"_do_{kind}") for kind in E.KINDS}
+        """Per event kind, the handler that carries out a legal event of that kind (``_do_<kind>``)."""
 
     # ================================================================== set-up and decks
 
@@ -205,19 +234,22 @@ class EpicBattles(Game[EpicBattlesState, Event]):
     # ================================================================== applying events
 
     def apply(self, state: EpicBattlesState, event: Event) -> list[Ruling]:
-        kind = TAGS.get(type(event)) or str(event.__struct_config__.tag)
-        if E.KINDS.get(kind) != "claim":
+        facts = FACTS.get(type(event)) or facts_of(type(event))
+        if not facts.claim:
             state.facts_mark = len(state.facts)  # claims after this event match what it (and the passes before it) derived
-        state.notes.clear()
+        if state.notes:
+            state.notes.clear()
+        seq = event.seq
         for side in state.sides.values():
-            side.knowledge.now = event.seq
+            side.knowledge.now = seq
         try:
-            rulings = self._apply(state, event, kind)
+            rulings = self._apply(state, event, facts.kind, facts)
         except (B.Unmodelled, UnsupportedStep) as error:
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
-        if state.notes:
-            rulings += [n for n in state.notes if n.violation.severity != "info"]  # gaps met while the event was carried out
-            state.notes[:] = [n for n in state.notes if n.violation.severity == "info"]  # settled ones: conflicts_met lists them
+        notes = state.notes  # (the state may have been put back as it was: read it afresh)
+        if notes:
+            rulings += [n for n in notes if n.violation.severity != "info"]  # gaps met while the event was carried out
+            notes[:] = [n for n in notes if n.violation.severity == "info"]  # settled ones: conflicts_met lists them
         for side in state.sides.values():
             if side.knowledge.marks:
                 rulings += self._hidden_contradiction(state, side)
@@ -235,39 +267,48 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         return [Ruling(cite("EB.card.event"), Violation(outcome.explanation, "an arrangement of the deck that gives the log",
                                                         "none exists", "inconsistent"), "hidden")]
 
-    def conflicts_met(self, state: EpicBattlesState, memo: dict[str, Any]) -> list[Ruling]:
-        """Clashes of effects met, settled by the Epic Battles policy (spec.epic_battles.conflicts)."""
-        return EC.conflicts_met(state, memo)
+    conflicts_met = staticmethod(EC.conflicts_met)
+    """Clashes of effects met, settled by the Epic Battles policy (spec.epic_battles.conflicts)."""
 
-    def _apply(self, state: EpicBattlesState, ev: Any, kind: str) -> list[Ruling]:
-        if ev.by is None and kind not in E.NO_ACTOR:
-            return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
-        if ev.by is not None and ev.by not in state.players:
-            return [Ruling(None, Violation(f"{ev.by!r} is not a player of this game", "one of " + ", ".join(state.players), str(ev.by), "malformed"))]
-        claim = E.KINDS[kind] == "claim"
+    def _apply(self, state: EpicBattlesState, ev: Any, kind: str, facts: KindFacts | None = None) -> list[Ruling]:
+        if facts is None:
+            facts = facts_of(type(ev))
+        by = ev.by
+        if by is None:
+            if facts.actor:
+                return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
+        elif by not in state.players:
+            return [Ruling(None, Violation(f"{by!r} is not a player of this game", "one of " + ", ".join(state.players), str(by), "malformed"))]
+        claim = facts.claim
         if claim:
             for claimed in ("to", "player", "winner"):
                 value = getattr(ev, claimed, None)
                 if isinstance(value, str) and value not in state.players:
                     return [Ruling(None, Violation(f"{value!r} is not a player of this game", "one of " + ", ".join(state.players), value, "malformed"))]
-        missing = self._unknown_card(state, ev, kind)
-        if missing is not None:
-            return [missing]
-        if state.stage == "over" and not claim:
-            return [Ruling(cite("EB.win.game"), Violation("an event after the game was won", "no more events", kind))]
-        if state.resolution is not None and state.resolution.need is not None and not claim:
-            return self._feed(state, ev, kind)
-        action = BOOK.actions[kind]
+        if facts.names:
+            missing = self._unknown_card(state, ev, kind)
+            if missing is not None:
+                return [missing]
+        if not claim:
+            if state.stage == "over":
+                return [Ruling(cite("EB.win.game"), Violation("an event after the game was won", "no more events", kind))]
+            if state.resolution is not None and state.resolution.need is not None:
+                return self._feed(state, ev, kind)
+        action = facts.action
+        if action is None:
+            action = BOOK.actions[kind]
         hit: tuple[Any, Violation] | None = action.first_violation(state, ev)
-        if hit is not None and kind != "pass" and not state.explicit_passes:
-            hit, fed = self.infer_passes(state, ev, kind, action, hit, claim)
-            if fed is not None:
-                return fed
         if hit is not None:
-            check, violation = hit
-            self._apply_anyway(state, ev, kind)
-            return [Ruling(check.rule, violation, check.name)]
-        rulings: list[Ruling] = getattr(self, f"_do_{kind}")(state, ev) or []
+            if kind != "pass" and not state.explicit_passes:
+                hit, fed = self.infer_passes(state, ev, kind, action, hit, claim)
+                if fed is not None:
+                    return fed
+            if hit is not None:
+                check, violation = hit
+                self._apply_anyway(state, ev, kind)
+                return [Ruling(check.rule, violation, check.name)]
+        perform = self._perform.get(kind) or getattr(self, f"_do_{kind}")
+        rulings: list[Ruling] = perform(state, ev) or []
         self._drive(state)
         return rulings
 
@@ -277,28 +318,29 @@ class EpicBattles(Game[EpicBattlesState, Event]):
 
     def _unknown_card(self, state: EpicBattlesState, ev: Any, kind: str) -> Ruling | None:
         one, many = NAMED_FIELDS.get(type(ev)) or _named_fields(type(ev))
-        if not one and not many:
-            return None
-        names: list[str] = []
+        known = state.cards.cards
         for field in one:
             value = getattr(ev, field)
-            if isinstance(value, str):
-                names.append(value)
+            if isinstance(value, str) and value not in known:
+                return self._not_in_database(state, value, kind)
         for field in many:
-            names.extend(getattr(ev, field) or [])
-        for name in names:
-            if name not in state.cards:
-                if kind == "draw":
-                    return None  # the card moves as an unseen card; reported when drawn
-                return Ruling(None, Violation(f"{name!r} is not in the card database {state.cards.name}",
-                                              "a card the spec knows", name, "unverifiable"))
+            for name in getattr(ev, field) or ():
+                if name not in known:
+                    return self._not_in_database(state, name, kind)
         return None
+
+    def _not_in_database(self, state: EpicBattlesState, name: str, kind: str) -> Ruling | None:
+        """The finding for an event naming a card the database does not hold."""
+        if kind == "draw":
+            return None  # the card moves as an unseen card; reported when drawn
+        return Ruling(None, Violation(f"{name!r} is not in the card database {state.cards.name}", "a card the spec knows", name, "unverifiable"))
 
     # ================================================================== set-up (EB.setup.*)
 
     def _do_character(self, state: EpicBattlesState, ev: E.Character) -> list[Ruling]:
         side = state.sides[ev.by or ""]
         side.character = state.new_card(ev.card, side.name, state.cards[ev.card])
+        state.by_characters.clear()  # what was worked out from the characters in play
         if side.registered_character is not None and side.registered_character != ev.card:
             return [Ruling(cite("EB.card.character.count"), Violation(f"{ev.by} shows {ev.card}, not the registered character",
                                                                        side.registered_character, ev.card, "inconsistent"))]
@@ -319,21 +361,23 @@ class EpicBattles(Game[EpicBattlesState, Event]):
     def _do_draw(self, state: EpicBattlesState, ev: E.Draw) -> list[Ruling]:
         player = ev.by or ""
         rulings = self.draw(state, player, ev.card)
-        if state.stage == "setup":
-            state.sides[player].drawn += 1
-            if all(state.sides[p].drawn >= 3 for p in state.players):
-                self._start_turn(state)
-        elif state.stage == "turn":
-            state.sides[player].drawn += 1
-            if all(state.sides[p].drawn >= 3 for p in state.players):
-                self._end_step(state)
+        stage = state.stage
+        if stage == "setup" or stage == "turn":
+            sides = state.sides
+            sides[player].drawn += 1
+            first, second = state.players
+            if sides[first].drawn >= 3 and sides[second].drawn >= 3:  # both drew their three
+                if stage == "setup":
+                    self._start_turn(state)
+                else:
+                    self._end_step(state)
         return rulings
 
     def draw(self, state: EpicBattlesState, player: str, name: str | None) -> list[Ruling]:
         """``player`` moves the card on top of their deck to their hand (named, if the log names it)."""
         side = state.sides[player]
         rulings: list[Ruling] = []
-        if name is not None and name not in state.cards:
+        if name is not None and name not in state.cards.cards:
             rulings.append(Ruling(None, Violation(f"{name!r} is not in the card database", "a known card", name, "unverifiable")))
             name = None
         card = self.take_top(state, player, name, rulings, "drew")
@@ -355,8 +399,10 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             side.knowledge.reveal(name, f"{how} {name} off the top of the deck (shown there before)")
         elif name is not None:
             rulings.extend(self.identify(state, player, name, f"{how} {name} off the top of the deck"))
-        side.deck.hidden = max(0, side.deck.hidden - 1)
-        return state.new_card(name, player, state.cards.get(name) if name else None)
+        deck = side.deck
+        if deck.hidden > 0:
+            deck.hidden -= 1
+        return state.new_card(name, player, state.cards.cards.get(name) if name else None)
 
     def identify(self, state: EpicBattlesState, player: str, name: str, words: str = "", source: str = "deck") -> list[Ruling]:
         """An unseen card of ``player`` turns out to be ``name``: possible only if the deck can hold one more.
@@ -788,6 +834,11 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         occ = Occurrence(event, who, card.uid if card is not None else None, card.defn if card is not None else None, labels, phase,
                          settled)
         state.recent.append(occ)
+        watched = state.by_characters.get(event)
+        if watched is None:
+            watched = B.watched(state, event)
+        if not watched:
+            return  # no character in play has a triggered ability on this moment
         for player in state.in_order():
             character = state.sides[player].character
             if character is None or character.name is None:
@@ -877,7 +928,8 @@ class EpicBattles(Game[EpicBattlesState, Event]):
 
     def check_empty(self, state: EpicBattlesState, player: str) -> bool:
         """The instant a deck is empty its player loses the round (EB.win.round)."""
-        if state.stage == "turn" and len(state.sides[player].deck) == 0:
+        deck = state.sides[player].deck
+        if state.stage == "turn" and deck.hidden + len(deck.cards) == 0:
             self.end_round(state, loser=player)
             return True
         return False
@@ -927,6 +979,9 @@ class EpicBattles(Game[EpicBattlesState, Event]):
 
     def _drive(self, state: EpicBattlesState) -> None:
         """Carry out the work the rules call for until the log must say something."""
+        if state.resolution is None and not (state.pending or state.waiting or state.scheduled) and state.stage == "turn" \
+                and (not state.strikes or not state.strikes[-1].negated):
+            return  # nothing to do and no negated attack to settle (_settle): the usual case after a move
         for _ in range(10_000):
             if state.stage != "turn":
                 state.scheduled.clear()

@@ -198,6 +198,10 @@ class EpicBattlesState:
     spec.epic_battles.conflicts); ``EpicBattles.apply`` hands them on with the event's own."""
     cat: Catalog = field(init=False, repr=False, compare=False)
     """What the spec has read off ``cards`` (shared by every state of that database)."""
+    by_characters: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Answers worked out from the characters in play alone (spec.epic_battles.board: which
+    kinds of always-on steps none of them has, which moments none of them triggers on).
+    Emptied whenever a character is shown (``EpicBattles._do_character``); a copy starts afresh."""
 
     def __post_init__(self) -> None:
         self.cat = catalog(self.cards)
