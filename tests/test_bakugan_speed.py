@@ -9,9 +9,12 @@ reading, along the replays of ``replays/bakugan``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from grammar import ast as A
 from grammar import bakugan_nodes as K
@@ -20,6 +23,7 @@ from spec.bakugan import actions as X
 from spec.bakugan import board as B
 from spec.bakugan import conflicts as BC
 from spec.bakugan import events as E
+from spec.bakugan import game as G
 from spec.bakugan import targets as T
 from spec.bakugan.state import BakuganState
 from spec.core.cards import CardDatabase, shipped_database
@@ -49,8 +53,8 @@ class _Watch(Verifier):
         return going
 
 
-def along_replays(see: Callable[[BakuganState, Any, bool], None]) -> None:
-    for path in REPLAYS:
+def along_replays(see: Callable[[BakuganState, Any, bool], None], paths: list[Path] | None = None) -> None:
+    for path in REPLAYS if paths is None else paths:
         read(path, _Watch(see), _decoder_for)
 
 
@@ -141,3 +145,155 @@ def test_the_key_of_what_is_in_play_changes_exactly_when_the_plain_one_does() ->
         last[:] = [now]
 
     along_replays(see)
+
+
+def test_an_unchanged_stamp_of_what_is_in_play_means_an_unchanged_key(paths: list[Path] | None = None) -> None:
+    """Whenever the ``in_play`` stamp is what it was, the conflicts' key of what is in play is too."""
+    last: list[Any] = []
+    seen = {"same": 0, "changed": 0}
+
+    def see(state: BakuganState, _event: Any, before: bool) -> None:
+        now = (state, state.in_play, BC.in_play_key(state))
+        if last and last[0][0] is state and last[0][1] == now[1]:
+            assert last[0][2] == now[2]
+            seen["same"] += 1
+        elif last and last[0][0] is state:
+            seen["changed"] += 1
+        last[:] = [now]
+
+    along_replays(see, paths)
+    assert seen["same"] and seen["changed"]
+
+
+def test_copies_and_new_states_take_stamps_of_their_own() -> None:
+    state = GAME.setup(Setup(("alice", "bob"), {}, {}, _database()))
+    copy = state.copy()
+    assert copy.in_play != state.in_play
+    before = state.in_play
+    state.in_play_changed()
+    assert state.in_play not in (before, copy.in_play)
+
+
+def test_the_index_of_triggered_abilities_is_the_plain_scan(monkeypatch: pytest.MonkeyPatch, paths: list[Path] | None = None) -> None:
+    """At every lookup the index gives what scanning the working sources gives afresh."""
+    kept = G._watchers
+    seen = {"lookups": 0, "firing": 0}
+
+    def compared(state: BakuganState, event: str) -> Any:
+        found = kept(state, event)
+        try:
+            plain = tuple((c, s, b, t) for c, s, b in B.working_sources(state) if (t := B.triggers(state, s.name, event)))
+        except B.Unmodelled:
+            assert found is None
+            return found
+        assert found == plain
+        assert all(f[1] is p[1] and f[2] is p[2] for f, p in zip(found, plain, strict=True))  # the very cards and Bakugan
+        seen["lookups"] += 1
+        seen["firing"] += bool(found)
+        return found
+
+    monkeypatch.setattr(G, "_watchers", compared)
+    along_replays(lambda *_: None, paths)
+    assert seen["lookups"] and seen["firing"]
+
+
+def _plain_statics(state: BakuganState) -> list[Any]:
+    """The always-on abilities in play, read from each card's whole text (what ``BC._statics`` gives)."""
+    out: list[Any] = []
+    for player, bak in B.all_bakugan(state):
+        top = bak.top
+        if top.name is None:
+            continue
+        held = {state.field_cores[s][0] for s in bak.holding if s in state.field_cores}
+        key, own = f"{top.name}#{top.uid}", (player, bak.name)
+        for index, ability in enumerate(B.text_of(state, top.name).abilities):
+            if isinstance(ability, K.CoreStatic):
+                if held & set(ability.cores):
+                    out.append((player, top.name, key, index, ability, own, ability.effect, None))
+            elif isinstance(ability, A.Passive) or isinstance(ability, K.Rider) and ability.keyword != "Victor" and ability.when is None:
+                out.append((player, top.name, key, index, ability, own, ability.effect, ability.condition))
+            elif isinstance(ability, A.Keyword) and ability.name == BC.REROLL_KEYWORD:
+                out.append((player, top.name, key, index, ability, own, (), None))
+    for player in state.players:
+        for hero in state.sides[player].heroes:
+            if hero.name is None:
+                continue
+            for index, ability in enumerate(B.text_of(state, hero.name).abilities):
+                if isinstance(ability, A.Passive):
+                    out.append((player, hero.name, f"{hero.name}#{hero.uid}", index, ability, None, ability.effect, ability.condition))
+    return out
+
+
+def test_the_always_on_abilities_are_read_as_from_the_whole_text(paths: list[Path] | None = None) -> None:
+    """At every state along the replays, the abilities read once per card give the statics a full reading gives."""
+    seen = {"found": 0}
+
+    def see(state: BakuganState, _event: Any, before: bool) -> None:
+        try:
+            plain = _plain_statics(state)
+        except B.Unmodelled:
+            with pytest.raises(B.Unmodelled):
+                list(BC._statics(state))
+            return
+        assert list(BC._statics(state)) == plain
+        seen["found"] += bool(plain)
+
+    along_replays(see, paths)
+    assert seen["found"]
+
+
+def _plain_raw_stat(state: BakuganState, player: str, bak: Any, stat: str) -> int:
+    """A Bakugan's stat read step by step from every static that can touch it (what ``B.raw_stat`` gives)."""
+    defn = bak.top.defn
+    value = defn.stat(B.BASE_KEY[stat]) if defn is not None and stat in B.BASE_KEY else 0
+    for change in state.lasting:
+        if change.base and change.player == player and change.bakugan == bak.name and change.stat == stat and change.uid == bak.character.uid:
+            value = change.amount
+    if stat in B.BASE_KEY:
+        index = 0 if stat == "BPower" else 1
+        for slot in bak.holding:
+            value += B.CORE_BONUS.get(state.field_cores.get(slot, ("", ""))[0], (0, 0))[index]
+    held = {state.field_cores[s][0] for s in bak.holding if s in state.field_cores}
+    statics: list[tuple[Any, Any, str, bool]] = []
+    for ability in B.abilities(state, bak.top.name, (A.Passive, K.CoreStatic, K.Rider)):
+        if isinstance(ability, K.CoreStatic):
+            if held & set(ability.cores):
+                statics += [(step, None, player, True) for step in ability.effect]
+        elif isinstance(ability, A.Passive) or ability.keyword != "Victor" and ability.when is None:
+            statics += [(step, ability.condition, player, True) for step in ability.effect]
+    for controller in state.players:
+        for hero in state.sides[controller].heroes:
+            for ability in B.abilities(state, hero.name, A.Passive):
+                statics += [(step, ability.condition, controller, False) for step in ability.effect]
+    for step, condition, controller, own in statics:
+        if not isinstance(step, A.Modify) or step.stat != stat:
+            continue
+        applies = B._own(step.target) if own else (
+            step.target.quantifier == "all" and B.bakugan_matches(state, controller, step.target, player, bak))
+        if applies and (condition is None or B.condition_holds(state, controller, condition, {"self": (player, bak.name)})):
+            value += B.amount(step.delta, {})
+    for change in state.lasting:
+        if not change.base and change.player == player and change.bakugan == bak.name and change.stat == stat and change.uid == bak.character.uid:
+            value += change.amount
+    return value
+
+
+def test_stats_read_from_the_changes_kept_per_card_are_the_plain_reading(paths: list[Path] | None = None) -> None:
+    """Every stat of every Bakugan, at every state along the replays, is what reading every static afresh gives."""
+    seen = {"changed": 0}
+
+    def see(state: BakuganState, _event: Any, before: bool) -> None:
+        for player, bak in B.all_bakugan(state):
+            for stat in B.STATS:
+                try:
+                    plain = _plain_raw_stat(state, player, bak, stat)
+                except B.Unmodelled as error:
+                    with pytest.raises(B.Unmodelled, match=re.escape(str(error))):
+                        B.raw_stat(state, player, bak, stat)
+                    continue
+                assert B.raw_stat(state, player, bak, stat) == plain
+                printed = bak.top.defn.stat(B.BASE_KEY[stat]) if bak.top.defn is not None and stat in B.BASE_KEY else 0
+                seen["changed"] += plain != printed
+
+    along_replays(see, paths)
+    assert seen["changed"]

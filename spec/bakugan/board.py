@@ -166,25 +166,38 @@ def face_up(state: BakuganState) -> list[tuple[str, Bakugan]]:
 
 # ====================================================================== stats
 
-def _statics_of(state: BakuganState, player: str, bak: Bakugan) -> Iterator[tuple[A.Step, A.Condition | None, str, bool]]:
-    """(step, condition, controller, printed on the Bakugan itself) of every static that can touch ``bak``."""
-    held = {state.field_cores[s][0] for s in bak.holding if s in state.field_cores}
-    for ability in abilities(state, bak.top.name, (A.Passive, K.CoreStatic, K.Rider)):
-        if isinstance(ability, K.CoreStatic):
-            if held & set(ability.cores):  # 6.5.2.1: while it holds such a BakuCore
-                for step in ability.effect:
-                    yield step, None, player, True
-        elif isinstance(ability, A.Passive):
-            for step in ability.effect:
-                yield step, ability.condition, player, True
-        elif ability.keyword != "Victor" and ability.when is None:
-            for step in ability.effect:  # a rider on a Character or Evo is a conditional static
-                yield step, ability.condition, player, True
-    for controller in state.players:
-        for hero in state.sides[controller].heroes:
-            for ability in abilities(state, hero.name, A.Passive):
-                for step in ability.effect:
-                    yield step, ability.condition, controller, False
+_Modifiers = tuple[tuple[tuple[A.Modify, A.Condition | None, frozenset[str] | None], ...], tuple[tuple[A.Modify, A.Condition | None], ...]]
+
+
+def _modifiers(state: BakuganState, name: str | None, stat: str) -> _Modifiers:
+    """The static changes of ``stat`` a card prints, in printed order, read once per card and stat.
+
+    First as the top of a pile, each (change, condition, the BakuCore icons a BakuCore static
+    asks for, else ``None``): BakuCore statics (no condition), statics, riders without a moment
+    but Victor (a rider on a Character or Evo is a conditional static); then as a Hero, each
+    (change, condition): its statics. A text that does not read raises :class:`Unmodelled`.
+    """
+    if name is None:
+        return (), ()
+    cache: dict[tuple[str, str], _Modifiers] | None = state.cards.__dict__.get("_bakugan_modifiers")
+    if cache is None:
+        cache = state.cards.__dict__["_bakugan_modifiers"] = {}
+    found = cache.get((name, stat))
+    if found is None:
+        pile: list[tuple[A.Modify, A.Condition | None, frozenset[str] | None]] = []
+        for ability in abilities(state, name, (A.Passive, K.CoreStatic, K.Rider)):
+            if isinstance(ability, K.CoreStatic):
+                pile.extend((step, None, frozenset(ability.cores)) for step in ability.effect if _changes(step, stat))
+            elif isinstance(ability, A.Passive) or ability.keyword != "Victor" and ability.when is None:
+                pile.extend((step, ability.condition, None) for step in ability.effect if _changes(step, stat))
+        hero = tuple((step, ability.condition) for ability in abilities(state, name, A.Passive) for step in ability.effect
+                     if _changes(step, stat))
+        found = cache[(name, stat)] = (tuple(pile), hero)
+    return found
+
+
+def _changes(step: A.Step, stat: str) -> bool:
+    return isinstance(step, A.Modify) and step.stat == stat
 
 
 def _own(sel: A.Selector) -> bool:
@@ -204,15 +217,21 @@ def raw_stat(state: BakuganState, player: str, bak: Bakugan, stat: str) -> int:
         for slot in bak.holding:
             icon = state.field_cores.get(slot, ("", ""))[0]
             value += CORE_BONUS.get(icon, (0, 0))[index]  # 6.5.2: the held BakuCore's bonus
-    for step, condition, controller, own in _statics_of(state, player, bak):
-        if not isinstance(step, A.Modify) or step.stat != stat:
-            continue
-        if own:
-            applies = _own(step.target)
-        else:
-            applies = step.target.quantifier == "all" and bakugan_matches(state, controller, step.target, player, bak)
-        if applies and (condition is None or condition_holds(state, controller, condition, {"self": (player, bak.name)})):
+    held: set[str] | None = None
+    for step, condition, cores in _modifiers(state, bak.top.name, stat)[0]:  # statics printed on the Bakugan itself
+        if cores is not None:  # 6.5.2.1: while it holds such a BakuCore
+            if held is None:
+                held = {state.field_cores[s][0] for s in bak.holding if s in state.field_cores}
+            if not held & cores:
+                continue
+        if _own(step.target) and (condition is None or condition_holds(state, player, condition, {"self": (player, bak.name)})):
             value += amount(step.delta, {})
+    for controller in state.players:  # 6.5.3.p2: the Heroes' statics
+        for hero in state.sides[controller].heroes:
+            for step, condition in _modifiers(state, hero.name, stat)[1]:
+                if step.target.quantifier == "all" and bakugan_matches(state, controller, step.target, player, bak) and (
+                        condition is None or condition_holds(state, controller, condition, {"self": (player, bak.name)})):
+                    value += amount(step.delta, {})
     for change in state.lasting:
         if not change.base and change.player == player and change.bakugan == bak.name and change.stat == stat and change.uid == bak.character.uid:
             value += change.amount

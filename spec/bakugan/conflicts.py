@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from grammar import ast as A
 from grammar import bakugan_nodes as N
+from spec.bakugan import board as B
 from spec.core.cards import CardDef
 from spec.core.conflicts import (
     CAN_SIDE,
@@ -141,32 +142,68 @@ def _statics(state: BakuganState) -> Iterator[tuple[str, str, str, int, Any, tup
 
     The top card of each Bakugan's pile (3.3.3): its statics, its BakuCore statics while it
     holds such a BakuCore (6.5.2.1), its riders without a moment, its keywords; then each
-    Hero's statics (6.5.3.p2).
+    Hero's statics (6.5.3.p2). Which abilities of a card these can be is read once per card
+    (:func:`_always_on`).
     """
-    from spec.bakugan import board as B
-
     for player, bak in B.all_bakugan(state):
         top = bak.top
         if top.name is None:
             continue
-        held = {state.field_cores[s][0] for s in bak.holding if s in state.field_cores}
         key = f"{top.name}#{top.uid}"
         own = (player, bak.name)
-        for index, ability in enumerate(B.text_of(state, top.name).abilities):
-            if isinstance(ability, N.CoreStatic):
-                if held & set(ability.cores):
+        held: set[str] | None = None
+        for index, ability, cores in _always_on(state, top.name)[0]:
+            if cores is not None:  # a BakuCore static
+                if held is None:
+                    held = {state.field_cores[s][0] for s in bak.holding if s in state.field_cores}
+                if held & cores:
                     yield player, top.name, key, index, ability, own, ability.effect, None
-            elif isinstance(ability, A.Passive) or isinstance(ability, N.Rider) and ability.keyword != "Victor" and ability.when is None:
-                yield player, top.name, key, index, ability, own, ability.effect, ability.condition
-            elif isinstance(ability, A.Keyword) and ability.name == REROLL_KEYWORD:
+            elif isinstance(ability, A.Keyword):
                 yield player, top.name, key, index, ability, own, (), None
+            else:
+                yield player, top.name, key, index, ability, own, ability.effect, ability.condition
     for player in state.players:
         for hero in state.sides[player].heroes:
             if hero.name is None:
                 continue
-            for index, ability in enumerate(B.text_of(state, hero.name).abilities):
-                if isinstance(ability, A.Passive):
-                    yield player, hero.name, f"{hero.name}#{hero.uid}", index, ability, None, ability.effect, ability.condition
+            for index, ability, _cores in _always_on(state, hero.name)[1]:
+                yield player, hero.name, f"{hero.name}#{hero.uid}", index, ability, None, ability.effect, ability.condition
+
+
+def _always_on_a_pile(ability: Any) -> bool:
+    """A static, a rider without a moment (but Victor), or the reroll keyword."""
+    if isinstance(ability, A.Passive) or isinstance(ability, N.Rider) and ability.keyword != "Victor" and ability.when is None:
+        return True
+    return isinstance(ability, A.Keyword) and ability.name == REROLL_KEYWORD
+
+
+_AlwaysOn = tuple[tuple[int, Any, frozenset[str] | None], ...]
+
+
+def _always_on(state: BakuganState, name: str) -> tuple[_AlwaysOn, _AlwaysOn]:
+    """The abilities of a card that :func:`_statics` can find in force: (printed index, ability, the
+    BakuCore icons a BakuCore static asks for, else ``None``), on the top of a pile and on a Hero.
+
+    On a pile: BakuCore statics, statics, riders without a moment (but Victor), the reroll
+    keyword; on a Hero: its statics. Read once per card of the database; a text that does not
+    read raises :class:`~spec.bakugan.board.Unmodelled`, each time it is asked for.
+    """
+    cache: dict[str, tuple[_AlwaysOn, _AlwaysOn]] | None = state.cards.__dict__.get("_bakugan_always_on")
+    if cache is None:
+        cache = state.cards.__dict__["_bakugan_always_on"] = {}
+    found = cache.get(name)
+    if found is None:
+        pile: list[tuple[int, Any, frozenset[str] | None]] = []
+        hero: list[tuple[int, Any, frozenset[str] | None]] = []
+        for index, ability in enumerate(B.text_of(state, name).abilities):
+            if isinstance(ability, N.CoreStatic):
+                pile.append((index, ability, frozenset(ability.cores)))
+            elif _always_on_a_pile(ability):
+                pile.append((index, ability, None))
+            if isinstance(ability, A.Passive):
+                hero.append((index, ability, None))
+        found = cache[name] = (tuple(pile), tuple(hero))
+    return found
 
 
 _PRODUCES = (A.Prohibit, A.Permit, A.Immune)
@@ -179,8 +216,6 @@ def effects_in_force(state: BakuganState, memo: dict[str, Any] | None = None) ->
     static whose condition does not hold now is not in force; one whose condition the spec
     cannot test is left out (the move it would decide is judged without it).
     """
-    from spec.bakugan import board as B
-
     out: list[Effect] = []
     for player, name, key, index, ability, own, steps, condition in _statics(state):
         source = f"{name} ({player})"
@@ -214,8 +249,6 @@ def effects_in_force(state: BakuganState, memo: dict[str, Any] | None = None) ->
 
 
 def _subjects(state: BakuganState, controller: str, sel: A.Selector, own: tuple[str, str] | None) -> list[str]:
-    from spec.bakugan import board as B
-
     if sel.type == "player":
         return B.owner_of(state, controller, sel.owner or "you")
     if sel.quantifier in ("this", "the") and sel.owner is None and sel.team is None:
@@ -249,10 +282,15 @@ def conflicts_met(state: BakuganState, memo: dict[str, Any]) -> list[Ruling]:
     """Findings for clashes between effects in force not reported yet (see the module docstring)."""
     if state.stage != "turn":
         return []
-    quick = in_play_key(state)
-    if memo.get("quick") == quick and not memo.get("conditional"):
-        return []  # nothing entered or left play, no base value was set: most events
-    memo["quick"] = quick
+    if memo.get("stamp") == state.in_play:  # nothing in play changed since the last event: most events
+        if not memo.get("conditional"):
+            return []
+    else:
+        memo["stamp"] = state.in_play
+        quick = in_play_key(state)
+        if memo.get("quick") == quick and not memo.get("conditional"):
+            return []  # nothing entered or left play, no base value was set
+        memo["quick"] = quick
     try:
         effects = effects_in_force(state, memo)
     except Exception:  # noqa: BLE001 - an unreadable card is reported where it is used
@@ -280,7 +318,10 @@ def conflicts_met(state: BakuganState, memo: dict[str, Any]) -> list[Ruling]:
 
 def in_play_key(state: BakuganState) -> tuple[list[tuple[str, str, int, tuple[int, ...]]], list[int], list[tuple[str, str, str, int]]]:
     """What is in play as far as effects in force go, compared by :func:`conflicts_met` from event
-    to event: each Bakugan's top card and the BakuCores it holds, the Heroes, the base values set."""
+    to event: each Bakugan's top card and the BakuCores it holds, the Heroes, the base values set.
+
+    Read only after an event that took a new ``in_play`` stamp (:meth:`BakuganState.in_play_changed`):
+    while the stamp stays, so does this key."""
     team: list[tuple[str, str, int, tuple[int, ...]]] = []
     heroes: list[int] = []
     for player in state.players:
@@ -365,8 +406,6 @@ def prohibited(state: BakuganState, player: str, bakugan: str, action: str, sour
     it one that cannot be carried out, which is skipped (1.3/3.4). A gap raises
     :class:`~spec.bakugan.board.Unmodelled` (the verifier reports it unverifiable).
     """
-    from spec.bakugan import board as B
-
     who = subject(player, bakugan)
     effects = effects_in_force(state)
     if not any(e.kind in CANT_SIDE and e.subject == who and e.topic == action for e in effects):

@@ -103,6 +103,7 @@ class Effects:
             bak = state.bakugan(player, name)
             if bak is not None:
                 state.lasting.append(Lasting(player, name, step.stat, delta, uid=bak.character.uid))
+                state.in_play_changed(sources=False)
         return None
 
     @BOOK.encodes("2.9.3", "2.10.3", what="an effect that sets BPower or Damage Rating sets the base value for the turn")
@@ -113,6 +114,7 @@ class Effects:
             if bak is not None:
                 source = f"{getattr(res.source, 'name', None) or 'an effect'} ({res.controller})"
                 state.lasting.append(Lasting(player, name, step.stat, value, base=True, uid=bak.character.uid, source=source))
+                state.in_play_changed(sources=False)
         return None
 
     def do_bakugan_spend(self, state: BakuganState, res: Resolution, step: K.Spend) -> Need | None:
@@ -214,6 +216,7 @@ class Effects:
                 if target in side.heroes:
                     side.heroes.remove(target)
             state.sides[res.controller].heroes.append(target)
+            state.in_play_changed()
         return None
 
     def do_bakugan_select(self, state: BakuganState, res: Resolution, step: K.Select) -> Need | None:
@@ -249,6 +252,7 @@ class Effects:
         bak = state.bakugan(*to) if to else None
         if isinstance(slot, int) and bak is not None and bak.open:
             bak.holding.append(slot)
+            state.in_play_changed(sources=False)
         return None
 
     @BOOK.encodes("1.3/3.4", what="a reroll a card's can't forbids cannot be carried out, and is skipped")

@@ -20,7 +20,8 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from typing import Annotated, Any, ClassVar
+from collections.abc import Iterable
+from typing import Annotated, Any, ClassVar, NamedTuple
 
 import msgspec
 
@@ -59,6 +60,7 @@ from spec.core.hidden_z3 import DeckModel
 from spec.core.hidden_z3 import check as hidden_check
 from spec.core.interpreter import Resolution, UnsupportedStep
 from spec.core.queue import Priority, QueueItem
+from spec.core.rules import Action
 from spec.core.state import CardObj, Zone
 
 cite = BOOK.cite
@@ -168,6 +170,7 @@ class Bakugan(Game[BakuganState, Event]):
         card.face_up = False
         toy = Toy(name, card)
         state.sides[player].team[name] = toy
+        state.in_play_changed()
         return toy
 
     @BOOK.encodes("1.1/2.1.p1", "1.1/2.1.p2", "1.1/2.1.p3", "1.1/2.1.1", "1.2/2.1.p1", "1.2/2.1.1", "1.2/2.2", "1.2/2.3",
@@ -232,11 +235,15 @@ class Bakugan(Game[BakuganState, Event]):
         seq = event.seq
         for side in state.sides.values():
             side.knowledge.now = seq
-        return self._judge(state, event, anyway=True)
+        self._anyway = True  # what _judge(state, event, anyway=True) does, without its call
+        try:
+            return self._apply(state, event, str(event.__struct_config__.tag))
+        except (B.Unmodelled, UnsupportedStep) as error:
+            return [Ruling(None, Violation(str(error), severity="unverifiable"))]
 
-    def conflicts_met(self, state: BakuganState, memo: dict[str, Any]) -> list[Ruling]:
-        """Clashes of effects in force, settled by the Bakugan policy (spec.bakugan.conflicts)."""
-        return BC.conflicts_met(state, memo)
+    conflicts_met = staticmethod(BC.conflicts_met)
+    """Clashes of effects in force, settled by the Bakugan policy: :func:`spec.bakugan.conflicts.conflicts_met` itself
+    (the verifier calls it after every event, so without a call in between)."""
 
     def _judge(self, state: BakuganState, event: Event, anyway: bool) -> list[Ruling]:
         """Check and apply one event; ``anyway``: carry out an illegal move as far as it goes."""
@@ -248,24 +255,27 @@ class Bakugan(Game[BakuganState, Event]):
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
 
     def _apply(self, state: BakuganState, ev: Any, kind: str) -> list[Ruling]:
-        if ev.by is None and kind not in NO_ACTOR:
-            return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
-        if ev.by is not None and ev.by not in state.players:
-            return [Ruling(None, Violation(f"{ev.by!r} is not a player of this game", "one of " + ", ".join(state.players), str(ev.by), "malformed"))]
-        fields = _CARD_FIELDS.get(type(ev))
-        if fields is None:
-            fields = _CARD_FIELDS[type(ev)] = _card_fields(type(ev))
-        unknown = self._unknown_card(state, ev, fields) if fields else None
-        if unknown is not None:
-            return [unknown]
-        claim = E.KINDS[kind] == "claim"
+        facts = _FACTS.get(type(ev))
+        if facts is None:
+            facts = _FACTS[type(ev)] = _facts_of(type(ev), kind)
+        by = ev.by
+        if by is None:
+            if facts.performed:
+                return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
+        elif by not in state.players:
+            return [Ruling(None, Violation(f"{by!r} is not a player of this game", "one of " + ", ".join(state.players), str(by), "malformed"))]
+        if facts.naming:
+            unknown = self._unknown_card(state, ev, facts.naming)
+            if unknown is not None:
+                return [unknown]
+        claim = facts.claim
         if state.stage == "over" and not claim:
             return [Ruling(cite("1.5.1"), Violation("an event after the game ended", "no more events", kind), "game_over")]
         if kind == "forfeit":
             return self._do_forfeit(state, ev)
         if state.resolution is not None and state.resolution.need is not None and not claim:
             return self._feed(state, ev, kind)
-        action = BOOK.actions[kind]
+        action = facts.action
         hit = action.first_violation(state, ev)
         if hit is not None and kind != "pass" and not state.explicit_passes:
             hit, fed = self.infer_passes(state, ev, kind, action, hit, claim)
@@ -277,7 +287,7 @@ class Bakugan(Game[BakuganState, Event]):
                 self.apply_anyway(state, ev, kind)
             return [Ruling(check.rule, violation, check.name)]
         notes = BC.move_notes(state, ev, kind) if kind == "reroll" else None
-        perform = getattr(self, _PERFORM[kind], None)
+        perform = getattr(self, facts.perform, None)
         done = (perform(state, ev) if perform is not None else None) or []
         return notes + done if notes is not None else done
 
@@ -446,6 +456,7 @@ class Bakugan(Game[BakuganState, Event]):
         bak.opened_turn = state.turn
         if ev.attached and ev.core is not None:
             bak.holding.append(ev.core)
+            state.in_play_changed(sources=False)
         self._fire(state, "opens", player, bak_ref=(player, bak.name))
         return True
 
@@ -668,7 +679,9 @@ class Bakugan(Game[BakuganState, Event]):
     @BOOK.encodes("5.17.1", "3.5.3.p2", "1.7.1.2.p2", "4.3.2.p1", "4.3.2.p2",
                   what="the reset step: turn-long changes and unspent Energy end; hands over seven are cut down")
     def _reset_step(self, state: BakuganState) -> None:
-        state.lasting.clear()
+        if state.lasting:
+            state.lasting.clear()
+            state.in_play_changed(sources=False)
         for side in state.sides.values():
             side.pool = 0
         state.discarding = {p: len(state.sides[p].hand) - HAND_LIMIT for p in state.players if len(state.sides[p].hand) > HAND_LIMIT}
@@ -923,10 +936,12 @@ class Bakugan(Game[BakuganState, Event]):
         kind = card.defn.type if card.defn is not None else ""
         if kind == "Hero":
             side.heroes.append(card)
+            state.in_play_changed()
         elif kind == "Evo":
             bak = state.bakugan(res.controller, res.vars.get("on") or "")
             if bak is not None:
                 bak.evos.append(card)
+                state.in_play_changed()
             else:
                 self.put_away(state, card)
         elif res.vars.get("stay") == "bottom":
@@ -944,28 +959,32 @@ class Bakugan(Game[BakuganState, Event]):
     @BOOK.encodes("4.1.3", what="a card moving to another zone leaves its changes behind (a new card object)")
     def leave_play(self, state: BakuganState, card: CardObj) -> None:
         """A Hero or Evo leaves play for its owner's discard pile."""
-        for side in state.sides.values():
-            if card in side.heroes:
-                side.heroes.remove(card)
-            for bak in side.team.values():
-                if card in bak.evos:
-                    bak.evos.remove(card)
+        self._out_of_play(state, card)
         self.put_away(state, card)
 
     def to_hand(self, state: BakuganState, card: CardObj, controller: str) -> None:
         """A card found by a search, or taken from play, goes to its owner's hand."""
+        self._out_of_play(state, card)
+        state.sides[card.owner].hand.add(state.new_card(card.name, card.owner, card.defn))
+
+    @staticmethod
+    def _out_of_play(state: BakuganState, card: CardObj) -> None:
+        """Take a Hero or Evo out of the play area (it may be in none)."""
         for side in state.sides.values():
             if card in side.heroes:
                 side.heroes.remove(card)
+                state.in_play_changed()
             for bak in side.team.values():
                 if card in bak.evos:
                     bak.evos.remove(card)
-        state.sides[card.owner].hand.add(state.new_card(card.name, card.owner, card.defn))
+                    state.in_play_changed()
 
     def retract(self, state: BakuganState, player: str, bak: Toy) -> None:
         """Close an open Bakugan; the BakuCores it held lie on the Field again (7.2.5.1)."""
         bak.open = False
-        bak.holding = []
+        if bak.holding:
+            bak.holding = []
+            state.in_play_changed(sources=False)
         if state.in_brawl.get(player) == bak.name and state.node not in ("retract",):
             state.in_brawl.pop(player, None)
 
@@ -1032,8 +1051,11 @@ class Bakugan(Game[BakuganState, Event]):
 
     def _fire(self, state: BakuganState, event: str, actor: str, bak_ref: tuple[str, str] | None = None,
               card: CardObj | None = None) -> None:
-        for controller, source, bak in B.working_sources(state):
-            for ability in B.triggers(state, source.name, event):
+        watchers: Iterable[tuple[str, CardObj, Toy | None, tuple[A.Triggered, ...]]] | None = _watchers(state, event)
+        if watchers is None:  # a text that does not read: source by source, as far as it goes
+            watchers = ((c, s, b, B.triggers(state, s.name, event)) for c, s, b in B.working_sources(state))
+        for controller, source, bak, watching in watchers:
+            for ability in watching:
                 trig = ability.trigger
                 own = bak is not None and bak_ref == (controller, bak.name)
                 context: dict[str, Any] = {}
@@ -1426,20 +1448,61 @@ class Bakugan(Game[BakuganState, Event]):
         return []
 
 
+def _watchers(state: BakuganState, event: str) -> tuple[tuple[str, CardObj, Toy | None, tuple[A.Triggered, ...]], ...] | None:
+    """The working sources (:func:`~spec.bakugan.board.working_sources`, in its order) with triggered
+    abilities that watch ``event``, each with those abilities; ``None`` when a text does not read.
+
+    Read off the teams' piles and the Heroes once per starting player, and again only after
+    they change (:attr:`BakuganState.watching`): most events fire nothing, and then this is
+    one lookup.
+    """
+    key = (state.starting, event)
+    found = state.watching.get(key)
+    if found is None:
+        try:
+            found = tuple((c, s, b, watching) for c, s, b in B.working_sources(state)
+                          if (watching := B.triggers(state, s.name, event)))
+        except B.Unmodelled:
+            return None
+        state.watching[key] = found
+    return found
+
+
 _PERFORM = {kind: f"_do_{kind}" for kind in E.KINDS}
 """Event kind -> the name of the method that carries it out (``Bakugan._do_<kind>``), if it has one."""
 
 _NAMING = ("card", "bakugan", "on", "targets")
 """The fields of an event that name cards of the database: names, then the selections."""
 
-_CARD_FIELDS: dict[type, tuple[str, ...]] = {}
-"""Event type -> which of :data:`_NAMING` it has (see ``Bakugan._unknown_card``)."""
-
 
 def _card_fields(cls: type) -> tuple[str, ...]:
     """The fields of :data:`_NAMING` an event type has (all of them for a type that does not list its fields)."""
     fields = getattr(cls, "__struct_fields__", None)
     return _NAMING if fields is None else tuple(f for f in _NAMING if f in fields)
+
+
+class _KindFacts(NamedTuple):
+    """What ``Bakugan._apply`` needs to know of one kind of event, read once per event type."""
+
+    performed: bool
+    """A player performs it: the event must say who (every kind but :data:`NO_ACTOR`)."""
+    naming: tuple[str, ...]
+    """Its fields that name cards of the database (see ``Bakugan._unknown_card``)."""
+    claim: bool
+    """A claim (``E.KINDS``): it is still judged once the game is over, and while an effect waits."""
+    action: Action[Any, Any]
+    """The action whose preconditions judge it (``BOOK.actions``)."""
+    perform: str
+    """The name of the method that carries it out (:data:`_PERFORM`)."""
+
+
+def _facts_of(cls: type, kind: str) -> _KindFacts:
+    """The facts of an event type whose kind (tag) is ``kind``."""
+    return _KindFacts(kind not in NO_ACTOR, _card_fields(cls), E.KINDS[kind] == "claim", BOOK.actions[kind], _PERFORM[kind])
+
+
+_FACTS: dict[type, _KindFacts] = {}
+"""Event type -> the :class:`_KindFacts` of its kind (the type's tag), filled as the types are met."""
 
 
 class _Reader:

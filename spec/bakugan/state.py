@@ -8,7 +8,9 @@ cards) and the shared BakuCore Field; the batch holds what waits to complete (4.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
+from typing import Any
 
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.hidden import DeckKnowledge
@@ -24,6 +26,9 @@ DECK_SIZE = 40
 """Cards in a deck (1.1/2.1.p3)."""
 HAND_LIMIT = 7
 """Cards a hand may hold as a turn ends (4.3.2.p1)."""
+
+_STAMPS = itertools.count(1)
+"""The numbers :attr:`BakuganState.in_play` takes: never the same twice, across all states."""
 
 
 @dataclass
@@ -243,6 +248,28 @@ class BakuganState:
     end_rule: str | None = None
     """The rule that ended the game (``1.5.1`` damage into an empty deck, ``4.4.4.4.p1`` a concession...)."""
     next_uid: int = 1
+    in_play: int = field(default_factory=lambda: next(_STAMPS), compare=False, repr=False)
+    """A stamp of what is in play: a number no other state or moment had, taken afresh
+    (:meth:`in_play_changed`) whenever a team gains a Bakugan, a pile gains or loses a card,
+    a Bakugan takes or lets go of BakuCores, a Hero comes or goes, or the turn's changes
+    begin or end. While it stays the same none of these changed, so what is read off them
+    (the conflicts' key of what is in play, the index of triggered abilities) still holds.
+    A copy takes a stamp of its own."""
+    watching: dict[tuple[str, str], tuple[tuple[str, CardObj, Bakugan | None, tuple[Any, ...]], ...]] = field(
+        default_factory=dict, compare=False, repr=False)
+    """(starting player, event) -> the working sources with triggered abilities that watch the event, with those
+    abilities (see ``Bakugan._watchers``); read off the teams' piles and the Heroes, so emptied whenever they change
+    (:meth:`in_play_changed`)."""
+
+    def in_play_changed(self, sources: bool = True) -> None:
+        """Take a new :attr:`in_play` stamp: call after changing anything it covers.
+
+        ``sources=False`` for a change that leaves every card with triggered abilities in
+        play where it was (BakuCores taken or let go, the turn's changes): :attr:`watching` stays.
+        """
+        self.in_play = next(_STAMPS)
+        if sources and self.watching:
+            self.watching.clear()
 
     def other(self, player: str) -> str:
         a, b = self.players
@@ -285,6 +312,11 @@ def _item_copy(item: QueueItem) -> QueueItem:
 def holders(state: BakuganState, slot: int) -> list[tuple[str, str]]:
     """(player, Bakugan) pairs holding the BakuCore in ``slot``."""
     return [(p, b.name) for p in state.players for b in state.sides[p].team.values() if slot in b.holding]
+
+
+def held_slots(state: BakuganState) -> set[int]:
+    """Slots of the BakuCores some Bakugan holds: every other placed BakuCore lies on the Field."""
+    return {slot for p in state.players for b in state.sides[p].team.values() for slot in b.holding}
 
 
 def on_field(state: BakuganState, slot: int) -> bool:

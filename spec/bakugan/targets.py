@@ -16,7 +16,7 @@ from grammar import ast as A
 from grammar import bakugan_nodes as K
 from spec.bakugan import board as B
 from spec.bakugan.events import TargetRef
-from spec.bakugan.state import BakuganState, on_field
+from spec.bakugan.state import BakuganState, held_slots
 from spec.core.queue import QueueItem
 from spec.core.state import CardObj
 
@@ -162,8 +162,9 @@ def candidates(state: BakuganState, controller: str, slot: Slot) -> list[tuple[T
                 if card.defn is not None and (sel.type in ("card", card.defn.type)) and _meets(state, card, slot.where):
                     out.append((TargetRef(card.name or "", player), card))
     elif slot.kind == "core":
+        held = held_slots(state)
         for number, (icon, _owner) in sorted(state.field_cores.items()):
-            if on_field(state, number) and (sel.team is None or sel.team == icon):
+            if number not in held and (sel.team is None or sel.team == icon):  # on the Field, as on_field tells one slot
                 out.append((TargetRef(core=number), number))
     return out
 
