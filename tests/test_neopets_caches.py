@@ -3,7 +3,9 @@
 The board (what is in play, spec.neopets.board) is worked out again only when
 ``state.play_version`` moves; every event that moves a card into or out of a play zone
 must move it. These tests replay every shipped Neopets replay (to the end, through
-illegal moves) and compare the cached board with a fresh one at every lookup.
+illegal moves) and compare the cached board with a fresh one at every lookup. Likewise
+clashes of effects are looked for again only when ``state.changes`` moves: at every
+look-up where it did not, what decides the effects in force must not have changed.
 """
 
 from __future__ import annotations
@@ -54,6 +56,58 @@ def test_a_card_leaving_play_refreshes_the_board() -> None:
     assert any(card is collar for _p, card in B.in_play(state))
     Neopets().remove_from_play(state, collar, "Discard")
     assert all(card is not collar for _p, card in B.in_play(state))
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_change_counter_moves_with_what_decides_the_effects_in_force(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """conflicts_met looks for clashes again only when ``state.changes`` moved: between two
+    look-ups where it did not, who is active, what is in play, the lasting effects and
+    the damage dealt are the same."""
+    from spec.neopets import conflicts as NC
+
+    original = NC.conflicts_met
+    last: dict[int, tuple[int, tuple[Any, ...]]] = {}
+    looked = 0
+
+    def checked(state: Any, memo: dict[str, Any]) -> Any:
+        nonlocal looked
+        looked += 1
+        facts = (state.active, state.play_version, state.next_order, len(state.lasting), len(state.damage_log),
+                 [vars(x) for x in state.lasting])
+        before = last.get(id(memo))
+        if before is not None and before[0] == state.changes:
+            assert before[1] == facts, f"the effects in force changed without state.changes at look-up {looked}"
+        last[id(memo)] = (state.changes, facts)
+        return original(state, memo)
+
+    monkeypatch.setattr(NC, "conflicts_met", checked)
+    from spec.neopets.game import Neopets
+
+    monkeypatch.setattr(Neopets, "conflicts_met", staticmethod(checked))
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0
+
+
+def test_a_board_is_taken_again_when_the_turn_comes_back_to_the_same_cards() -> None:
+    """The board before the current one is kept; it serves again only for the same
+    active player and the same cards in play."""
+    from tests.test_neopets_checks import in_play, preparation, state_where
+
+    state = state_where(preparation)
+    first = B._board(state)
+    active, other = state.active, state.nonactive
+    state.active = other
+    turned = B._board(state)
+    assert turned is not first and _ids(turned.cards) == _ids(B.arrangement(state))
+    state.active = active
+    assert B._board(state) is first  # the turn came back, nothing entered or left play
+    collar = in_play(state, active, "Muffling Collar")
+    state.sides[active].equipment.append(collar)
+    state.enter_play(collar)
+    state.active = other
+    state.active = active
+    again = B._board(state)
+    assert again is not first and any(card is collar for _p, card in again.cards)
 
 
 @pytest.mark.parametrize("seed", [3, 11])

@@ -3,9 +3,11 @@
 Each test replays every shipped Neopets replay (to the end, through illegal moves) and,
 at every look-up of a cache, compares what it returns with the plain computation on a
 board worked out from scratch: the triggered abilities indexed by trigger event
-(board.triggered_on), the passive steps listed per kind of step (board.passive_steps)
-and the effects of passive abilities kept with the board and per card in its context,
-and of lasting effects (conflicts.effects_in_force, conflicts.passive_effects).
+(board.triggered_on), the passive steps listed per kind of step (board.passive_steps),
+the stat changes summed per player and stat (board._modified) and the effects of
+passive abilities kept with the board and per card in its context, and of lasting
+effects (conflicts.effects_in_force, conflicts.passive_effects); the target selectors
+kept per tuple of abilities (actions.target_selectors) are those a walk finds.
 The per-kind facts that ``Neopets._apply`` reads are checked against their sources.
 """
 
@@ -108,6 +110,46 @@ def test_kept_passive_effects_are_the_passive_effects(path: Path, monkeypatch: p
     assert report.events > 0
 
 
+@pytest.mark.parametrize("path", REPLAYS, ids=_ids)
+def test_stat_changes_summed_per_board_are_the_stat_changes_in_force(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    original = B._modified
+    looked = 0
+
+    def checked(state: Any, player: str, name: str) -> int:
+        nonlocal looked
+        looked += 1
+        found = original(state, player, name)
+        with fresh_board(state):
+            plain = sum(step.delta if isinstance(step.delta, int) else 0 for controller, _card, ability in B.passives(state)
+                        for step in ability.effect
+                        if isinstance(step, A.Modify) and step.stat == name and player in B.neopet_owner(state, controller, step.target))
+        assert found == plain, f"stale stat changes at look-up {looked}"
+        return found
+
+    monkeypatch.setattr(B, "_modified", checked)
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=_ids)
+def test_target_selectors_kept_per_abilities_are_those_the_walk_finds(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from spec.neopets import actions as X
+
+    original = X.target_selectors
+    looked = 0
+
+    def checked(abilities: tuple) -> list[Any]:
+        nonlocal looked
+        looked += 1
+        found = original(abilities)
+        assert found == X._target_selectors(abilities), f"other target selectors at look-up {looked}"
+        return found
+
+    monkeypatch.setattr(X, "target_selectors", checked)
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0
+
+
 def test_a_board_change_forgets_the_trigger_index() -> None:
     """A triggered ability entering play is found as soon as it is there."""
     from tests.test_neopets_checks import preparation, state_where
@@ -143,6 +185,7 @@ def test_the_facts_per_kind_are_those_of_the_spec() -> None:
         assert facts.claim == (E.KINDS[kind] == "claim")
         assert facts.action is BOOK.actions[kind]
         assert facts.perform is G._PERFORM.get(kind)
+        assert facts.notes == (kind == "play")
 
 
 def test_kept_card_effects_follow_the_neopet_a_negation_names() -> None:

@@ -534,7 +534,23 @@ def targets_violation(state: NeopetsState, player: str, abilities: tuple, target
 
 
 def target_selectors(abilities: tuple) -> list[A.Selector]:
-    """Selectors with ``target`` in the effect of one-shot or activated abilities."""
+    """Selectors with ``target`` in the effect of one-shot or activated abilities.
+
+    What the effects of the same abilities ask for never changes: each tuple of abilities
+    (frozen AST nodes from the card texts, compared by value) is walked once.
+    """
+    found = _TARGETS.get(abilities)
+    if found is None:
+        found = _TARGETS[abilities] = tuple(_target_selectors(abilities))
+    return list(found)
+
+
+_TARGETS: dict[tuple, tuple[A.Selector, ...]] = {}
+"""The target selectors of each tuple of abilities walked so far (:func:`target_selectors`)."""
+
+
+def _target_selectors(abilities: tuple) -> list[A.Selector]:
+    """The selectors with ``target`` found by walking the abilities' effects."""
     found: list[A.Selector] = []
 
     def walk(node: object) -> None:

@@ -92,10 +92,14 @@ class _Board:
     ``triggered``); ``steps`` per kind of step (``Modify``...) the passive abilities
     that hold such steps or have a condition, with those steps (kept only alongside
     ``passive``); ``derived`` what other modules work out from the cards in play alone
-    (see :func:`derived`); ``unnegated`` is set once no card in play negates a Neopet.
+    (see :func:`derived`); ``unnegated`` is set once no card in play negates a Neopet;
+    ``previous`` is the board it replaced, kept for when the turn comes back with the same
+    cards in play (see :func:`_board`); ``modifiers`` what the passive stat changes add,
+    per player and stat (see :func:`_modified`).
     """
 
-    __slots__ = ("cards", "derived", "key", "negated", "passive", "steps", "triggered", "triggers", "unnegated")
+    __slots__ = ("cards", "derived", "key", "modifiers", "negated", "passive", "previous", "steps", "triggered", "triggers",
+                 "unnegated")
 
     def __init__(self, key: tuple[str, int], cards: list[tuple[str, CardObj]]) -> None:
         self.key = key
@@ -107,6 +111,8 @@ class _Board:
         self.steps: dict[type, list[tuple[str, A.Passive, tuple]] | tuple] = {}
         self.derived: dict[str, object] = {}
         self.unnegated = False
+        self.previous: _Board | None = None
+        self.modifiers: dict[tuple[str, str], int] | None = None
 
     def turned(self, key: tuple[str, int]) -> _Board:
         """The same cards once the turn has changed hands (``key`` names the new active
@@ -122,6 +128,8 @@ class _Board:
             board.negated, board.unnegated = set(), True
             if self.triggered is not None:
                 board.triggered = _active_first(self.triggered, active)
+                if self.triggers is not None:  # grouped by event as before, each group in the new order
+                    board.triggers = {event: _active_first(found, active) for event, found in self.triggers.items()}
             if self.passive is not None:
                 board.passive = _active_first(self.passive, active)
                 board.steps = {kind: tuple(_active_first(list(listed), active)) if isinstance(listed, tuple) else _active_first(listed, active)
@@ -159,14 +167,30 @@ def arrangement(state: NeopetsState) -> list[tuple[str, CardObj]]:
 
 
 def _board(state: NeopetsState) -> _Board:
+    """The board of the state as it stands (see :class:`_Board`).
+
+    Besides the current board the one before it is kept: when the turn changes hands
+    and comes back with no card having entered or left play in between (the same play
+    version), that board is the board again, with all that was worked out for it.
+    Putting a state back as it was (a snapshot) leaves no board: play versions can then
+    be used again, for other cards.
+    """
     cached: _Board | None = state.board_cache  # type: ignore[assignment]
     if cached is not None and cached.key == (state.active, state.play_version):  # play_key, spelt out: every look-up runs it
         return cached
     key = play_key(state)
-    if cached is not None and cached.key[1] == key[1] and cached.key[0] in state.players and key[0] in state.players:
-        board = cached.turned(key)  # the same cards: only the turn changed hands
-    else:
+    if cached is None:
         board = _Board(key, arrangement(state))
+    else:
+        previous = cached.previous
+        cached.previous = None
+        if previous is not None and previous.key == key:
+            board = previous  # the turn came back to the same cards in play
+        elif cached.key[1] == key[1] and cached.key[0] in state.players and key[0] in state.players:
+            board = cached.turned(key)  # the same cards: only the turn changed hands
+        else:
+            board = _Board(key, arrangement(state))
+        board.previous = cached
     state.board_cache = board
     return board
 
@@ -364,24 +388,42 @@ def neopet_owner(state: NeopetsState, controller: str, sel: A.Selector) -> list[
 
 def stat(state: NeopetsState, player: str, name: str) -> int:
     """The total value of a stat of a player's active Neopet (6.2.2-6.2.4)."""
-    side = state.sides[player]
-    if side.neopet is None or side.neopet.card.defn is None:
+    neopet = state.sides[player].neopet
+    if neopet is None or neopet.card.defn is None:
         return 0
     key = STAT_KEYS[name]
-    total = side.neopet.card.defn.stat(key)
-    for stone in side.neopet.codestones:
+    total = neopet.card.defn.stat(key)
+    for stone in neopet.codestones:
         if stone.defn is not None:
             total += stone.defn.stat(key)
-    for controller, step in passive_steps(state, A.Modify):
-        if step.stat == name and player in neopet_owner(state, controller, step.target):
-            total += step.delta if isinstance(step.delta, int) else 0
+    total += _modified(state, player, name)
     for lasting in state.lasting:
         if lasting.kind == "modify" and lasting.what == name and lasting.affects == player:
             total += lasting.amount
-    total = max(total, 0)
-    if name in CAPPED:
-        total = min(total, STAT_CAP)
-    return total
+    if total < 0:
+        return 0
+    return STAT_CAP if total > STAT_CAP and name in CAPPED else total
+
+
+def _modified(state: NeopetsState, player: str, name: str) -> int:
+    """What the passive stat changes in force add to a stat of a player's Neopet (6.2.3).
+
+    When none of them has a condition, the sums per player and stat are worked out once
+    per board (``_Board.modifiers``); otherwise the conditions are read at every call.
+    """
+    board = _board(state)
+    table = board.modifiers
+    if table is None:
+        steps = passive_steps(state, A.Modify)
+        if not isinstance(steps, tuple):  # a condition decides: read it now
+            return sum(step.delta if isinstance(step.delta, int) else 0 for controller, step in steps
+                       if step.stat == name and player in neopet_owner(state, controller, step.target))
+        table = {}
+        for controller, step in steps:
+            for owner in set(neopet_owner(state, controller, step.target)):
+                table[owner, step.stat] = table.get((owner, step.stat), 0) + (step.delta if isinstance(step.delta, int) else 0)
+        board.modifiers = table
+    return table.get((player, name), 0)
 
 
 def level(state: NeopetsState, player: str) -> int:

@@ -363,16 +363,15 @@ def _names(step: Any) -> str:
 
 def conflicts_met(state: NeopetsState, memo: dict[str, Any]) -> list[Ruling]:
     """Findings for clashes between effects in force not reported yet (see the module docstring)."""
-    # what can change the effects in force is a card entering or leaving play (the play
-    # version of board.play_key: not next_uid, which every draw moves), a lasting effect,
-    # the turn changing hands or damage (for conditions)
-    quick = (state.active, state.play_version, state.next_order, len(state.lasting), len(state.damage_log))
+    # what can change the effects in force is a card entering or leaving play, a lasting
+    # effect, the turn changing hands or damage (for conditions): each moves state.changes
+    quick = state.changes
     if memo.get("quick") == quick:
         return []  # nothing was created, began or ended: most events (passes, claims, dice)
     memo["quick"] = quick
     if state.stage != "turn":
         return []
-    first, second = (state.sides[p] for p in state.players)
+    first, second = state.pair  # the sides, in the order of players
     key = (len(state.entered), len(first.faerie) + len(first.equipment) + len(first.play_area.cards),
            len(second.faerie) + len(second.equipment) + len(second.play_area.cards), state.next_order, len(state.lasting),
            state.active, state.round, len(state.damage_log) if memo.get("conditional") else 0)

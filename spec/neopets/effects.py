@@ -222,6 +222,7 @@ class Effects:
         state.lasting.append(Lasting(kind, controller, player, what, amount,
                                      duration.until if duration else "permanent", state.turn, state.next_order))
         state.next_order += 1
+        state.changed()
 
     def _replacement(self, state: NeopetsState, player: str, event: str) -> tuple[str, tuple[A.Step, ...]] | None:
         """A replacement effect in force for an event happening to ``player``'s Neopet (8.20.16)."""

@@ -56,6 +56,9 @@ CARD_FIELDS: dict[str, tuple[str, ...]] = {
 }
 """The fields naming a card, per event kind that has any (checked against the card database)."""
 
+_DICE_DAMAGE = cite("5.5.7c.p1")
+"""The rule that deals battle damage (cited by every damage calculation)."""
+
 MAIN_DECK_TYPES = ("Codestone", "Equipment", "Food", "Faerie", "Hero", "Villain", "Legend",
                    "Paint Brush", "Potion", "Location", "Map Piece")
 
@@ -187,16 +190,17 @@ class Neopets(Game[NeopetsState, Event]):
 
     def apply(self, state: NeopetsState, event: Event) -> list[Ruling]:
         kind: str = _KIND.get(type(event)) or event.__struct_config__.tag  # type: ignore[assignment]
-        first, second = state.pair
-        first.knowledge.now = second.knowledge.now = event.seq
+        state.seq = event.seq
         try:
             rulings = self._apply(state, event, kind)
         except (B.Unmodelled, UnsupportedStep) as error:
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
-        if first.knowledge.marks:
-            rulings += self._hidden_contradiction(first)
-        if second.knowledge.marks:
-            rulings += self._hidden_contradiction(second)
+        if state.marked:
+            first, second = state.pair
+            if first.knowledge.marks:
+                rulings += self._hidden_contradiction(first)
+            if second.knowledge.marks:
+                rulings += self._hidden_contradiction(second)
         return rulings
 
     @BOOK.encodes("8.20.7a", what="a card revealed only as a kind constrains which cards the hidden deck can hold (z3)")
@@ -225,28 +229,41 @@ class Neopets(Game[NeopetsState, Event]):
             missing = self._unknown_card(state, ev, kind)
             if missing is not None:
                 return [missing]
-        claim = facts.claim
-        if not claim:
+        if not facts.claim:
             if state.stage == "over":
                 return [Ruling(cite("3.p4"), Violation("an event after the game was won", "no more events", kind))]
             state.damage_mark = len(state.damage_log)
             state.rounds_mark = len(state.round_winners)
-            if state.resolution is not None and state.resolution.need is not None:
+            resolution = state.resolution
+            if resolution is not None and resolution.need is not None:
                 return self._feed(state, ev, kind)
-        action = facts.action
-        hit = action.first_violation(state, ev)
-        if hit is not None and kind != "pass" and not state.explicit_passes:
-            hit, fed = self.infer_passes(state, ev, kind, action, hit, claim)
+        hit = facts.action.first_violation(state, ev)
+        if hit is not None:
+            return self._refused(state, ev, kind, facts, hit)
+        perform = facts.perform
+        if perform is None:
+            return []
+        if facts.notes:
+            return NC.move_notes(state, ev, kind) + (perform(self, state, ev) or [])
+        return perform(self, state, ev) or []
+
+    def _refused(self, state: NeopetsState, ev: Any, kind: str, facts: KindFacts, hit: tuple[Any, Violation]) -> list[Ruling]:
+        """A move that breaks a precondition where the game stands: with inferred passes the
+        players may first pass on until it is legal; otherwise the finding of its first
+        broken check (and, for ``--keep-going``, the move carried out as far as it can be)."""
+        if kind != "pass" and not state.explicit_passes:
+            still, fed = self.infer_passes(state, ev, kind, facts.action, hit, facts.claim)
             if fed is not None:
                 return fed
-        if hit is not None:
-            check, violation = hit
-            self.apply_anyway(state, ev, kind)
-            return [Ruling(check.rule, violation, check.name)]
-        notes = NC.move_notes(state, ev, kind) if kind == "play" else []
-        perform = facts.perform
-        done = (perform(self, state, ev) if perform is not None else None) or []
-        return notes + done if notes else done
+            if still is None:  # legal once the players passed
+                notes = NC.move_notes(state, ev, kind) if facts.notes else []
+                perform = facts.perform
+                done = (perform(self, state, ev) if perform is not None else None) or []
+                return notes + done if notes else done
+            hit = still
+        check, violation = hit
+        self.apply_anyway(state, ev, kind)
+        return [Ruling(check.rule, violation, check.name)]
 
     def _unknown_card(self, state: NeopetsState, ev: Any, kind: str) -> Ruling | None:
         for field in CARD_FIELDS[kind]:
@@ -296,7 +313,7 @@ class Neopets(Game[NeopetsState, Event]):
             if not side.knowledge.can_reveal(name):
                 rulings.append(Ruling(cite("1.1.p1"), Violation(f"{player} drew {name}, but the registered deck holds no further copy",
                                                                  f"at most {side.knowledge.bound(name)} cop(ies)", f"copy {side.knowledge.located[name] + 1}", "inconsistent")))
-            side.knowledge.reveal(name, f"drew {name}")
+            _journal(state, side).reveal(name, f"drew {name}")
         side.inventory.add(state.new_card(name, player, state.cards.get(name) if name else None))
         return rulings
 
@@ -305,7 +322,7 @@ class Neopets(Game[NeopetsState, Event]):
         side = state.sides[ev.by or ""]
         for card in side.inventory.cards:
             if card.name is not None:
-                side.knowledge.conceal(card.name, f"shuffled {card.name} back into the Main Deck (mulligan)")
+                _journal(state, side).conceal(card.name, f"shuffled {card.name} back into the Main Deck (mulligan)")
         side.deck.hidden += len(side.inventory)
         side.inventory.cards.clear()
         side.mulligans += 1
@@ -329,6 +346,7 @@ class Neopets(Game[NeopetsState, Event]):
                 state.enter_play(*(s.neopet.card for s in state.sides.values() if s.neopet is not None))
                 state.stage = "turn"
                 state.active = state.first or state.players[0]
+                state.changed()
                 self._start_turn(state)
             return
         side.neopet = ActiveNeopet(state.new_card(ev.neopet, side.name, defn))
@@ -338,13 +356,20 @@ class Neopets(Game[NeopetsState, Event]):
             state.stage = "turn"
             state.round += 1
             state.active = state.other(state.round_winners[-1])
+            state.changed()
             self._start_turn(state)
 
     # ------------------------------------------------------------------ moves in a turn
 
     def _do_pass(self, state: NeopetsState, ev: E.Pass) -> None:
-        by = ev.by or ""
-        if state.priority.pass_(by, state.other(by)):
+        """Priority goes to the opponent; the second pass in succession moves the game on.
+
+        What :meth:`spec.core.queue.Priority.pass_` does, spelt out on the most common event.
+        """
+        priority = state.priority
+        priority.passes += 1
+        priority.holder = state.opponent[ev.by]  # type: ignore[index]  # ``by`` names a player (checked in _apply)
+        if priority.passes >= 2:
             self._advance(state)
 
     @BOOK.encodes("5.3.2b.p1", "5.3.2c", "7.11.6", "7.11.3.p2", what="attaching moves the Codestone under the Neopet, outside the queue")
@@ -367,7 +392,7 @@ class Neopets(Game[NeopetsState, Event]):
                 card = state.new_card(name, player)
             else:
                 side.inventory.remove(card)
-                side.knowledge.reveal(name, f"showed {name} from a hidden card of the Inventory", "hidden")
+                _journal(state, side).reveal(name, f"showed {name} from a hidden card of the Inventory", "hidden")
             card.name, card.defn = name, state.cards.get(name)
         else:
             side.inventory.remove(card)
@@ -554,7 +579,8 @@ class Neopets(Game[NeopetsState, Event]):
         if any(B.selector_accepts(c.defn, need.detail) for c in side.inventory):
             return
         names = sorted(d.name for d in state.cards if B.selector_accepts(d, need.detail))
-        side.knowledge.mark(names, f"revealed {_kind(need.detail)} from a hidden card of the Inventory, without its name")
+        _journal(state, side).mark(names, f"revealed {_kind(need.detail)} from a hidden card of the Inventory, without its name")
+        state.marked = True
 
     def _feed_violation(self, state: NeopetsState, need: interpreter.Need, ev: Any) -> Violation | None:
         side = state.sides[need.player]
@@ -606,12 +632,12 @@ class Neopets(Game[NeopetsState, Event]):
         elif kind == "scrap":
             side.deck.hidden = max(0, side.deck.hidden - 1)
             if ev.card is not None:
-                side.knowledge.reveal(ev.card, f"scrapped {ev.card}")
+                _journal(state, side).reveal(ev.card, f"scrapped {ev.card}")
             side.discard.add(state.new_card(ev.card, need.player, state.cards.get(ev.card) if ev.card else None))
         elif kind == "search":
             if ev.card is not None:
                 side.deck.hidden = max(0, side.deck.hidden - 1)
-                side.knowledge.reveal(ev.card, f"searched the Main Deck and took {ev.card}")
+                _journal(state, side).reveal(ev.card, f"searched the Main Deck and took {ev.card}")
                 side.inventory.add(state.new_card(ev.card, need.player, state.cards[ev.card]))
         elif kind == "reveal" and not ev.card:
             self._reveal_unnamed(state, need)
@@ -620,7 +646,7 @@ class Neopets(Game[NeopetsState, Event]):
             if card is None:
                 hidden = side.inventory.unknown()
                 if hidden is not None:
-                    side.knowledge.reveal(ev.card, f"revealed {ev.card} from a hidden card of the Inventory", "hidden")
+                    _journal(state, side).reveal(ev.card, f"revealed {ev.card} from a hidden card of the Inventory", "hidden")
                     hidden.name, hidden.defn = ev.card, state.cards.get(ev.card)
         elif kind == "roll":
             faces = list(ev.dice)
@@ -686,14 +712,14 @@ class Neopets(Game[NeopetsState, Event]):
         if node == "end":
             self._end_turn(state)
             return
-        self._enter(state, TURN.next(node))
+        self._enter(state, TURN.successor[node])  # TURN.next
 
     def _enter(self, state: NeopetsState, node: str) -> None:
         previous = state.node
         state.node = node
         state.window = WINDOWS[node][0]
         state.window_number += 1
-        if node in ("train", "preparation", "end") or (node == "attack" and previous == "preparation"):
+        if state.lasting and (node in ("train", "preparation", "end") or (node == "attack" and previous == "preparation")):
             self._expire(state, "this_phase")
         holder = state.active
         if node == "draw":
@@ -722,7 +748,8 @@ class Neopets(Game[NeopetsState, Event]):
         elif node == "end":
             self._fire(state, "turn_ends", state.active, None)
         state.priority.reset(holder)
-        self._flush(state)
+        if state.waiting:
+            self._flush(state)
 
     @BOOK.encodes("5.5.1.p1", "5.5.1.p2", "5.5.12.p5", "8.20.4b.p2", what="the first player's first turn, and a frozen Neopet, have no attack")
     def _skips_battle(self, state: NeopetsState) -> bool:
@@ -741,6 +768,7 @@ class Neopets(Game[NeopetsState, Event]):
             side.dice = []
         if state.lasting:
             state.lasting = [x for x in state.lasting if not (x.until == "your_next_turn" and x.controller == state.active)]
+            state.changed()
         state.node = "beginning"
         state.window = "close"
         state.window_number += 1
@@ -753,12 +781,15 @@ class Neopets(Game[NeopetsState, Event]):
         self._expire(state, "end_of_turn")
         if state.lasting:
             state.lasting = [x for x in state.lasting if not (x.until == "next_battle_phase" and x.affects == state.active and x.turn < state.turn)]
+            state.changed()
         state.active = state.nonactive
+        state.changed()
         self._start_turn(state)
 
     def _expire(self, state: NeopetsState, until: str) -> None:
         if state.lasting:
             state.lasting = [x for x in state.lasting if x.until != until]
+            state.changed()
 
     @BOOK.encodes("9.3.1.p2", "9.3.2", what="an exhausted player's Neopet takes one damage as their Draw Phase begins")
     def _exhaustion(self, state: NeopetsState) -> None:
@@ -768,13 +799,13 @@ class Neopets(Game[NeopetsState, Event]):
     @BOOK.encodes("5.5.7a.p1", "5.5.7a.p2", "5.5.7a.p3", "5.5.7b.p1", "5.5.7b.p2", "5.5.7b.p3", "5.5.7b.p4", "5.5.7b.p5",
                   "5.5.7c.p1", "5.5.7c.p2", what="dice combat: 4-5 hits are blocked one for one by 4-6 blocks, 6s are critical")
     def _damage_calculation(self, state: NeopetsState) -> None:
+        defender = state.nonactive
         attack = state.sides[state.active].dice
-        defence = state.sides[state.nonactive].dice
-        criticals = sum(1 for d in attack if d == 6)
-        hits = sum(1 for d in attack if d in (4, 5))
-        blocks = sum(1 for d in defence if d >= 4)
+        criticals = attack.count(6)
+        hits = attack.count(4) + attack.count(5)
+        blocks = len([d for d in state.sides[defender].dice if d >= 4])
         damage = criticals + max(0, hits - blocks)
-        self.deal_damage(state, state.nonactive, damage, cite("5.5.7c.p1"))
+        self.deal_damage(state, defender, damage, _DICE_DAMAGE)
 
     @BOOK.encodes("5.5.7d.p1", "5.5.7e", "3.p2", "5.5.7f.p1", "5.5.7f.p3", what="damage stays on the Neopet; reaching its Hit Points knocks it out")
     def deal_damage(self, state: NeopetsState, player: str, amount: int, rule: str) -> None:
@@ -784,6 +815,7 @@ class Neopets(Game[NeopetsState, Event]):
             return
         neopet.damage += amount
         state.damage_log.append((player, amount))
+        state.changed()
         if neopet.damage >= B.stat(state, player, "Hit Points"):
             self.end_round(state, loser=player, face_down=True)
             return
@@ -834,6 +866,7 @@ class Neopets(Game[NeopetsState, Event]):
             state.play_changed()
             side.dice = []
         state.lasting.clear()
+        state.changed()
         ordered = [d for d in state.delayed if d.when == "end_of_round" and d.controller == winner]
         ordered += [d for d in state.delayed if d.when == "end_of_round" and d.controller == loser]
         state.delayed = [d for d in state.delayed if d.when != "end_of_round"]
@@ -1254,6 +1287,14 @@ class Neopets(Game[NeopetsState, Event]):
         return []
 
 
+def _journal(state: NeopetsState, side: Side) -> DeckKnowledge:
+    """``side``'s knowledge of its deck, about to note what the event being applied showed:
+    the note carries that event's seq (``state.seq``, set by :meth:`Neopets.apply`)."""
+    knowledge = side.knowledge
+    knowledge.now = state.seq
+    return knowledge
+
+
 def _kind(sel: A.Selector) -> str:
     """``a Faerie``, ``a card with "Omelette" in its name``: what a selector asks for, in words."""
     noun = "card" if sel.type == "card" else sel.type
@@ -1275,7 +1316,7 @@ _PERFORM: dict[str, Any] = {
 class KindFacts:
     """What :meth:`Neopets._apply` asks of every event of one kind, looked up once per kind."""
 
-    __slots__ = ("action", "actor", "card_fields", "claim", "perform")
+    __slots__ = ("action", "actor", "card_fields", "claim", "notes", "perform")
 
     def __init__(self, actor: bool, card_fields: tuple[str, ...], claim: bool, action: Any, perform: Any) -> None:
         self.actor = actor
@@ -1288,6 +1329,8 @@ class KindFacts:
         """Its preconditions (the book's action of that name)."""
         self.perform = perform
         """What it does once judged legal (:data:`_PERFORM`), or ``None``."""
+        self.notes = action.name == "play"
+        """Whether a legal move lists the clashes that decided it (:func:`spec.neopets.conflicts.move_notes`: plays)."""
 
 
 _FACTS: dict[str, KindFacts] = {

@@ -182,6 +182,16 @@ class NeopetsState:
     play_version: int = 0
     """Moves on whenever a card enters or leaves a play zone (:meth:`play_changed`); what
     is in play is worked out again only when it moves (spec.neopets.board)."""
+    seq: int | None = None
+    """The seq of the event being applied (for the notes of what it showed of a hidden deck)."""
+    marked: bool = False
+    """Whether a hidden card was shown only as a kind (a mark in a player's deck knowledge):
+    from then on each event may need the solver (``Neopets._hidden_contradiction``)."""
+    changes: int = 0
+    """Moves on whenever the effects in force may have changed (:meth:`changed`): the turn
+    changing hands, a card entering or leaving play, a lasting effect beginning or ending,
+    damage. Clashes between effects are looked for again only when it moves
+    (spec.neopets.conflicts.conflicts_met)."""
     board_cache: object = field(default=None, repr=False, compare=False)
     """What is in play, worked out once per arrangement (spec.neopets.board); never copied."""
     card_effects: dict[tuple, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -189,9 +199,14 @@ class NeopetsState:
     (spec.neopets.conflicts.effects_in_force); never copied."""
     pair: tuple[Side, ...] = field(default=(), repr=False, compare=False)
     """The two sides, in the order of ``players`` (set from ``sides`` when the state is made)."""
+    opponent: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    """Each player's opponent (set from ``players`` when the state is made): one look-up
+    where :meth:`other` is a call."""
 
     def __post_init__(self) -> None:
         self.pair = tuple(self.sides[player] for player in self.players)
+        a, b = self.players
+        self.opponent = {a: b, b: a}
 
     def other(self, player: str) -> str:
         a, b = self.players
@@ -199,7 +214,7 @@ class NeopetsState:
 
     @property
     def nonactive(self) -> str:
-        return self.other(self.active)
+        return self.opponent.get(self.active, self.players[0])  # as other(): the first player when none is active
 
     def new_card(self, name: str | None, owner: str, defn: CardDef | None = None) -> CardObj:
         card = CardObj(self.next_uid, name, owner, defn)
@@ -212,12 +227,18 @@ class NeopetsState:
         self.next_uid += 1
         self.last_entered = stamp
         self.play_version += 1
+        self.changes += 1
         for card in cards:
             self.entered[card.uid] = stamp
 
     def play_changed(self) -> None:
         """Note that a card entered or left the Battledome, an Active Neopet slot or the Play Area."""
         self.play_version += 1
+        self.changes += 1
+
+    def changed(self) -> None:
+        """Note that the effects in force may have changed (see :attr:`changes`)."""
+        self.changes += 1
 
     def copy(self, cards: bool = True) -> NeopetsState:
         """A cheap independent copy (mutable parts copied, card definitions shared).
@@ -236,4 +257,5 @@ class NeopetsState:
             list(self.waiting), list(self.round_effects), list(self.damage_log), self.damage_mark,
             self.damage_claimed, self.rounds_mark, self.last_resolved, self.last_knockout, list(self.round_winners), self.winner,
             self.next_uid, self.next_order, dict(self.entered), self.last_entered, self.play_version,
+            self.seq, self.marked, self.changes,
         )
