@@ -27,7 +27,7 @@ import json
 import os
 import re
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +97,8 @@ class CardDatabase:
         self._trees: dict[str, CardText | Exception] = {}
         self._abilities: dict[tuple[str, type], tuple[Any, ...]] = {}
         self._complete: dict[str, CardText | Exception] = {}
+        self.get: Callable[[str], CardDef | None] = self.cards.get
+        """The card of that name, or ``None`` (the dictionary's own look-up: the spec asks on every event)."""
 
     def __contains__(self, name: object) -> bool:
         return name in self.cards
@@ -109,9 +111,6 @@ class CardDatabase:
 
     def __len__(self) -> int:
         return len(self.cards)
-
-    def get(self, name: str) -> CardDef | None:
-        return self.cards.get(name)
 
     def tree(self, name: str) -> CardText | Exception:
         """The parsed text of a card, or the error that stopped the parse."""

@@ -15,7 +15,7 @@ from grammar.ast import Step
 Order = Literal["fifo", "lifo"]
 
 
-@dataclass
+@dataclass(slots=True)
 class QueueItem:
     """A card, activated ability or triggered ability waiting to resolve."""
 
@@ -33,7 +33,7 @@ class QueueItem:
         return getattr(self.source, "name", None) or "ability"
 
 
-@dataclass
+@dataclass(slots=True)
 class PendingQueue:
     """Items waiting to resolve, in the order the game resolves them."""
 
@@ -61,7 +61,7 @@ class PendingQueue:
         return PendingQueue(self.order, [replace(i, context=dict(i.context)) for i in self.items])
 
 
-@dataclass
+@dataclass(slots=True)
 class Priority:
     """Who holds priority and how many players have passed in succession."""
 

@@ -162,12 +162,17 @@ class RuleBook:
         """Rule id -> where it is encoded (check names and outcome descriptions)."""
         self.contradictions: list[tuple[tuple[str, ...], str]] = []
         """Rules of the book that cannot all hold as written, with why (see :meth:`contradiction`)."""
+        self._cited: dict[str, str] = {}
+        """Citations made so far, by rule id (the spec cites on every event)."""
 
     def cite(self, rule_id: str) -> str:
         """The citation ``<game>:<id>``; raises if the id is not in the index."""
-        if rule_id not in self.index:
-            raise KeyError(f"{self.game}: rule {rule_id!r} is not in the rule index")
-        return f"{self.game}:{rule_id}"
+        cited = self._cited.get(rule_id)
+        if cited is None:
+            if rule_id not in self.index:
+                raise KeyError(f"{self.game}: rule {rule_id!r} is not in the rule index")
+            cited = self._cited[rule_id] = f"{self.game}:{rule_id}"
+        return cited
 
     def action(self, name: str) -> Action[Any, Any]:
         """The action of that name, created on first use."""
