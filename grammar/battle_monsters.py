@@ -1062,40 +1062,81 @@ def settle(ability: Ability, card_type: str | None) -> Ability:
     return ability
 
 
-def split(text: str) -> list[tuple[int, str]]:
-    """Cut a text into ability lines; a ``TRIGGER:`` line and the ``EFFECT:`` line after it are one.
+_TRIGGER_LABELS = ("TRIGGER:", "Trigger:")
+_EFFECT_LABELS = ("EFFECT:", "Effect:")
 
-    The two lines are joined only when the ``EFFECT:`` line reads on its own, so that a
-    mistake in it is reported on its own line number and column.
+
+def _cut(text: str, read: Callable[[str], Any], read_all: bool) -> list[tuple[int, str, Any]]:
+    """The ability lines of a text: number, line, and its reading (or ``None``).
+
+    A ``TRIGGER:`` line and the ``EFFECT:`` line after it become one line when the
+    EFFECT line reads on its own, so that a mistake in it is reported on its own line
+    number and column. ``read`` is the game's fast reader (an ability or ``NO_PARSE``);
+    with ``read_all`` every line comes with its reading, else only the joined lines
+    that were read while cutting (the others carry ``None``).
+
+    The joined line is read first: when it reads, its EFFECT line reads on its own as
+    well, so that second reading is skipped. After the label, the parser is in a state
+    whose items (the effect's sentences, then the end of the line) are those of the
+    state after an EFFECT label opening a line, and the label is lexed alike in both
+    (no terminal of the grammar spans the space before it). That holds while the two
+    copies of the EFFECT line differ by spaces only, the one blank the grammar skips;
+    a line with other blanks around it (a tab) reads its EFFECT line first, as ever.
     """
+    from grammar.lexer import NO_PARSE
+
     lines = [(n, line.rstrip("\r")) for n, line in enumerate(text.split("\n"), start=1)
              if line.strip()]
-    out: list[tuple[int, str]] = []
+    out: list[tuple[int, str, Any]] = []
     i = 0
     while i < len(lines):
         number, line = lines[i]
-        if line.lstrip().startswith(("TRIGGER:", "Trigger:")) and i + 1 < len(lines) \
-                and lines[i + 1][1].lstrip().startswith(("EFFECT:", "Effect:")) \
-                and _reads(lines[i + 1][1]):
-            out.append((number, line.rstrip() + " " + lines[i + 1][1].strip()))
-            i += 2
-            continue
-        out.append((number, line))
+        if i + 1 < len(lines) and line.lstrip().startswith(_TRIGGER_LABELS) \
+                and lines[i + 1][1].lstrip().startswith(_EFFECT_LABELS):
+            effect = lines[i + 1][1]
+            joined = line.rstrip() + " " + effect.strip()
+            if effect.strip(" ") == effect.strip():
+                reading = read(joined)
+                if reading is not NO_PARSE or read(effect) is not NO_PARSE:
+                    out.append((number, joined, reading))
+                    i += 2
+                    continue
+            elif read(effect) is not NO_PARSE:
+                out.append((number, joined, read(joined) if read_all else None))
+                i += 2
+                continue
+        out.append((number, line, read(line) if read_all else None))
         i += 1
     return out
 
 
-def _reads(line: str) -> bool:
-    """Whether a line parses on its own.
+def split(text: str) -> list[tuple[int, str]]:
+    """Cut a text into ability lines; a ``TRIGGER:`` line and the ``EFFECT:`` line after it are one.
 
-    The parser's fast reader answers without building Lark's error report (or the
-    second run that makes it) when the line does not parse; the parser module keeps
-    that reader with the parser it belongs to, so it is not made again for each line.
+    The two lines are joined only when the ``EFFECT:`` line reads on its own, so that a
+    mistake in it is reported on its own line number and column (see :func:`_cut`).
     """
-    from grammar.lexer import NO_PARSE
+    return [(number, line) for number, line, _ in _cut(text, _reader(), False)]
+
+
+def split_read(text: str, read: Callable[[str], Any]) -> list[tuple[str, Any]]:
+    """The lines of :func:`split`, each with its reading by ``read`` (the game's fast reader).
+
+    A joined line read while cutting is not read again.
+    """
+    return [(line, reading) for _number, line, reading in _cut(text, read, True)]
+
+
+def _reader() -> Callable[[str], Any]:
+    """The game's fast reader: a line's ability, or ``NO_PARSE`` when it does not parse.
+
+    It answers without building Lark's error report (or the second run that makes it)
+    when the line does not parse; the parser module keeps it with the parser it belongs
+    to, so it is not made again for each line.
+    """
     from grammar.parser import _lenient_reading
 
-    return _lenient_reading("battle_monsters")[1](line) is not NO_PARSE
+    return _lenient_reading("battle_monsters")[1]
 
 
 # ----------------------------------------------------------------------- rendering
@@ -1791,4 +1832,4 @@ def render(tree: CardText) -> str:
 
 
 GRAMMAR = GameGrammar("battle_monsters", Builder, card_types=None, settle=settle,
-                      split=split, render=render)
+                      split=split, split_read=split_read, render=render)

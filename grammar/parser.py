@@ -561,6 +561,15 @@ class GameGrammar:
     """Give a parsed line the kind of ability its card type calls for."""
     split: Callable[[str], list[tuple[int, str]]] | None = None
     """Cut a text into ability lines with 1-based line numbers (default: by newline)."""
+    split_read: Callable[[str, Callable[[str], Any]], list[tuple[str, Any]]] | None = None
+    """Cut a text like ``split`` and read each of its lines with the reader passed in.
+
+    For a game whose cut reads lines to decide where they end (Battle Monsters joins
+    two printed lines when they read as one): :func:`parse_lenient` takes the lines
+    and their readings (an ability, or :data:`grammar.lexer.NO_PARSE`) from here, so a
+    line the cut has read already is not read a second time. ``None``: ``split``, then
+    each line read once.
+    """
     render: Callable[[CardText], str] | None = None
     """The canonical renderer of the game (:func:`grammar.render.render` dispatches here)."""
     pool_text: Callable[[dict[str, Any]], str] = field(default=lambda record: str(record.get("text") or ""))
@@ -918,6 +927,13 @@ def parse_lenient(text: str, game: str = "neopets", card_type: str | None = None
     _check_length(text)
     settle = spec.settle
     abilities: list[Ability] = []
+    if spec.split_read is not None:  # the game's cut hands on the readings it made
+        for line, ability in spec.split_read(text, read):
+            if ability is fast.NO_PARSE:
+                abilities.extend(_lenient_sentences(line, read, card_type, spec))
+            else:
+                abilities.append(settle(ability, card_type))
+        return CardText(tuple(abilities))
     for _number, line in _split(text, spec):
         ability = read(line)
         if ability is fast.NO_PARSE:

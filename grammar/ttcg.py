@@ -117,7 +117,14 @@ LABELS: dict[str, str] = {
 PASSIVE_LABELS = frozenset({"passive", "equip"})
 """Labels under which plain sentences are always on rather than activated."""
 
+_LABEL_OF: dict[str, str] = {
+    f"{name.capitalize()}{space}:": name for name in (*LABELS, "normal") for space in ("", " ")
+}
+"""The label of each way the grammar's EFFECT_LABEL is written (``Latent:``, ``Latent :``)."""
+
 _WORD_VALUES = {w: i for i, w in enumerate(_WORDS)}
+_NUMBER_VALUES = {**_WORD_VALUES, **{w.capitalize(): i for w, i in _WORD_VALUES.items()}}
+"""Number words as the grammar writes them (``two``, and ``Two`` opening a sentence)."""
 
 _KIND_SYNONYMS = {"creature": "unit", "monster": "unit", "magic": "spell"}
 """Words that name the same kind of card (2.1.u creature, 2.1.v magic card)."""
@@ -256,7 +263,10 @@ class Builder(CoreBuilder):
 
     # ---- lines
     def labelled_ability(self, c: list[Any]) -> Ability:
-        label = str(c[0]).rstrip(":").strip().lower()
+        try:
+            label = _LABEL_OF[c[0]]
+        except KeyError:
+            label = str(c[0]).rstrip(":").strip().lower()
         if label == "normal":
             return cast(Ability, c[1])
         return Labelled(label, c[1])  # type: ignore[arg-type]
@@ -273,6 +283,16 @@ class Builder(CoreBuilder):
         """The sentences so far, and one more."""
         sentences, clause = c
         return sentences + (clause if clause.__class__ is tuple else (clause,))  # type: ignore[no-any-return]
+
+    def plain_ability(self, c: list[Any]) -> Ability:
+        """The first sentence of a plain line: a Spell of its steps (:func:`settle` decides)."""
+        clause = c[0]
+        return Spell(effect=clause if clause.__class__ is tuple else (clause,))
+
+    def more_plain(self, c: list[Any]) -> Ability:
+        """A plain line's Spell so far, and one more sentence."""
+        spell, clause = c
+        return Spell(effect=spell.effect + (clause if clause.__class__ is tuple else (clause,)))
 
     def step_list(self, c: list[Any]) -> tuple[Step, ...]:
         if len(c) == 1:
@@ -580,7 +600,10 @@ class Builder(CoreBuilder):
         return kinds
 
     def word_number(self, c: list[Token]) -> int:
-        return _WORD_VALUES[c[0].lower()]
+        try:
+            return _NUMBER_VALUES[c[0]]
+        except KeyError:
+            return _WORD_VALUES[c[0].lower()]
 
     on_field = _const({"zone": "field"})
 
@@ -694,7 +717,8 @@ def settle(ability: Ability, card_type: str | None) -> Ability:
     The card type, known or not (``base_type`` reads ``Unit (Fire)`` as ``Unit``), does
     not change the reading: creature and magic effects are both activated by tapping.
     """
-    base_type(card_type)
+    if card_type is not None and card_type.__class__ is not str:
+        base_type(card_type)  # a card type that is not text fails here, as it always has
     if isinstance(ability, Labelled):
         return Labelled(ability.label, _settle_plain(ability.ability, ability.label))
     return _settle_plain(ability, None)
