@@ -51,7 +51,12 @@ def afresh(state: BattleMonstersState) -> list[B.Static]:
 def same_as_afresh(state: BattleMonstersState) -> None:
     expected = afresh(state)
     assert shape(B.statics(state)) == shape(expected)
-    if any(isinstance(s.step, N.Can) for s in expected):
+    cans = [s for s in expected if isinstance(s.step, N.Can)]
+    try:
+        listed = BC._in_force(state, cans)[0]
+    except B.Unmodelled:
+        listed = cans  # cannot be read: may_allow must not rule it out
+    if listed:  # a "can" in force on some subject: may_allow must not have ruled it out
         assert B.may_allow(state)
 
 
@@ -285,3 +290,121 @@ def test_cards_looked_up_for_a_move_are_those_found_afresh_along_simulated_games
                     assert X._target(state, event) is expected
             compared += 1
     assert compared > 50
+
+
+# ---------------------------------------------------------------------- flags, hints and shortcuts kept on the board
+
+
+def _shipped_lines() -> list[list[bytes]]:
+    """The shipped replays judged with the shipped database (legal and illegal), then the simulated games."""
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "replays" / "battle_monsters"
+    out = []
+    for path in sorted(root.glob("*/*.jsonl")):
+        lines = [line for line in path.read_bytes().splitlines() if line.strip()]
+        if json.loads(lines[0]).get("cards", "battle_monsters/base") == "battle_monsters/base":
+            out.append(lines)
+    assert len(out) > 20
+    return out + list(_games())
+
+
+def _along_shipped_replays() -> Any:
+    """Every state before an event of the shipped replays and simulated games (an event the spec
+    refuses leaves the state as ``apply`` leaves it)."""
+    for lines in _shipped_lines():
+        yield from replay_states(lines)
+
+
+def _plain_find_uid(state: BattleMonstersState, uid: int) -> OnField | None:
+    for side in state.sides.values():
+        for fc in side.field:
+            if fc.uid == uid:
+                return fc
+    return None
+
+
+def _own_steps(state: BattleMonstersState, fc: OnField) -> list[Any]:
+    """The always-on steps of a card's own printed parts, read afresh."""
+    return [step for part in fc.parts for ability in B._abilities_of_part(state.cards, part) if isinstance(ability, A.Passive)
+            for step in ability.effect]
+
+
+def test_flags_and_hints_kept_on_cards_are_those_read_afresh_along_shipped_replays() -> None:
+    """``OnField.silent``/``quiet`` (read off a card's own text once), the card found by id
+    (``find_uid``'s hint) and ``may_allow`` (which passes over quiet cards and cards whose
+    "can"s are bound to another turn) against the plain readings, at every event."""
+    compared = 0
+    for state, _event, _raw in _along_shipped_replays():
+        for fc in state.on_field():
+            steps = _own_steps(state, fc)
+            if fc.silent:
+                assert not steps, fc.name
+            if fc.quiet:
+                assert not any(B._may_allow(step) for step in steps), fc.name
+            assert B.find_uid(state, fc.uid) is fc
+        for uid in [*state.found_uid, 0, state.next_uid]:
+            assert B.find_uid(state, uid) is _plain_find_uid(state, uid)
+        if state.stage == "turn":
+            try:
+                cans = [s for s in afresh(state) if isinstance(s.step, N.Can)]
+                listed = BC._in_force(state, cans)[0]
+            except B.Unmodelled:
+                continue
+            if listed:
+                assert B.may_allow(state)
+            compared += 1
+    assert compared > 1000
+
+
+def test_permission_shortcut_is_the_plain_reading_along_shipped_replays() -> None:
+    """``applicable`` answers at once for an action no card of the database speaks of: the same
+    answer as the effects in force read in full."""
+    actions = ("attack", "be_attacked", "attack_directly", "attack_twice", "lose_lives_in_battle", "be_switched",
+               "be_switched_manually", "summon", "reveal")
+    compared = 0
+    for state, _event, _raw in _along_shipped_replays():
+        if state.stage != "turn":
+            continue
+        subject = next(iter(state.on_field()), None)
+        for action in actions:
+            try:
+                yes, no = B.applicable(state, action, subject, player=state.active)
+            except B.Unmodelled:
+                continue
+            plain = [s for s in afresh(state) if B.wanted(s.step, "act:" + action)]
+            assert {id(s.step) for s in yes + no} <= {id(s.step) for s in plain}
+            if not plain:
+                assert not yes and not no
+            compared += 1
+    assert compared > 1000
+
+
+def test_conflicts_met_are_those_of_the_plain_reading_along_shipped_replays() -> None:
+    """conflicts_met (which looks at the "can"s first, and compares the effects by id with the
+    last call that got that far) reports what the plain reading reports: every clash of the
+    effects in force, once each."""
+    from spec.core.conflicts import resolve
+
+    compared = 0
+    for lines in _shipped_lines():
+        memo: dict[str, Any] = {}
+        seen: set[Any] = set()
+        for state, _event, _raw in replay_states(lines):
+            fast = [(r.rule, r.violation.message) for r in BC.conflicts_met(state, memo)]
+            plain: list[tuple[Any, str]] = []
+            if state.stage == "turn":
+                try:
+                    effects = BC._as_effects(*BC._in_force(state, afresh(state)))
+                except B.Unmodelled:
+                    effects = []  # conflicts_met finds nothing it cannot read
+                for conflict in resolve(effects, BC.POLICY).conflicts:
+                    key = (conflict.key, conflict.settlement.rule if conflict.settlement else None)
+                    if key not in seen:
+                        seen.add(key)
+                        ruling = BC.conflict_ruling(conflict)
+                        plain.append((ruling.rule, ruling.violation.message))
+            assert fast == plain
+            compared += 1
+    assert compared > 1000

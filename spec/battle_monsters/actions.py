@@ -89,7 +89,8 @@ def game_not_over(state: BattleMonstersState, ev: Any) -> Check:
 
 def effect_first(state: BattleMonstersState, ev: Any) -> Check:
     """BM.rules.card: an effect that has been set off is carried out before play goes on."""
-    waiting = need(state)
+    pending = state.pending
+    waiting = pending[0].need if pending else None  # need(state), read inline: every move asks
     if waiting is None or answering(state, ev) or ev.__struct_config__.tag in ("surrender", "agree"):
         return None
     return Violation(f"a {ev.__struct_config__.tag} while an effect waits for {waiting.describe()}",
@@ -109,7 +110,7 @@ def _setup(state: BattleMonstersState) -> bool:
 
 def in_play(state: BattleMonstersState, ev: Any) -> Check:
     """BM.start.lives_hand: turns begin once both players hold their opening hand."""
-    if _setup(state):
+    if state.stage == "setup":
         return Violation(f"a {ev.__struct_config__.tag} before the game has begun", expected="set-up first (coin, graveyards, opening hands)",
                          actual=ev.__struct_config__.tag)
     return None
@@ -166,7 +167,7 @@ def opening_hand(state: BattleMonstersState, ev: E.Draw) -> Check:
 
 def acts_on_own_turn(state: BattleMonstersState, ev: Any) -> Check:
     """BM.actions.ends_turn: a player whose turn ended by an action acts again only on their next turn."""
-    if _setup(state) or answering(state, ev) or ev.by == state.active:
+    if ev.by == state.active or state.stage == "setup" or answering(state, ev):
         return None
     return Violation(f"{ev.by} took an action during {state.active}'s turn", expected=f"an action by {state.active}",
                      actual=f"{ev.__struct_config__.tag} by {ev.by}")

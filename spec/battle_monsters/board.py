@@ -15,14 +15,17 @@ keyword, and the prefix its element. A name is split into its parts here
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from operator import attrgetter
+from typing import Any, TypeVar
 
 from grammar import ast as A
 from grammar import battle_monsters_nodes as N
 from spec.battle_monsters.state import BattleMonstersState, OnField
 from spec.core.cards import CardDatabase, CardDef
+
+T = TypeVar("T")
 
 
 class Unmodelled(Exception):
@@ -176,10 +179,71 @@ def abilities(state: BattleMonstersState, fc: OnField) -> tuple[Any, ...] | list
     return out
 
 
+def triggers_on(state: BattleMonstersState, fc: OnField, kind: str) -> Sequence[Any]:
+    """The abilities of a card on the field whose trigger names the event ``kind`` (a spell's or
+    trap's condition), in printed order: :func:`abilities`, picked out."""
+    if fc.fused:
+        return [a for a in abilities(state, fc) if isinstance(a, N.TriggerEffect) and a.trigger is not None and kind in a.trigger.kinds]
+    return _by_event(state, fc)[0].get(kind, ())
+
+
+def reactions_to(state: BattleMonstersState, fc: OnField, kind: str) -> Sequence[Any]:
+    """The reactions of a card to the event ``kind`` (a monster's "when ..."), in printed order:
+    :func:`abilities`, picked out."""
+    if fc.fused:
+        return [a for a in abilities(state, fc) if isinstance(a, N.Reaction) and kind in a.event.kinds]
+    return _by_event(state, fc)[1].get(kind, ())
+
+
+def _by_event(state: BattleMonstersState, fc: OnField) -> tuple[dict[str, tuple[Any, ...]], dict[str, tuple[Any, ...]]]:
+    """A card's own triggered abilities and reactions by the kinds of event they name: read once
+    per printed card (cards of one name share their parts) and kept on the card."""
+    kept = fc.by_event
+    if kept is None:
+        shared = _BY_EVENT.get(id(fc.parts))
+        if shared is not None and shared[0] is fc.parts:
+            kept = shared[1]
+        else:
+            kept = _read_by_event(own_abilities(state.cards, fc))
+            if len(_BY_EVENT) > 20000:
+                _BY_EVENT.clear()
+            _BY_EVENT[id(fc.parts)] = (fc.parts, kept)
+        fc.by_event = kept
+    return kept  # type: ignore[no-any-return]
+
+
+_BY_EVENT: dict[int, tuple[tuple[CardDef, ...], Any]] = {}
+"""Printed parts (by identity, kept alive here) -> :func:`_read_by_event` of their abilities."""
+
+
+def _read_by_event(found: Sequence[Any]) -> tuple[dict[str, tuple[Any, ...]], dict[str, tuple[Any, ...]]]:
+    triggers: dict[str, list[Any]] = {}
+    reactions: dict[str, list[Any]] = {}
+    for ability in found:
+        if isinstance(ability, N.TriggerEffect) and ability.trigger is not None:
+            for kind in dict.fromkeys(ability.trigger.kinds):
+                triggers.setdefault(kind, []).append(ability)
+        elif isinstance(ability, N.Reaction):
+            for kind in dict.fromkeys(ability.event.kinds):
+                reactions.setdefault(kind, []).append(ability)
+    return {k: tuple(v) for k, v in triggers.items()}, {k: tuple(v) for k, v in reactions.items()}
+
+
 def find_uid(state: BattleMonstersState, uid: int) -> OnField | None:
+    """The card on the field with this id (ids are never reused), or ``None``.
+
+    The card found last time is tried first: if it is still on its owner's side, it is the one.
+    """
+    found = state.found_uid
+    fc = found.get(uid)
+    if fc is not None:
+        side = state.sides.get(fc.owner)
+        if side is not None and fc in side.field:
+            return fc
     for side in state.sides.values():
         for fc in side.field:
             if fc.uid == uid:
+                found[uid] = fc
                 return fc
     return None
 
@@ -493,12 +557,21 @@ def _read_entries(state: BattleMonstersState, entries: Any, out: list[Static], w
         if type(entry) is Static:
             out.append(entry)
         elif type(entry) is Conditional:
-            if holds(state, entry.condition, entry.ctx):
+            if _condition_holds(state, entry):
                 out.extend(entry.then)
         elif want is None:
             out.extend(_unfold(state, *entry))
         else:
             out.extend(s for s in _unfold(state, *entry) if wanted(s.step, want))
+
+
+def _condition_holds(state: BattleMonstersState, entry: Conditional) -> bool:
+    """:func:`holds` of the condition of a card's always-on ability, read while the card is on the
+    field: a condition on the card itself is read off it without looking for it on the field."""
+    cond = entry.condition
+    if entry.of_this_card:
+        return _filters(state, cond.what, entry.ctx.holder, entry.ctx) != cond.negated  # type: ignore[arg-type]
+    return holds(state, cond, entry.ctx)
 
 
 def wanted(step: Any, want: str) -> bool:
@@ -562,19 +635,26 @@ def _helds(state: BattleMonstersState) -> list[Passives] | None:
     memo = state.statics_memo
     if memo is not None and "cards" in memo:
         return memo["cards"]  # type: ignore[no-any-return]
-    helds: list[Passives] | None = []
-    for fc in state.on_field():
+    helds = _read_helds(state, state.on_field())
+    if memo is not None:
+        memo["cards"] = helds
+    return helds
+
+
+def _read_helds(state: BattleMonstersState, cards: list[OnField]) -> list[Passives] | None:
+    """:func:`_helds`, read afresh from the cards on the field (in field order)."""
+    helds: list[Passives] = []
+    for fc in cards:
+        if fc.silent and not fc.fused:
+            continue  # known to hold no always-on ability (OnField.silent)
         if not ((fc.visible or fc.kind == "trap") and not fc.nullified):  # effects_on
             continue
         kept = fc.passives
         held = kept[1] if kept is not None and not fc.fused and not kept[0] else passives_of(state, fc)
         if held is None:
-            helds = None
-            break
+            return None
         if held.entries:
-            helds.append(held)  # type: ignore[union-attr]
-    if memo is not None:
-        memo["cards"] = helds
+            helds.append(held)
     return helds
 
 
@@ -689,6 +769,17 @@ class Reading:
             self.state.statics_memo = None
 
 
+def read_only(state: BattleMonstersState, read: Callable[..., T], *args: Any) -> T:
+    """``read(state, *args)`` in a :class:`Reading` (one call where a ``with`` block makes three)."""
+    if state.statics_memo is not None:
+        return read(state, *args)  # nested: the outer stretch's answers stand
+    state.statics_memo = {}
+    try:
+        return read(state, *args)
+    finally:
+        state.statics_memo = None
+
+
 @dataclass(frozen=True)
 class Conditional:
     """An always-on step under a condition whose ``then`` steps are all plain: the statics they
@@ -697,6 +788,9 @@ class Conditional:
     condition: Any
     ctx: Ctx
     then: tuple[Static, ...]
+    of_this_card: bool = False
+    """The condition is a :class:`N.Present` of the card holding it: read off the card itself,
+    which is on the field whenever its abilities are read (:func:`_condition_holds`)."""
 
 
 @dataclass(frozen=True)
@@ -707,9 +801,15 @@ class Passives:
     """A ready :class:`Static` for a plain step, a :class:`Conditional`, or for a nested
     condition ``(step, ctx, stamp, source)`` to unfold on each reading."""
     may_allow: bool
-    """Whether any of them is, or could be once its condition holds, a card's "can"."""
+    """Whether any of them is, or could be once its condition holds, a card's "can" of its own:
+    not a "can only", and not one that depends on the card on the other side ("by"). Only
+    such a "can" takes part in a clash in force (``conflicts.conflicts_met``)."""
     present: frozenset[str] = frozenset()
     """Every sort (:func:`wanted`) they can give."""
+    can_turns: frozenset[str] | None = None
+    """When each of those "can"s is one of this card on the turn it was summoned or revealed
+    (``when`` of :data:`TURN_BOUND`), those turns: the "can"s are in force on no other turn.
+    ``None`` when some "can" is not so bound."""
     sorts: dict[str, tuple[Any, ...]] = field(default_factory=dict, compare=False, repr=False)
     """The entries of each sort (:meth:`of_sort`), once picked out."""
 
@@ -726,7 +826,7 @@ class Passives:
                 elif type(entry) is Conditional:
                     then = tuple(s for s in entry.then if wanted(s.step, want))
                     if then:
-                        picked.append(Conditional(entry.condition, entry.ctx, then))
+                        picked.append(Conditional(entry.condition, entry.ctx, then, entry.of_this_card))
                 elif want in _wants(entry[0]):
                     picked.append(entry)
             found = self.sorts[want] = tuple(picked)
@@ -737,11 +837,33 @@ PLAIN = (N.Points, N.ImmuneTo, N.Cannot, N.Can)
 """The always-on steps that are in force as they are (:func:`_unfold`)."""
 
 
+TURN_BOUND = ("summoned_turn", "revealed_turn", "fused_turn")
+"""The ``when`` of a "can" or "cannot" in force only on the turn its card was summoned, revealed
+or fused (``conflicts.TURN_WORDS``; :func:`_when_ok`)."""
+
+
+def _can_turns(steps: list[Any]) -> frozenset[str] | None:
+    """:attr:`Passives.can_turns` of these always-on steps (with the steps under their conditions)."""
+    whens: set[str] = set()
+    for step in steps:
+        if isinstance(step, N.IfThen):
+            inner = _can_turns(list(step.then))
+            if inner is None:
+                return None
+            whens |= inner
+        elif isinstance(step, N.Can) and not step.only and step.by is None:
+            subject = step.subject
+            if subject.quantifier != "this" or "player" in subject.kinds or step.when not in TURN_BOUND:
+                return None
+            whens.add(step.when)
+    return frozenset(whens)
+
+
 def _may_allow(step: Any) -> bool:
-    """Whether an always-on step is, or holds under its conditions, a "can"."""
+    """Whether an always-on step is, or holds under its conditions, a "can" of its own (see :attr:`Passives.may_allow`)."""
     if isinstance(step, N.IfThen):
         return any(_may_allow(inner) for inner in step.then)
-    return isinstance(step, N.Can)
+    return isinstance(step, N.Can) and not step.only and step.by is None
 
 
 def passives_of(state: BattleMonstersState, fc: OnField) -> Passives | None:
@@ -763,8 +885,12 @@ def passives_of(state: BattleMonstersState, fc: OnField) -> Passives | None:
                     if isinstance(step, PLAIN):
                         entries.append(Static(step, ctx, fc.arrived, fc.name))
                     elif isinstance(step, N.IfThen) and all(isinstance(inner, PLAIN) for inner in step.then):
-                        entries.append(Conditional(step.condition, ctx,
-                                                   tuple(Static(inner, ctx, fc.arrived, fc.name) for inner in step.then)))
+                        then = tuple(Static(inner, ctx, fc.arrived, fc.name) for inner in step.then)
+                        if _while_on_field(step.condition):
+                            entries.extend(then)  # it is on the field whenever its abilities are read
+                        else:
+                            of_this_card = isinstance(step.condition, N.Present) and step.condition.what.quantifier == "this"
+                            entries.append(Conditional(step.condition, ctx, then, of_this_card))
                     elif isinstance(step, N.IfThen):
                         entries.append((step, ctx, fc.arrived, fc.name))
                     else:
@@ -773,9 +899,24 @@ def passives_of(state: BattleMonstersState, fc: OnField) -> Passives | None:
         return None
     steps = _steps_of(entries)
     held = Passives(tuple(entries), any(_may_allow(ability_step) for ability_step in steps),
-                    frozenset(sort for ability_step in steps for sort in _wants(ability_step)))
+                    frozenset(sort for ability_step in steps for sort in _wants(ability_step)), _can_turns(steps))
     fc.passives = (partners, held)
+    if not partners:  # read off its own parts alone: what they lack, they lack for good
+        fc.silent = not held.entries
+        fc.quiet = not held.may_allow
     return held
+
+
+def _while_on_field(cond: Any) -> bool:
+    """Whether a condition is only "as long as this card is on the field" (:func:`holds` of a
+    :class:`N.Present` of this card that asks nothing more of it): true whenever a card on the
+    field has its always-on abilities read."""
+    if not isinstance(cond, N.Present) or cond.negated:
+        return False
+    sel = cond.what
+    return (sel.quantifier == "this" and "card" in sel.kinds and sel.owner is None and sel.zone in (None, "field")
+            and sel.visible is None and not sel.other and sel.species is None and sel.element is None and sel.prefix is None
+            and sel.state is None and sel.mode is None and sel.stat is None)
 
 
 def _steps_of(entries: list[Any]) -> list[Any]:
@@ -791,15 +932,47 @@ def _steps_of(entries: list[Any]) -> list[Any]:
 
 
 def may_allow(state: BattleMonstersState) -> bool:
-    """Whether a card's "can" could be in force now, judged without reading any condition:
-    ``False`` means :func:`statics` holds no "can" (or cannot be read at all)."""
-    for fc in state.on_field():
-        if (fc.visible or fc.kind == "trap") and not fc.nullified:  # effects_on
-            kept = fc.passives
-            held = kept[1] if kept is not None and not fc.fused and not kept[0] else passives_of(state, fc)
-            if held is None or held.may_allow:
+    """Whether a card's "can" of its own could be in force now, judged without reading any
+    condition: ``False`` means :func:`statics` holds no "can" but "can only"s and "can ... by"s
+    (see :attr:`Passives.may_allow`), or cannot be read at all.
+
+    A side whose cards are all known to hold no "can" of their own (``OnField.quiet``) and
+    share no other card's text is passed over at once; so is each such card. A card whose
+    "can"s are all bound to the turn it was summoned or revealed (:attr:`Passives.can_turns`)
+    counts only on that turn.
+    """
+    for side in state.sides.values():
+        on_side = side.field
+        if all(map(_QUIET, on_side)) and not any(map(_FUSED, on_side)):
+            continue
+        for fc in on_side:
+            if fc.quiet and not fc.fused:
+                continue
+            if _may_allow_card(state, fc):
                 return True
     return any(isinstance(lasting.step, N.Can) for lasting in state.lasting)
+
+
+_QUIET = attrgetter("quiet")
+_FUSED = attrgetter("fused")
+
+
+def _may_allow_card(state: BattleMonstersState, fc: OnField) -> bool:
+    """Whether one card's "can" could be in force now (see :func:`may_allow`)."""
+    if fc.passives is None and not fc.fused:
+        passives_of(state, fc)  # its own text, read once whatever its stance: OnField.quiet
+        if fc.quiet:
+            return False
+    if not ((fc.visible or fc.kind == "trap") and not fc.nullified):  # effects_on
+        return False
+    kept = fc.passives
+    held = kept[1] if kept is not None and not fc.fused and not kept[0] else passives_of(state, fc)
+    if held is None:
+        return True
+    if not held.may_allow:
+        return False
+    turns = held.can_turns  # "this card can ... on the turn it is summoned": in force on that turn only
+    return turns is None or any(_when_ok(state, when, fc) for when in turns)
 
 
 def _unfold(state: BattleMonstersState, step: Any, ctx: Ctx, stamp: int, source: str) -> list[Static]:
@@ -870,7 +1043,7 @@ def immune(state: BattleMonstersState, fc: OnField, source: OnField | None, atta
     return False
 
 
-@dataclass
+@dataclass(frozen=True)
 class Verdict:
     """What card effects say about an action: allowed or not, and which card decided it."""
 
@@ -894,7 +1067,7 @@ def permission(state: BattleMonstersState, action: str, subject: OnField | None,
     """
     yes, no = applicable(state, action, subject, player, other, when)
     if not yes and not no:
-        return Verdict(None)
+        return NO_CARD_SPEAKS
     if yes and no:
         from spec.battle_monsters.conflicts import settle_permission
 
@@ -904,15 +1077,27 @@ def permission(state: BattleMonstersState, action: str, subject: OnField | None,
     return Verdict(False, no[0].source, "BM.rules.card")
 
 
+NO_CARD_SPEAKS = Verdict(None)
+"""The verdict when no effect in force speaks of the action (the manual's defaults apply)."""
+
+
 class Gap(Unmodelled):
     """Effects in force clash and no precedence rule settles them (or z3 could not decide): unverifiable."""
 
 
 def applicable(state: BattleMonstersState, action: str, subject: OnField | None, player: str | None = None,
                other: OnField | None = None, when: str | None = None) -> tuple[list[Static], list[Static]]:
-    """The effects in force that allow (``yes``) and forbid (``no``) this action now."""
+    """The effects in force that allow (``yes``) and forbid (``no``) this action now.
+
+    The usual answer, that nothing speaks of the action, is given at once when no lasting
+    effect is in force and no always-on ability of the database speaks of it (:func:`tame`).
+    """
     yes: list[Static] = []
     no: list[Static] = []
+    if not state.lasting:
+        profile = tame(state.cards)
+        if profile.ok and "act:" + action not in profile.spoken:
+            return yes, no
     for static in statics(state, "act:" + action):
         step = static.step
         if isinstance(step, N.Cannot) and action in step.actions:

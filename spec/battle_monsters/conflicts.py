@@ -409,9 +409,8 @@ def _in_force(state: BattleMonstersState, statics: Sequence[Static]) -> tuple[li
         subjects: list[tuple[OnField | None, str | None]] = []
         if "player" in sel.kinds:
             subjects = [(None, p) for p in B.who(state, static.ctx.controller, sel.owner, static.ctx.holder)]
-        elif sel.quantifier == "this":  # only its own card matches: the one on the field with its uid
-            holder = static.ctx.holder
-            fc = B.find_uid(state, holder.uid) if holder is not None else None
+        elif sel.quantifier == "this":  # only its own card matches: the holder of an effect in force is on the field (or gone: None)
+            fc = static.ctx.holder
             subjects = [(fc, None)] if fc is not None and B._filters(state, sel, fc, static.ctx) else []
         elif sel.quantifier not in ("the", "it"):
             subjects = [(fc, None) for fc in state.on_field() if B.matches(state, sel, fc, static.ctx)]
@@ -446,8 +445,11 @@ def _as_effects(items: list[InForce], manual: list[tuple[OnField, str]]) -> list
 def conflicts_met(state: BattleMonstersState, memo: dict[str, Any]) -> list[Ruling]:
     """Findings for clashes between effects in force not reported yet (see the module docstring).
 
-    The effects are compared with those of the last call by their ids first: when nothing
-    changed, they are not put in words at all.
+    A clash needs a card's "can" in force on some subject (a "cannot" against a "cannot"
+    never clashes): the "can"s are looked at first, and nothing more is done without one.
+    The effects are then compared with those of the last call that got that far by their
+    ids: when nothing changed, they are not put in words at all (a clash met before is
+    never reported twice, so comparing with an older call changes no finding).
     """
     if state.stage != "turn":
         return []
@@ -456,8 +458,9 @@ def conflicts_met(state: BattleMonstersState, memo: dict[str, Any]) -> list[Ruli
             return []  # no card's "can" can be in force, whatever the conditions say
         with B.Reading(state):
             statics = B.statics(state, "permissions")  # _in_force reads only the "can"s and "cannot"s
-            if not any(isinstance(s.step, N.Can) for s in statics):
-                return []  # a clash needs a card's "can" (against a "cannot" or the manual)
+            cans = [s for s in statics if isinstance(s.step, N.Can)]
+            if not cans or not _in_force(state, cans)[0]:
+                return []  # a clash needs a card's "can" in force on some subject (against a "cannot" or the manual)
             items, manual = _in_force(state, statics)
     except B.Unmodelled:
         return []

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Annotated, Any, ClassVar
+from operator import attrgetter
+from typing import Annotated, Any, ClassVar, NamedTuple
 
 import msgspec
 
@@ -46,6 +47,7 @@ from spec.core.findings import Violation
 from spec.core.game import Event, Game, Ruling, Setup
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Frame, Resolution, UnsupportedStep
+from spec.core.rules import Action
 from spec.core.state import Zone
 
 cite = BOOK.cite
@@ -56,6 +58,33 @@ NO_ACTOR = ("first", "lives", "sent", "triggered", "game")
 NAMED_FIELDS: dict[type, tuple[str, ...]] = {
     cls: tuple(f for f in ("card", "target") if f in cls.__struct_fields__) for cls in E.EVENTS}
 """Per event class, its fields that name a card (``card``, ``target``): checked against the database."""
+
+
+class KindFacts(NamedTuple):
+    """What :meth:`BattleMonsters.apply` needs to know of one class of event, worked out once per class."""
+
+    kind: str
+    actor: bool
+    """A player performs it: the event must say who (every kind but :data:`NO_ACTOR`)."""
+    named: tuple[str, ...]
+    """Its fields that name a card of the database (:data:`NAMED_FIELDS`; none for the claims
+    ``sent`` and ``triggered``, whose cards may have left play)."""
+    claim: bool
+    """A claim (``E.KINDS``): it derives nothing, and the facts it may match stay those of the last move."""
+    action: Action[Any, Any]
+    """The action whose preconditions judge it (``BOOK.actions``)."""
+    perform: str
+    """The name of the method that carries it out (``_do_<kind>``)."""
+
+
+def facts_of(cls: type, kind: str) -> KindFacts:
+    """The :class:`KindFacts` of an event class of the given kind."""
+    named = () if kind in ("sent", "triggered") else NAMED_FIELDS.get(cls) or ("card", "target")
+    return KindFacts(kind, kind not in NO_ACTOR, named, E.KINDS[kind] == "claim", BOOK.actions[kind], f"_do_{kind}")
+
+
+FACTS: dict[type, KindFacts] = {cls: facts_of(cls, str(cls.__struct_config__.tag)) for cls in E.EVENTS}
+"""Per event class of the vocabulary, its :class:`KindFacts`."""
 
 MAX_DEPTH = 12
 """How deeply effects may set each other off within one event before the spec gives up (unverifiable)."""
@@ -97,6 +126,10 @@ BOOK.contradiction("BM.spell.attackable", "BM.stance.ai.spell.attack",
                    why="face-down spells may be attacked in one rule, but not in the attack-invisible stance in the other (likewise traps)")
 BOOK.contradiction("BM.monster.no_attack", "BM.start.direct_attack",
                    why="a monster with 0 attack points may attack, but must have more than 0 to attack the player")
+
+
+_KIND = attrgetter("kind")
+_EXPIRES = attrgetter("expires")
 
 
 class Decklist(msgspec.Struct, forbid_unknown_fields=True):
@@ -155,33 +188,36 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
     # ================================================================== applying events
 
     def apply(self, state: BattleMonstersState, event: Event) -> list[Ruling]:
-        kind = str(event.__struct_config__.tag)
+        facts = FACTS.get(type(event))
+        if facts is None:
+            facts = facts_of(type(event), str(event.__struct_config__.tag))
         for side in state.sides.values():
             side.knowledge.now = event.seq
         try:
-            return self._apply(state, event, kind)
+            return self._apply(state, event, facts)
         except (B.Unmodelled, UnsupportedStep) as error:
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
         except RecursionError:
             return [Ruling(None, Violation("effects set each other off without end", severity="unverifiable"))]
 
-    def _apply(self, state: BattleMonstersState, ev: Any, kind: str) -> list[Ruling]:
-        if ev.by is None and kind not in NO_ACTOR:
-            return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
-        if ev.by is not None and ev.by not in state.players:
-            return [Ruling(None, Violation(f"{ev.by!r} is not a player of this game", "one of " + ", ".join(state.players), str(ev.by), "malformed"))]
-        if kind not in ("sent", "triggered"):  # each card the event names (NAMED_FIELDS) is one of the database
+    def _apply(self, state: BattleMonstersState, ev: Any, facts: KindFacts) -> list[Ruling]:
+        kind = facts.kind
+        by = ev.by
+        if by is None:
+            if facts.actor:
+                return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
+        elif by not in state.players:
+            return [Ruling(None, Violation(f"{by!r} is not a player of this game", "one of " + ", ".join(state.players), str(by), "malformed"))]
+        if facts.named:  # each card the event names is one of the database
             cards = state.cards
-            for field in NAMED_FIELDS.get(type(ev)) or ("card", "target"):
+            for field in facts.named:
                 name = getattr(ev, field, None)
-                if isinstance(name, str) and name and name not in cards and B.printed(cards, name) is None:
+                if isinstance(name, str) and name and name not in cards.cards and B.printed(cards, name) is None:
                     return [Ruling(None, Violation(f"{name!r} is not a card of the database {cards.name}", "a printed card", name, "unverifiable"))]
-        claim = E.KINDS[kind] == "claim"
+        claim = facts.claim
         if not claim:
             state.mark = len(state.facts)
-        action = BOOK.actions[kind]
-        with B.Reading(state):  # the checks only read the state
-            hit = action.first_violation(state, ev)
+        hit = B.read_only(state, facts.action.first_violation, ev)  # the checks only read the state
         if hit is not None:
             check, violation = hit
             if not claim:
@@ -191,8 +227,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
             return []
         if kind != "agree":
             state.offer = None
-        perform = getattr(self, f"_do_{kind}")
-        perform(state, ev)
+        getattr(self, facts.perform)(state, ev)
         self._progress(state)
         return []
 
@@ -462,9 +497,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
                target: OnField | None = None, ghost: bool = False, name: str | None = None) -> None:
         if not ghost and not B.effects_on(fc):
             return
-        for ability in B.abilities(state, fc):
-            if not isinstance(ability, N.Reaction) or kind not in ability.event.kinds:
-                continue
+        for ability in B.reactions_to(state, fc, kind):
             event = ability.event
             if kind == "used" and event.name != name:
                 continue
@@ -500,16 +533,18 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         try:
             if state.depth > MAX_DEPTH:
                 raise B.Unmodelled("effects set each other off more than the spec follows")
-            for fc in list(state.on_field()):
+            cards = state.on_field()
+            kinds = list(map(_KIND, cards))
+            if "spell" not in kinds and "trap" not in kinds:
+                return  # only spells and traps go off on their condition
+            for fc in cards:
                 if fc.kind not in ("spell", "trap") or (fc.kind == "spell" and not fc.visible) or fc.nullified:
                     continue
                 if subject is not None and fc.uid == subject.uid and kind in ("revealed", "activated"):
                     continue  # a card's own turning face up is handled by _spell_up
                 if fc.expires is not None and fc.expires < state.turn:
                     continue
-                for ability in B.abilities(state, fc):
-                    if not isinstance(ability, N.TriggerEffect) or ability.trigger is None or kind not in ability.trigger.kinds:
-                        continue
+                for ability in B.triggers_on(state, fc, kind):
                     if not self._trigger_matches(state, fc, ability.trigger, kind, actor, subject, target_player, by):
                         continue
                     if ability.use == "once_per_turn" and fc.used_turn == state.turn:
@@ -655,10 +690,13 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
             state.turn_owner.append(player)
             state.active = player
             state.offer = None
-            state.lasting = [x for x in state.lasting if x.until is None or x.until >= state.turn]
-            for fc in list(state.on_field()):
-                if fc.expires is not None and fc.expires < state.turn:
-                    self.to_graveyard(state, fc)
+            if state.lasting:
+                state.lasting = [x for x in state.lasting if x.until is None or x.until >= state.turn]
+            cards = state.on_field()
+            if list(map(_EXPIRES, cards)).count(None) != len(cards):  # some spell or trap lasts a number of turns
+                for fc in cards:
+                    if fc.expires is not None and fc.expires < state.turn:
+                        self.to_graveyard(state, fc)
             side = state.sides[player]
             if side.skips > 0:
                 side.skips -= 1

@@ -74,6 +74,14 @@ class OnField:
     """The abilities of its printed parts, once read (``board.abilities``; the parts never change)."""
     passives: Any = field(default=None, init=False, repr=False, compare=False)
     """Its always-on abilities, once read (``board.passives_of``), with the partners on the field they were read with."""
+    by_event: Any = field(default=None, init=False, repr=False, compare=False)
+    """Its own abilities that go off on an event, by the event's kind, once read (``board.triggers_on``,
+    ``board.reactions_to``; only meaningful while it is fused with nothing)."""
+    silent: bool = field(default=False, init=False, repr=False, compare=False)
+    """Known to hold no always-on ability of its own (read off its printed parts by ``board.passives_of``);
+    ``False`` also while that is not known. Only meaningful while it is fused with nothing."""
+    quiet: bool = field(default=False, init=False, repr=False, compare=False)
+    """Known to hold no always-on "can" of its own (``board.Passives.may_allow``), even under a condition (likewise)."""
     name: str = field(default="", init=False, repr=False, compare=False)
     """The card's name, id and owner, read off ``card`` once: a card on the field keeps them."""
     uid: int = field(default=0, init=False, repr=False, compare=False)
@@ -170,6 +178,9 @@ class BattleMonstersState:
     ending: bool = False
     """The active player took their action: the turn passes once pending effects are done."""
     """How deeply triggers are nested now (a guard against effects that set each other off forever)."""
+    found_uid: dict[int, OnField] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Cards once found on the field by their id (``board.find_uid``): a hint, believed only while
+    the card is still on its owner's side."""
     statics_memo: dict[str | None, Any] | None = field(default=None, init=False, repr=False, compare=False)
     """While the state is only being read (``board.Reading``): the always-on effects once worked out, per sort
     (``None``: all of them), the cards whose effects work (``"cards"``), and the cards the move names
