@@ -155,6 +155,20 @@ def _speaks_afresh(state: EpicBattlesState) -> bool:
     return False
 
 
+def _passives_by_player_afresh(state: EpicBattlesState, kind: type) -> dict[str, tuple[Any, ...]]:
+    """Per player, the always-on abilities of their character holding a step of ``kind`` (or whose
+    condition could fail to be read), from the card text."""
+    out: dict[str, tuple[Any, ...]] = {}
+    for player, side in state.sides.items():
+        if side.character is None or side.character.name is None:
+            continue
+        found = tuple(a for a in B.text_of(state, side.character.name).abilities if isinstance(a, A.Passive)
+                      and (any(isinstance(step, kind) for step in a.effect) or not B._always_readable(a.condition)))
+        if found:
+            out[player] = found
+    return out
+
+
 def test_kept_answers_are_those_worked_out_afresh_at_every_look_up(monkeypatch: Any) -> None:
     """Along the shipped replays, every look-up of what is kept per state (``state.by_characters``:
     the always-on steps of a kind, the moments watched, who may speak of players) and per card
@@ -164,12 +178,16 @@ def test_kept_answers_are_those_worked_out_afresh_at_every_look_up(monkeypatch: 
     from spec.epic_battles.game import EpicBattles
     from verifier.verify import verify_file
 
-    looked: dict[str, int] = {"in_force": 0, "moment": 0, "speaks": 0, "own": 0}
+    looked: dict[str, int] = {"in_force": 0, "by_player": 0, "moment": 0, "speaks": 0, "own": 0}
     in_force, occur, may_speak, own_steps = B.in_force, EpicBattles.occur, EC._may_speak, B.own_steps
 
     def checked_in_force(state: EpicBattlesState, kind: type) -> Any:
         found = list(in_force(state, kind))
         assert found == in_force_afresh(state, kind), f"stale in_force({kind.__name__})"
+        kept = state.by_characters.get((B.BY_PLAYER, kind))
+        if kept is not None:  # the always-on abilities read per player: those of each character, read afresh
+            assert kept == _passives_by_player_afresh(state, kind), f"stale always-on abilities by player ({kind.__name__})"
+            looked["by_player"] += 1
         looked["in_force"] += 1
         return found
 
@@ -218,3 +236,26 @@ def test_showing_a_character_forgets_what_was_kept_of_the_characters() -> None:
     state = next(s for s, _e, _r in replay_states(lines) if s.stage == "turn")
     B.in_force(state, A.Modify)
     assert state.copy().by_characters == {}
+
+
+def test_the_hidden_card_journals_are_dated_and_weighed_as_when_each_event_set_them() -> None:
+    """Along played games: what the journals of hidden cards note is dated by the event that
+    shows it (``state.seq``, set once per event rather than on every journal), and the flag that
+    sends the journals to z3 (``state.marked``) is up whenever a journal holds a mark."""
+    from spec import load_game
+
+    game: Any = load_game("epic_battles")
+    dated = 0
+    for lines in _games():
+        for state, event, _raw in replay_states(lines):
+            trial = state.copy()
+            journals = {p: (side.knowledge, side.knowledge.length) for p, side in trial.sides.items()}
+            game.apply(trial, event)
+            for player, side in trial.sides.items():
+                knowledge, length = journals[player]
+                if side.knowledge is knowledge:  # (not a fresh journal: the round did not end)
+                    new = knowledge.observations()[length:]
+                    assert all(o.seq == event.seq for o in new), (event, new)
+                    dated += len(new)
+            assert trial.marked or not any(side.knowledge.marks for side in trial.sides.values())
+    assert dated > 100

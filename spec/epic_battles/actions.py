@@ -570,7 +570,11 @@ def flip_moment_named(state: EpicBattlesState, ev: E.Flip) -> Check:
         return Violation(f"{player} cannot flip events now", expected="no flip", actual="flip")
     for name in ev.cards:
         if permitted and (flip_moment(state, player, name) is None or B.prohibited(state, player, "flip events")):
-            problem = EC.judge_flip(state.copy(), player, name)  # a card lets them flip events: the policy decides
+            mark = len(state.notes)
+            try:  # a card lets them flip events: the policy decides (weighed here, noted as the flip is made)
+                problem = EC.judge_flip(state, player, name)
+            finally:
+                del state.notes[mark:]  # (judge_flip only adds notes: what it noted is taken back)
             if problem is not None:
                 return problem
         elif flip_moment(state, player, name) is None:

@@ -292,15 +292,44 @@ def _in_force(state: EpicBattlesState, kind: type) -> Iterator[tuple[Lasting, ob
     for lasting in state.lasting:
         if isinstance(lasting.step, kind):
             yield lasting, lasting.step
+    by_player = state.by_characters.get((BY_PLAYER, kind))
+    if by_player is None:
+        by_player = _passives_by_player(state, kind)
     for controller in state.in_order():
-        character = state.sides[controller].character
-        if character is None or character.name is None:
-            continue
-        for ability in _passives_for(state, character.name, kind):
+        if by_player is not None:
+            passives = by_player.get(controller, ())
+        else:  # a character's text cannot be read: read each in turn, and fail where the reading does
+            character = state.sides[controller].character
+            if character is None or character.name is None:
+                continue
+            passives = _passives_for(state, character.name, kind)
+        for ability in passives:
             if ability.condition is None or condition_holds(state, controller, ability.condition, {}):
                 for step in ability.effect:
                     if isinstance(step, kind):
                         yield Lasting(step, controller), step
+
+
+BY_PLAYER = "always-on abilities by player"
+"""With a step kind, the key of ``state.by_characters`` under which :func:`_in_force` keeps, per
+player, the always-on abilities of their character it must read (:func:`_passives_for`)."""
+
+
+def _passives_by_player(state: EpicBattlesState, kind: type) -> dict[str, tuple[A.Passive, ...]] | None:
+    """Per player whose character has any, the always-on abilities :func:`_in_force` must read for
+    ``kind`` (kept in ``state.by_characters`` until a character is shown); ``None`` when a
+    character's text cannot be read."""
+    found: dict[str, tuple[A.Passive, ...]] = {}
+    try:
+        for player, side in state.sides.items():
+            if side.character is not None and side.character.name is not None:
+                passives = _passives_for(state, side.character.name, kind)
+                if passives:
+                    found[player] = passives
+    except Unmodelled:
+        return None
+    state.by_characters[(BY_PLAYER, kind)] = found
+    return found
 
 
 def _passives_for(state: EpicBattlesState, name: str, kind: type) -> tuple[A.Passive, ...]:

@@ -56,6 +56,7 @@ from spec.core.conflicts import (
 )
 from spec.core.findings import Violation
 from spec.core.game import Ruling
+from spec.epic_battles import board as B
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from spec.epic_battles.state import EpicBattlesState
@@ -167,8 +168,6 @@ def flip_rule(player: str) -> Effect:
 def cards_in_force(state: EpicBattlesState, player: str | None = None, topic: str | None = None) -> list[Effect]:
     """Card effects in force saying a player can or can't do something: lasting changes of
     resolved cards and the characters' always-on abilities (``player``/``topic`` filter them)."""
-    from spec.epic_battles import board as B
-
     out: list[Effect] = []
     found: list[tuple[str, Any, str, str | None, bool]] = []
     for number, lasting in enumerate(state.lasting):
@@ -198,8 +197,6 @@ def _may_speak(state: EpicBattlesState) -> bool:
     """Whether :func:`cards_in_force` could find anything, judged without reading conditions:
     ``False`` when no lasting change and no character's always-on ability says a player
     can or can't do something, and every such ability's condition can be read."""
-    from spec.epic_battles import board as B
-
     for lasting in state.lasting:
         if isinstance(lasting.step, (A.Prohibit, A.Permit)):
             return True
@@ -319,16 +316,22 @@ def judge_copies(player: str, name: str, copies: int, limit: int) -> Ruling | No
     return next((conflict_ruling(c) for c in resolution.conflicts), None)
 
 
+def _seen(memo: dict[str, Any]) -> set[Any]:
+    """What :func:`conflicts_met` has listed so far (kept in the verifier's memo)."""
+    seen: set[Any] | None = memo.get("seen")
+    if seen is None:
+        seen = memo["seen"] = set()
+    return seen
+
+
 def conflicts_met(state: EpicBattlesState, memo: dict[str, Any]) -> list[Ruling]:
     """Clashes met since the last call, each listed once: those the flow settled while it
     carried out the last event (``state.notes``), and clashes between the card effects in
     force (a card's can against another card's can't)."""
-    seen: set[Any] | None = memo.get("seen")
-    if seen is None:
-        seen = memo["seen"] = set()
     rulings: list[Ruling] = []
     notes = state.notes
     if notes:
+        seen = _seen(memo)
         for ruling in notes:
             key = (ruling.rule, ruling.violation.message)
             if ruling.violation.severity == "info" and key not in seen:
@@ -336,10 +339,12 @@ def conflicts_met(state: EpicBattlesState, memo: dict[str, Any]) -> list[Ruling]
                 rulings.append(ruling)
         notes.clear()
     quick = (len(state.lasting), state.round, state.turn, state.stage)
-    if memo.get("quick") == quick or state.stage != "turn":
-        memo["quick"] = quick
-        return rulings
+    if memo.get("quick") == quick:
+        return rulings  # no lasting change came or went since the last look (the usual case)
     memo["quick"] = quick
+    if state.stage != "turn":
+        return rulings
+    seen = _seen(memo)
     if not _may_speak(state):
         return rulings  # no card effect in force says what a player can or can't do
     effects = cards_in_force(state)

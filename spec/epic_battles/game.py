@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import cache
 from itertools import combinations
 from typing import Annotated, Any, ClassVar
 
@@ -47,7 +48,8 @@ from spec.epic_battles.effects import Effects
 from spec.epic_battles.state import EpicBattlesState, Job, Occurrence, Side, Strike
 from spec.epic_battles.turn import TURN
 
-cite = BOOK.cite
+cite = cache(BOOK.cite)
+"""``BOOK.cite``, each citation worked out once (work scheduled in play cites its rule again and again)."""
 
 TAGS: dict[type, str] = {cls: str(cls.__struct_config__.tag) for cls in E.EVENTS}
 """Event class -> its ``do`` tag."""
@@ -75,8 +77,9 @@ class KindFacts:
         self.actor = self.kind not in E.NO_ACTOR
         """Whether the event must say who acts (``by``)."""
         one, many = NAMED_FIELDS.get(cls) or _named_fields(cls)
-        self.names = bool(one or many)
-        """Whether the event names cards (checked against the database, ``_unknown_card``)."""
+        self.names = bool(one or many) and self.kind != "draw"
+        """Whether the event names cards to check against the database first (``_unknown_card``); a
+        draw's card is checked as it is drawn instead (``EpicBattles.draw``, ``_not_in_database``)."""
         self.action = BOOK.actions.get(self.kind)
         """The action whose preconditions the event must meet."""
 
@@ -88,6 +91,9 @@ FACTS: dict[type, KindFacts] = {cls: KindFacts(cls) for cls in E.EVENTS}
 def facts_of(cls: type) -> KindFacts:
     """The :class:`KindFacts` of an event class (worked out now for a class outside the vocabulary)."""
     return FACTS.get(cls) or KindFacts(cls)
+
+PHASES = {step: step.capitalize() for step in ("draw", "set", "action", "discard")}
+"""A step of the turn -> the name its moments carry (``phase_begins``/``phase_ends``)."""
 
 MOVES_THAT_CLOSE = ("set", "pass", "attack", "block", "recover", "discard")
 """Moves after which the moments of the events flipped so far have passed (EB.card.event.flip.timing)."""
@@ -239,9 +245,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             state.facts_mark = len(state.facts)  # claims after this event match what it (and the passes before it) derived
         if state.notes:
             state.notes.clear()
-        seq = event.seq
-        for side in state.sides.values():
-            side.knowledge.now = seq
+        state.seq = event.seq  # the date of what the journals of hidden cards note meanwhile (_journal)
         try:
             rulings = self._apply(state, event, facts.kind, facts)
         except (B.Unmodelled, UnsupportedStep) as error:
@@ -250,9 +254,10 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         if notes:
             rulings += [n for n in notes if n.violation.severity != "info"]  # gaps met while the event was carried out
             notes[:] = [n for n in notes if n.violation.severity == "info"]  # settled ones: conflicts_met lists them
-        for side in state.sides.values():
-            if side.knowledge.marks:
-                rulings += self._hidden_contradiction(state, side)
+        if state.marked:  # a hidden card was shown only as a kind: z3 weighs the journal (counting is not enough)
+            for side in state.sides.values():
+                if side.knowledge.marks:
+                    rulings += self._hidden_contradiction(state, side)
         return rulings
 
     @BOOK.encodes("EB.card.event", what="a card set face down without its name is one of the deck's events: which one is a "
@@ -309,7 +314,9 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                 return [Ruling(check.rule, violation, check.name)]
         perform = self._perform.get(kind) or getattr(self, f"_do_{kind}")
         rulings: list[Ruling] = perform(state, ev) or []
-        self._drive(state)
+        if state.resolution is not None or state.pending or state.waiting or state.scheduled or state.stage != "turn" \
+                or (state.strikes and state.strikes[-1].negated):
+            self._drive(state)  # (asked here first: after most moves there is nothing to do, see _drive)
         return rulings
 
     def _apply_anyway(self, state: EpicBattlesState, ev: Any, kind: str) -> None:
@@ -396,7 +403,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             if name is not None and name != known:
                 rulings.append(Ruling(cite("EB.setup.draw"), Violation(f"{player}'s top card was shown to be {known}", known, name, "inconsistent")))
             name = known
-            side.knowledge.reveal(name, f"{how} {name} off the top of the deck (shown there before)")
+            self._journal(state, player).reveal(name, f"{how} {name} off the top of the deck (shown there before)")
         elif name is not None:
             rulings.extend(self.identify(state, player, name, f"{how} {name} off the top of the deck"))
         deck = side.deck
@@ -417,8 +424,17 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             rulings.append(Ruling(cite(rule), Violation(f"{player} shows {name}, but their deck cannot hold another copy",
                                                         f"at most {cap} cop(ies)", f"copy {state.sides[player].knowledge.located[name] + 1}",
                                                         "inconsistent")))
-        state.sides[player].knowledge.reveal(name, words or f"showed {name}", source)
+        knowledge = state.sides[player].knowledge
+        knowledge.now = state.seq  # (as _journal does, at once: every card drawn comes here)
+        knowledge.reveal(name, words or f"showed {name}", source)
         return rulings
+
+    def _journal(self, state: EpicBattlesState, player: str) -> DeckKnowledge:
+        """What the log has shown of ``player``'s hidden cards, ready to note what the event being
+        applied shows (its observations dated by that event's seq)."""
+        knowledge = state.sides[player].knowledge
+        knowledge.now = state.seq
+        return knowledge
 
     def take(self, state: EpicBattlesState, player: str, zone: Zone, name: str | None, rulings: list[Ruling],
              kind: str | None = None) -> CardObj:
@@ -437,7 +453,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                 return fits[0]
             for other in fits:
                 if other.name is not None:
-                    state.sides[player].knowledge.conceal(other.name, f"let go of {other.name}: an unnamed card left the {zone.name}, "
+                    self._journal(state, player).conceal(other.name, f"let go of {other.name}: an unnamed card left the {zone.name}, "
                                                                       "which held it")
                 other.name, other.defn = None, None
         if card is None:
@@ -464,7 +480,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         Which one is a choice that later events constrain (z3, :meth:`_hidden_contradiction`);
         a deck that can hold no card of that kind at all is found by counting, here.
         """
-        knowledge = state.sides[player].knowledge
+        knowledge = self._journal(state, player)
         names = [d.name for d in state.cards if B.role(d) == kind and B.bound(state, player, d.name)[0] != 0]
         if not names:
             rulings.append(Ruling(cite("EB.card.event"), Violation(
@@ -472,6 +488,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                 f"none in the {'registered deck' if knowledge.registered is not None else 'construction limits'}", "inconsistent")))
             return
         knowledge.mark(names, words)
+        state.marked = True
 
     # ================================================================== the turn (EB.turn.*)
 
@@ -497,7 +514,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                   what="a step ends when its rule says; after the Discard step the aggressor role moves to the other player")
     def _end_step(self, state: EpicBattlesState) -> None:
         node = state.node
-        self.occur(state, "phase_ends", None, phase=node.capitalize())
+        self.occur(state, "phase_ends", None, phase=PHASES.get(node) or node.capitalize())
         if node == "draw":
             self._enter(state, "set")
             self.occur(state, "phase_begins", None, phase="Set")
@@ -570,8 +587,10 @@ class EpicBattles(Game[EpicBattlesState, Event]):
 
     def _discard_progress(self, state: EpicBattlesState) -> None:
         """The aggressor discards down to three, then the other player; then the step ends."""
+        sides = state.sides
         for player in state.in_order():
-            if len(state.sides[player].hand) > 3:
+            hand = sides[player].hand
+            if len(hand.cards) + hand.hidden > 3:  # (the size of the hand, read at once)
                 state.holder = player
                 return
         self._end_step(state)
@@ -827,12 +846,14 @@ class EpicBattles(Game[EpicBattlesState, Event]):
     def occur(self, state: EpicBattlesState, event: str, who: str | None, card: CardObj | None = None,
               phase: str | None = None, owner: str | None = None, settled: str | None = None) -> None:
         """Record a moment (for flips) and queue the characters' triggered abilities it sets off, aggressor's first."""
-        labels: tuple[str, ...] = ()
-        if card is not None and card.defn is not None:
-            height = B.height(card.defn)
-            labels = tuple(([height] if height else []) + B.traits(state, card.uid, card.defn, owner or card.owner))
-        occ = Occurrence(event, who, card.uid if card is not None else None, card.defn if card is not None else None, labels, phase,
-                         settled)
+        if card is None:  # a moment of the turn or of a player (a step begins, a player is chipped...)
+            occ = Occurrence(event, who, None, None, (), phase, settled)
+        else:
+            labels: tuple[str, ...] = ()
+            if card.defn is not None:
+                height = B.height(card.defn)
+                labels = tuple(([height] if height else []) + B.traits(state, card.uid, card.defn, owner or card.owner))
+            occ = Occurrence(event, who, card.uid, card.defn, labels, phase, settled)
         state.recent.append(occ)
         watched = state.by_characters.get(event)
         if watched is None:
@@ -974,6 +995,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             side.down = None
             side.shuffled = False
             side.drawn = 0
+        state.seq = None  # (the fresh journals date nothing more before the next event)
 
     # ================================================================== the work loop
 
@@ -1019,9 +1041,11 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                 else:
                     getattr(self, job.then)(state, *job.args)
                 continue
-            self._settle(state)
-            if state.waiting or state.scheduled or state.pending:
-                continue
+            strikes = state.strikes
+            if strikes and strikes[-1].negated:
+                self._settle(state)
+                if state.waiting or state.scheduled or state.pending:
+                    continue
             return
         raise B.Unmodelled("the effects do not come to an end")
 
@@ -1106,10 +1130,10 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             else:  # deck bottom or top: the card is unseen again
                 side.deck.hidden += 1
                 if card.name is not None:
-                    side.knowledge.conceal(card.name, f"put {card.name} back into the deck ({to})")
+                    self._journal(state, player).conceal(card.name, f"put {card.name} back into the deck ({to})")
                 if to == "deck top" and card.name is not None:
                     side.top.insert(0, card.name)
-                    side.knowledge.reveal(card.name, f"left {card.name} known on top of the deck")
+                    self._journal(state, player).reveal(card.name, f"left {card.name} known on top of the deck")
         elif need.kind == "shuffle":
             side.top.clear()
         elif need.kind == "search":

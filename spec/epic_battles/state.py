@@ -196,6 +196,12 @@ class EpicBattlesState:
     notes: list[Any] = field(default_factory=list)
     """Findings the flow made while carrying out an effect (conflicts settled or left open,
     spec.epic_battles.conflicts); ``EpicBattles.apply`` hands them on with the event's own."""
+    marked: bool = False
+    """Whether a hidden card was ever shown only as a kind (``DeckKnowledge.mark``): only then
+    can z3 find the journal of hidden cards contradictory (``EpicBattles._hidden_contradiction``)."""
+    seq: int | None = None
+    """The seq of the event being applied (``None`` before the first and after a round ends
+    within one): the date of the observations noted in the journals of hidden cards."""
     cat: Catalog = field(init=False, repr=False, compare=False)
     """What the spec has read off ``cards`` (shared by every state of that database)."""
     by_characters: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -247,6 +253,7 @@ class EpicBattlesState:
             list(self.scheduled), [(None if r is None else r.copy(), list(p)) for r, p in self.suspended],
             list(self.lasting), list(self.delayed), list(self.recent), list(self.facts), self.facts_mark,
             set(self.claimed), list(self.round_winners), self.winner, self.next_uid, self.next_sid, list(self.notes),
+            self.marked, self.seq,
         )
 
 
