@@ -5,8 +5,10 @@ by event, and which of them can clash); it reads the statics of one kind only fr
 effects that have such steps or whose reading may fail; it tells that no effect is in
 force without reading them when every card on the field is quiet; a snapshot before the
 passes inferred for an event shares the cards whose name is known and copies them only
-when it is put back. Each test pins one of these against the plain reading, along the
-replays of ``replays/ttcg``.
+when it is put back; it keeps what it read of the field's make-up (piles by id and top
+card, the cards with effects of each kind, the triggers of each event) until it changes,
+and the marks counted for the change key until a pile is tapped, untapped or switched on. Each test
+pins one of these against the plain reading, along the replays of ``replays/ttcg``.
 """
 
 from __future__ import annotations
@@ -241,3 +243,95 @@ def test_the_change_key_changes_exactly_when_the_plain_one_does() -> None:
         last[:] = [now]
 
     along_replays(see)
+
+
+def _checked(module: Any, name: str, plain: Callable[..., Any], calls: dict[str, int], same: Callable[[Any, Any], bool] | None = None,
+             ) -> Callable[..., Any]:
+    """``module.name`` made to compare each answer with ``plain``'s (both failing alike counts as the same)."""
+    kept = getattr(module, name)
+
+    def both(*args: Any) -> Any:
+        try:
+            answer: Any = ("ok", kept(*args))
+        except Exception as error:  # noqa: BLE001 - compared below
+            answer = ("raised", type(error), str(error))
+        try:
+            afresh: Any = ("ok", plain(*args))
+        except Exception as error:  # noqa: BLE001 - compared below
+            afresh = ("raised", type(error), str(error))
+        assert (same or (lambda a, b: a == b))(answer, afresh), (name, answer, afresh)
+        calls[name] = calls.get(name, 0) + 1
+        if answer[0] == "raised":
+            raise answer[1](answer[2])
+        return answer[1]
+
+    return both
+
+
+def test_what_is_kept_of_the_field_is_what_is_read_afresh_at_every_lookup_along_the_replays(monkeypatch: Any) -> None:
+    """The field's make-up (piles by id and by top card, the cards with effects of each kind, the
+    triggers of each event, the marks counted for conflicts) read pile by pile at every lookup."""
+    calls: dict[str, int] = {}
+
+    def same_piles(a: Any, b: Any) -> bool:
+        if a[0] != b[0]:
+            return False
+        if a[0] == "raised":
+            return a[1:] == b[1:]
+        return a[1] is b[1] or (isinstance(a[1], tuple) and len(a[1]) == 2 and a[1][0] is b[1][0] and a[1][1] == b[1][1])
+
+    def same_lists(a: Any, b: Any) -> bool:
+        if a[0] != b[0] or a[0] == "raised":
+            return a == b
+        return len(a[1]) == len(b[1]) and all(len(x) == len(y) and all(p is q or p == q for p, q in zip(x, y, strict=True))
+                                              for x, y in zip(a[1], b[1], strict=True))
+
+    def watching_or_plain(state: TtcgState, event: str) -> Any:
+        return B.watching_plain(state, event)
+
+    def watched(a: Any, b: Any) -> bool:
+        if a[0] == "ok" and a[1] is None:  # a text that cannot be read: the field is read pile by pile
+            return b[0] == "raised"
+        return same_lists(a, b)
+
+    monkeypatch.setattr(B, "pile_of", _checked(B, "pile_of", B.pile_of_plain, calls, same_piles))
+    monkeypatch.setattr(B, "_pile_and_owner", _checked(B, "_pile_and_owner", B._pile_and_owner_plain, calls, same_piles))
+    monkeypatch.setattr(B, "statics_of", _checked(B, "statics_of", B.statics_of_plain, calls, same_lists))
+    monkeypatch.setattr(B, "watching", _checked(B, "watching", watching_or_plain, calls, watched))
+    monkeypatch.setattr(B, "field_marks", _checked(B, "field_marks", B.field_marks_plain, calls))
+    monkeypatch.setattr(TC, "_nothing_in_force", _checked(TC, "_nothing_in_force", TC._nothing_in_force_plain, calls))
+    monkeypatch.setattr(TC, "_field_and_clashes", _checked(TC, "_field_and_clashes", TC._field_and_clashes_plain, calls,
+                                                           lambda a, b: a[0] == b[0] and (a[0] == "raised" or (
+                                                               list(a[1][0]) == list(b[1][0]) and same_lists(("ok", a[1][1]), ("ok", b[1][1]))))))
+    along_replays(lambda _state, _event: None)
+    assert set(calls) == {"pile_of", "_pile_and_owner", "statics_of", "watching", "field_marks", "_nothing_in_force",
+                          "_field_and_clashes"}
+
+
+def test_the_field_is_read_again_after_each_kind_of_change() -> None:
+    """A change of the field's make-up or of a pile's marks, made any way, is seen by the next lookup."""
+    cards = CardDatabase.load(shipped_database("ttcg", "base"), "ttcg")
+    state = GAME.setup(Setup(("ann", "ben"), {}, {}, cards))
+    state.stage, state.active = "turn", "ann"
+    names = [d.name for d in cards if B.is_creature(d)][:3]
+    first = GAME.new_pile(state, "ann", state.new_card(names[0], "ann", cards[names[0]]), by_effect=True)
+    assert B.pile_of(state, first.card.uid) is first and B.field_marks(state) == B.field_marks_plain(state)
+    second = GAME.new_pile(state, "ann", state.new_card(names[1], "ann", cards[names[1]]), by_effect=True)
+    assert B.pile_of(state, second.card.uid) is second
+    top = state.new_card(names[2], "ann", cards[names[2]])
+    second.card = top
+    assert B.pile_of(state, top.uid) is second and B.pile_of(state, second.under[0].uid if second.under else -5) is None
+    second.under.append(state.new_card(names[0], "ann", cards[names[0]]))
+    assert B.statics_of(state, KINDS[2]) == B.statics_of_plain(state, KINDS[2])
+    second.under = []
+    assert B.statics_of(state, KINDS[2]) == B.statics_of_plain(state, KINDS[2])
+    first.tapped = True
+    assert B.field_marks(state) == B.field_marks_plain(state)
+    first.switched_on.add(1)
+    assert B.field_marks(state) == B.field_marks_plain(state)
+    first.switched_on = set()
+    assert B.field_marks(state) == B.field_marks_plain(state)
+    state.sides["ann"].creatures.remove(first)
+    assert B.pile_of(state, first.card.uid) is None and B.field_marks(state) == B.field_marks_plain(state)
+    state.active = "ben"
+    assert B.field_of(state).piles == list(B.piles(state))

@@ -23,7 +23,7 @@ from grammar import ast as A
 from grammar import ttcg_nodes as T
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.state import CardObj
-from spec.ttcg.state import Pile, TtcgState
+from spec.ttcg.state import Pile, TtcgState, field_edits, mark_edits
 
 ELEMENTS = ("water", "fire", "earth", "nature", "electric", "light", "dark")
 DEFINED_LABELS = ("normal", "continuous", "counter", "equip", "latent", "dormant", "passive")
@@ -284,8 +284,107 @@ def piles(state: TtcgState) -> Iterator[tuple[str, Pile]]:
             yield player, pile
 
 
+class _Field:
+    """The make-up of one state's field, read once until it changes (see :func:`spec.ttcg.state.field_edits`).
+
+    ``piles``: ``(owner, pile)`` in field order (:func:`piles`). Read when first asked:
+    ``tops``, ``(owner, top card)`` of the piles whose top card has a name; ``by_id`` and
+    ``by_top``, a pile (with its owner) by its id and by its top card's uid; ``kinds`` and
+    ``watchers``, per kind of static step and per trigger event, the cards of the field
+    that have such effects (see :func:`_statics_entries`, :func:`watching`), or ``None`` when
+    a card's text cannot be read (then the field is read card by card, so that it fails
+    where it would). The field order puts the active player first: a new active player is
+    a new reading.
+    """
+
+    __slots__ = ("_by_id", "_by_top", "_marks", "_marks_at", "_tops", "active", "cards", "edits", "kinds", "piles", "watchers")
+
+    def __init__(self, state: TtcgState) -> None:
+        self.edits = field_edits()
+        self.active = state.active
+        self.cards = state.cards
+        found: list[tuple[str, Pile]] = []
+        sides = state.sides
+        for owner in players_in_order(state):
+            side = sides[owner]
+            for pile in side.creatures:
+                found.append((owner, pile))
+            for pile in side.magic:
+                found.append((owner, pile))
+        self.piles = found
+        self._tops: list[tuple[str, CardObj]] | None = None
+        self._by_id: dict[int, tuple[Pile, str]] | None = None
+        self._by_top: dict[int, Pile] | None = None
+        self._marks: tuple[int, ...] = ()
+        self._marks_at = -1
+        self.kinds: dict[Any, tuple[tuple[str, Pile, CardObj, Any], ...] | None] = {}
+        self.watchers: dict[str, tuple[tuple[str, Pile, CardObj, Numbered], ...] | None] = {}
+
+    @property
+    def tops(self) -> list[tuple[str, CardObj]]:
+        if self._tops is None:
+            self._tops = [(owner, pile.card) for owner, pile in self.piles if pile.card.name is not None]
+        return self._tops
+
+    @property
+    def by_id(self) -> dict[int, tuple[Pile, str]]:
+        if self._by_id is None:
+            self._by_id = {}
+            for owner, pile in self.piles:
+                self._by_id.setdefault(pile.id, (pile, owner))
+        return self._by_id
+
+    @property
+    def by_top(self) -> dict[int, Pile]:
+        if self._by_top is None:
+            self._by_top = {}
+            for _owner, pile in self.piles:
+                self._by_top.setdefault(pile.card.uid, pile)
+        return self._by_top
+
+
+def field_marks(state: TtcgState) -> tuple[int, ...]:
+    """For each player in turn: how many piles, how many of them tapped, how many effects switched on
+    among them (counted again only once a pile's marks or the field's make-up may have changed)."""
+    index = field_of(state)
+    edits = mark_edits()
+    if index._marks_at != edits:
+        index._marks = field_marks_plain(state)
+        index._marks_at = edits
+    return index._marks
+
+
+def field_marks_plain(state: TtcgState) -> tuple[int, ...]:
+    """:func:`field_marks` counted pile by pile."""
+    out: list[int] = []
+    for player in state.players:
+        side = state.sides[player]
+        tapped = switched = 0
+        for row in (side.creatures, side.magic):
+            for pile in row:
+                if pile.tapped:
+                    tapped += 1
+                if pile.switched_on:
+                    switched += len(pile.switched_on)
+        out += (len(side.creatures) + len(side.magic), tapped, switched)
+    return tuple(out)
+
+
+def field_of(state: TtcgState) -> _Field:
+    """The make-up of the field as it stands (read again once it changed or another player became active)."""
+    found: _Field | None = state.field_index
+    if found is None or found.edits != field_edits() or found.active != state.active or found.cards is not state.cards:
+        found = state.field_index = _Field(state)
+    return found
+
+
 def _pile_and_owner(state: TtcgState, pile_id: int) -> tuple[Pile, str] | None:
     """The pile on the field with this id and the player whose side it is on."""
+    return field_of(state).by_id.get(pile_id)
+
+
+def _pile_and_owner_plain(state: TtcgState, pile_id: int) -> tuple[Pile, str] | None:
+    """:func:`_pile_and_owner` read pile by pile."""
     sides = state.sides
     for player in players_in_order(state):
         side = sides[player]
@@ -308,6 +407,11 @@ def owner_of_pile(state: TtcgState, pile_id: int) -> str | None:
 
 def pile_of(state: TtcgState, uid: int) -> Pile | None:
     """The pile whose top card is the card ``uid``."""
+    return field_of(state).by_top.get(uid)
+
+
+def pile_of_plain(state: TtcgState, uid: int) -> Pile | None:
+    """:func:`pile_of` read pile by pile."""
     sides = state.sides
     for player in players_in_order(state):
         side = sides[player]
@@ -593,8 +697,94 @@ def statics_of(state: TtcgState, kinds: type | tuple[type, ...]) -> list[tuple[s
 
     A Passive effect without such a step whose reading cannot fail (a defined effect
     type, a condition :func:`condition_holds` reads) adds nothing and raises nothing, so
-    it is left unread; every other one is read as :func:`statics` reads it.
+    it is left unread; every other one is read as :func:`statics` reads it. Which cards
+    of the field have such effects is kept with the field's make-up (:func:`_statics_entries`).
     """
+    entries = _statics_entries(state, kinds)
+    if entries is None:
+        return statics_of_plain(state, kinds)
+    found: list[tuple[str, Pile, Any]] = []
+    for owner, pile, card, passives in entries:
+        for index, label, ability, steps in passives:
+            if in_force(state, owner, pile, card, index, label, ability):
+                found.extend((owner, pile, step) for step in steps)
+    return found
+
+
+def _statics_entries(state: TtcgState, kinds: Any) -> tuple[tuple[str, Pile, CardObj, Any], ...] | None:
+    """``(owner, pile, card, passives)`` for each card of the field (top or under, in field order)
+    with Passive effects :func:`statics_of` reads for ``kinds`` (see :func:`_passives_of_kind`);
+    ``None`` when a card's text cannot be read."""
+    index = field_of(state)
+    kept = index.kinds
+    if kinds in kept:
+        return kept[kinds]
+    known = _reading(state.cards).of_kind
+    out = []
+    try:
+        for owner, pile in index.piles:
+            for card in (pile.card, *pile.under) if pile.under else (pile.card,):
+                name = card.name
+                if name is None:
+                    continue
+                passives = known.get((name, kinds))
+                if passives is None:
+                    passives = _passives_of_kind(state, name, kinds)
+                if passives:
+                    out.append((owner, pile, card, passives))
+    except Exception:  # noqa: BLE001 - read card by card instead, failing where that fails
+        kept[kinds] = None
+        return None
+    found = kept[kinds] = tuple(out)
+    return found
+
+
+def nothing_loud(state: TtcgState) -> bool:
+    """Whether every card of the field (top or under) is quiet (see :func:`quiet`)."""
+    return _statics_entries(state, _CLASHING) == ()
+
+
+def watching(state: TtcgState, event: str) -> tuple[tuple[str, Pile, CardObj, Numbered], ...] | None:
+    """``(owner, pile, top card, triggers)`` for each pile of the field (in field order) whose top
+    card has effects the trigger ``event`` sets off (see :func:`triggers`); ``None`` when a
+    card's text cannot be read."""
+    index = field_of(state)
+    kept = index.watchers
+    if event in kept:
+        return kept[event]
+    table = trigger_table(state)
+    out = []
+    try:
+        for owner, pile in index.piles:
+            top = pile.card
+            name = top.name
+            if name is None:
+                continue
+            found = table.get((name, event))
+            if found is None:
+                found = triggers(state, name, event)
+            if found:
+                out.append((owner, pile, top, found))
+    except Exception:  # noqa: BLE001 - read pile by pile instead, failing where that fails
+        kept[event] = None
+        return None
+    result = kept[event] = tuple(out)
+    return result
+
+
+def watching_plain(state: TtcgState, event: str) -> tuple[tuple[str, Pile, CardObj, Numbered], ...]:
+    """:func:`watching` read pile by pile."""
+    out = []
+    for owner, pile in piles(state):
+        if pile.card.name is not None:
+            found = triggers(state, pile.card.name, event)
+            if found:
+                out.append((owner, pile, pile.card, found))
+    return tuple(out)
+
+
+def statics_of_plain(state: TtcgState, kinds: type | tuple[type, ...]) -> list[tuple[str, Pile, Any]]:
+    """:func:`statics_of` read card by card."""
     found: list[tuple[str, Pile, Any]] = []
     known = _reading(state.cards).of_kind
     for owner in players_in_order(state):

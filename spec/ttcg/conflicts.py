@@ -244,6 +244,11 @@ def _field_and_clashes(state: Any) -> tuple[list[tuple[str, CardObj]], list[tupl
     step and are read without fail, so leaving them out changes neither the result nor
     what raises.
     """
+    return list(B.field_of(state).tops), B.statics_of(state, B._CLASHING)
+
+
+def _field_and_clashes_plain(state: Any) -> tuple[list[tuple[str, CardObj]], list[tuple[str, Any, Any]]]:
+    """:func:`_field_and_clashes` read pile by pile."""
     field: list[tuple[str, CardObj]] = []
     found: list[tuple[str, Any, Any]] = []
     known = B.quiet_cards(state)
@@ -278,6 +283,8 @@ def _read_in_force(state: Any) -> list[Effect]:
                 out.append(Effect(f"{ident}>{subject}", "set", subject, step.stat, step.value, name, "card", controller, key,
                                   text=f"{_words(owner, card)} has {step.value} {step.stat}"))
     for lasting in state.lasting:
+        if lasting.kind not in ("prohibit", "restrict", "set"):
+            continue  # gains and losses add up and clash with nothing
         source = f"an effect of {lasting.controller}"
         ident = f"lasting{lasting.order}"
         if lasting.kind == "prohibit":
@@ -285,8 +292,6 @@ def _read_in_force(state: Any) -> list[Effect]:
                 if lasting.uids == (B.player_key(state, player),):
                     out.append(Effect(f"{ident}>{player}", "cant", player, lasting.what, 0, source, "card", lasting.controller,
                                       static=False, text=f"{player} cannot {lasting.what}"))
-            continue
-        if lasting.kind not in ("restrict", "set"):
             continue
         for owner, card in field:
             if not B.lasting_covers(state, lasting, card, on_top=True):
@@ -338,21 +343,11 @@ def conflicts_met(state: Any, memo: dict[str, Any]) -> list[Ruling]:
     return rulings
 
 
-def change_key(state: Any) -> list[int]:
+def change_key(state: Any) -> tuple[Any, ...]:
     """What :func:`conflicts_met` compares from event to event: new cards, new lasting results and
-    turns, then each side's piles: how many, how many tapped, and the effects switched on among them."""
-    key = [state.next_uid, state.next_order, len(state.lasting), state.turn, len(state.flags.extra)]
-    for player in state.players:
-        side = state.sides[player]
-        tapped = switched = 0
-        for row in (side.creatures, side.magic):
-            for pile in row:
-                if pile.tapped:
-                    tapped += 1
-                if pile.switched_on:
-                    switched += len(pile.switched_on)
-        key += (len(side.creatures) + len(side.magic), tapped, switched)
-    return key
+    turns, then each side's piles: how many, how many tapped, and the effects switched on among them
+    (:func:`spec.ttcg.board.field_marks`, counted again only when they may have changed)."""
+    return state.next_uid, state.next_order, len(state.lasting), state.turn, len(state.flags.extra), B.field_marks(state)
 
 
 def _nothing_in_force(state: Any) -> bool:
@@ -362,6 +357,16 @@ def _nothing_in_force(state: Any) -> bool:
     lasting result restricts, sets or prohibits, and no extra play was granted: the
     common case, told without reading the effects in force.
     """
+    if state.flags.extra:
+        return False
+    for lasting in state.lasting:
+        if lasting.kind in ("prohibit", "restrict", "set"):
+            return False
+    return B.nothing_loud(state)
+
+
+def _nothing_in_force_plain(state: Any) -> bool:
+    """:func:`_nothing_in_force` read pile by pile."""
     if state.flags.extra:
         return False
     for lasting in state.lasting:

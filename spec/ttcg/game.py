@@ -205,10 +205,13 @@ class Ttcg(Game[TtcgState, Event]):
         return TC.conflicts_met(state, memo)
 
     def _apply(self, state: TtcgState, ev: Any, kind: str) -> list[Ruling]:
-        if ev.by is None and kind not in NO_ACTOR:
-            return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
-        if ev.by is not None and ev.by not in state.players:
-            return [Ruling(None, Violation(f"{ev.by!r} is not a player of this game", "one of " + ", ".join(state.players), str(ev.by),
+        by = ev.by
+        if by is None:
+            if kind not in NO_ACTOR:
+                return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none",
+                                               "malformed"))]
+        elif by not in state.players:
+            return [Ruling(None, Violation(f"{by!r} is not a player of this game", "one of " + ", ".join(state.players), str(by),
                                            "malformed"))]
         fields = _CARD_FIELDS.get(type(ev))
         if fields is None:
@@ -923,6 +926,26 @@ class Ttcg(Game[TtcgState, Event]):
                   "a card leaving the field sets off only its own 'this card' triggers, and only if it was untapped")
     def fire(self, state: TtcgState, event: str, actor: str, card: CardObj | None, leaving: bool | None = None) -> None:
         """Set off the triggers ``event`` (happening to ``card``, by or to ``actor``) matches."""
+        found_on_field = B.watching(state, event)
+        if found_on_field is None:
+            self._fire_pile_by_pile(state, event, actor, card)
+        else:
+            for owner, pile, top, found in found_on_field:
+                for index, label, ability in found:
+                    if self._matches(state, owner, top, ability.trigger, event, actor, card):
+                        self._set_off(state, owner, pile, top, index, label, ability)
+        if leaving is not None and card is not None and card.name is not None:
+            for index, label, ability in B.triggers(state, card.name, event):
+                subject = ability.trigger.subject
+                if subject is None or subject.quantifier != "this":
+                    continue  # 2.2.5.h.3: the card's other effects do not answer its own departure
+                B.defined(label, card.name)
+                if label != "passive" and not leaving:
+                    continue  # 2.2.5.h.1: it was tapped
+                state.waiting.append(Link(card.owner, card, None, ability.effect, index, "triggered", label, leaves_field=True))
+
+    def _fire_pile_by_pile(self, state: TtcgState, event: str, actor: str, card: CardObj | None) -> None:
+        """The field's part of :meth:`fire`, read pile by pile (when a card's text cannot be read)."""
         watching = B.trigger_table(state)
         for owner in B.players_in_order(state):
             side = state.sides[owner]
@@ -937,15 +960,6 @@ class Ttcg(Game[TtcgState, Event]):
                 for index, label, ability in found:
                     if self._matches(state, owner, top, ability.trigger, event, actor, card):
                         self._set_off(state, owner, pile, top, index, label, ability)
-        if leaving is not None and card is not None and card.name is not None:
-            for index, label, ability in B.triggers(state, card.name, event):
-                subject = ability.trigger.subject
-                if subject is None or subject.quantifier != "this":
-                    continue  # 2.2.5.h.3: the card's other effects do not answer its own departure
-                B.defined(label, card.name)
-                if label != "passive" and not leaving:
-                    continue  # 2.2.5.h.1: it was tapped
-                state.waiting.append(Link(card.owner, card, None, ability.effect, index, "triggered", label, leaves_field=True))
 
     def _set_off(self, state: TtcgState, owner: str, pile: Pile, top: CardObj, index: int, label: str, ability: A.Triggered) -> None:
         B.defined(label, top.name or "")

@@ -11,7 +11,7 @@ players pass; a declared attack waits as the *battle*.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from grammar import ast as A
 from spec.core.cards import CardDatabase, CardDef
@@ -34,9 +34,188 @@ EXHAUSTION_LOSS = 5
 """Points lost at a Draw Phase begun with an empty deck (2.2.11)."""
 
 
+_field_edits = 0
+"""How many times the field of any TTCG state changed its make-up (see :func:`field_edits`)."""
+
+
+def field_edits() -> int:
+    """A count that changes whenever the make-up of a field changes, in any state: a pile joins
+    or leaves a row, a pile gets a new top card, or a card joins or leaves the cards under one.
+
+    What :mod:`spec.ttcg.board` reads of the field's make-up (its piles in order, which card
+    effects of each kind lie where) is kept until this count moves.
+    """
+    return _field_edits
+
+
+def _field_changed() -> None:
+    global _field_edits
+    _field_edits += 1
+
+
+_mark_edits = 0
+"""How many times a pile of any TTCG state was tapped or untapped, or had its effects switched on changed."""
+
+
+def mark_edits() -> int:
+    """A count that changes whenever a pile's ``tapped`` or ``switched_on`` may have changed, in any state."""
+    return _mark_edits
+
+
+def _marks_changed() -> None:
+    global _mark_edits
+    _mark_edits += 1
+
+
+class MarkSet(set):  # type: ignore[type-arg]
+    """A pile's set of switched-on effects that counts its changes (:func:`mark_edits`); reading it
+    is a plain set's reading."""
+
+    __slots__ = ()
+
+    def add(self, item: Any) -> None:
+        super().add(item)
+        _marks_changed()
+
+    def discard(self, item: Any) -> None:
+        super().discard(item)
+        _marks_changed()
+
+    def remove(self, item: Any) -> None:
+        super().remove(item)
+        _marks_changed()
+
+    def pop(self) -> Any:
+        item = super().pop()
+        _marks_changed()
+        return item
+
+    def clear(self) -> None:
+        super().clear()
+        _marks_changed()
+
+    def update(self, *others: Any) -> None:
+        super().update(*others)
+        _marks_changed()
+
+    def difference_update(self, *others: Any) -> None:
+        super().difference_update(*others)
+        _marks_changed()
+
+    def intersection_update(self, *others: Any) -> None:
+        super().intersection_update(*others)
+        _marks_changed()
+
+    def symmetric_difference_update(self, other: Any) -> None:
+        super().symmetric_difference_update(other)
+        _marks_changed()
+
+    def __ior__(self, other: Any) -> Self:
+        super().__ior__(other)
+        _marks_changed()
+        return self
+
+    def __iand__(self, other: Any) -> Self:
+        super().__iand__(other)
+        _marks_changed()
+        return self
+
+    def __isub__(self, other: Any) -> Self:
+        super().__isub__(other)
+        _marks_changed()
+        return self
+
+    def __ixor__(self, other: Any) -> Self:
+        super().__ixor__(other)
+        _marks_changed()
+        return self
+
+
+class FieldList(list):  # type: ignore[type-arg]
+    """A list of the field (a row of piles, the cards under a pile) that counts its changes
+    (:func:`field_edits`); reading it is a plain list's reading."""
+
+    __slots__ = ()
+
+    def append(self, item: Any) -> None:
+        super().append(item)
+        _field_changed()
+
+    def extend(self, items: Any) -> None:
+        super().extend(items)
+        _field_changed()
+
+    def insert(self, index: Any, item: Any) -> None:
+        super().insert(index, item)
+        _field_changed()
+
+    def remove(self, item: Any) -> None:
+        super().remove(item)
+        _field_changed()
+
+    def pop(self, index: Any = -1) -> Any:
+        item = super().pop(index)
+        _field_changed()
+        return item
+
+    def clear(self) -> None:
+        super().clear()
+        _field_changed()
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        super().sort(*args, **kwargs)
+        _field_changed()
+
+    def reverse(self) -> None:
+        super().reverse()
+        _field_changed()
+
+    def __setitem__(self, index: Any, item: Any) -> None:
+        super().__setitem__(index, item)
+        _field_changed()
+
+    def __delitem__(self, index: Any) -> None:
+        super().__delitem__(index)
+        _field_changed()
+
+    def __iadd__(self, items: Any) -> Self:
+        super().__iadd__(items)
+        _field_changed()
+        return self
+
+    def __imul__(self, n: Any) -> Self:
+        super().__imul__(n)
+        _field_changed()
+        return self
+
+
+_UNSET = object()
+
+
+def _watched(obj: Any, name: str, value: Any, lists: tuple[str, ...], others: tuple[str, ...] = ()) -> None:
+    """Set ``obj.name``, keeping the field's lists :class:`FieldList` and counting a change of make-up
+    (setting it the first time, as the object is made, changes no field).
+
+    It never reads ``obj.__dict__``: that would cost every later reading of the object's attributes.
+    """
+    if name in lists:
+        if type(value) is not FieldList:
+            value = FieldList(value)
+        if getattr(obj, name, _UNSET) is not _UNSET:
+            _field_changed()
+    elif name in others and getattr(obj, name, _UNSET) is not _UNSET:
+        _field_changed()
+    object.__setattr__(obj, name, value)
+
+
 @dataclass
 class Pile:
-    """A card on the field (``card``, the top) with the cards under it, oldest first."""
+    """A card on the field (``card``, the top) with the cards under it, oldest first.
+
+    A new top card or a new list of cards under it counts as a change of the field's
+    make-up (:func:`field_edits`), as does any change to that list; tapping, untapping and
+    switching effects on count as changes of its marks (:func:`mark_edits`).
+    """
 
     id: int
     card: CardObj
@@ -51,6 +230,17 @@ class Pile:
     equipped_to: int | None = None
     """For a magic card attached as equipment: the pile id of its creature (2.2.5.i.4)."""
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _PILE_WATCHED:
+            _watched(self, name, value, ("under",), ("card",))
+        elif name in _PILE_MARKS:
+            if name == "switched_on" and type(value) is not MarkSet:
+                value = MarkSet(value)
+            object.__setattr__(self, name, value)
+            _marks_changed()
+        else:
+            object.__setattr__(self, name, value)
+
     def copy(self) -> Pile:
         return Pile(self.id, self.card.copy(), self.row, [c.copy() for c in self.under], self.tapped,
                     self.tapped_turn, set(self.switched_on), self.equipped_to)
@@ -63,7 +253,11 @@ class Pile:
 
 @dataclass
 class Side:
-    """Everything one player has."""
+    """Everything one player has.
+
+    Its rows of piles are :class:`FieldList` lists: a change to them counts as a change of
+    the field's make-up (:func:`field_edits`).
+    """
 
     name: str
     deck: Zone
@@ -78,6 +272,12 @@ class Side:
     skips: int = 0
     """Turns of this player still to be skipped (an effect's cost)."""
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _ROWS:
+            _watched(self, name, value, _ROWS)
+        else:
+            object.__setattr__(self, name, value)
+
     def piles(self) -> list[Pile]:
         return self.creatures + self.magic
 
@@ -91,6 +291,11 @@ class Side:
         return Side(self.name, _held(self.deck), _held(self.hand), _held(self.discard), self.knowledge.copy(),
                     [p.held() for p in self.creatures], [p.held() for p in self.magic], self.points, self.shuffled,
                     self.opening_draws, self.skips)
+
+
+_PILE_WATCHED = ("card", "under")
+_PILE_MARKS = ("tapped", "switched_on")
+_ROWS = ("creatures", "magic")
 
 
 def _kept(card: CardObj) -> CardObj:
@@ -243,6 +448,8 @@ class TtcgState:
     """Effects that did nothing because their card had left the field or they were countered (2.2.5.d.p2)."""
     next_uid: int = 1
     next_order: int = 1
+    field_index: Any = field(default=None, repr=False, compare=False)
+    """What :mod:`spec.ttcg.board` read of this field's make-up (its own, never copied; see :func:`field_edits`)."""
 
     def other(self, player: str) -> str:
         a, b = self.players
