@@ -4,7 +4,8 @@ Each test replays every shipped Neopets replay (to the end, through illegal move
 at every look-up of a cache, compares what it returns with the plain computation on a
 board worked out from scratch: the triggered abilities indexed by trigger event
 (board.triggered_on), the passive steps listed per kind of step (board.passive_steps),
-the stat changes summed per player and stat (board._modified) and the effects of
+the stat changes summed per player and stat (board._modified), the printed stats kept
+per Active Neopet (board.stat) and the effects of
 passive abilities kept with the board and per card in its context, and of lasting
 effects (conflicts.effects_in_force, conflicts.passive_effects); the target selectors
 kept per tuple of abilities (actions.target_selectors) are those a walk finds.
@@ -129,6 +130,37 @@ def test_stat_changes_summed_per_board_are_the_stat_changes_in_force(path: Path,
     monkeypatch.setattr(B, "_modified", checked)
     report = verify_file(path, keep_going=True)
     assert report.events > 0
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=_ids)
+def test_printed_stats_kept_per_neopet_are_the_printed_stats(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from spec.neopets.state import STAT_KEYS
+
+    original = B.stat
+    looked = 0
+
+    def checked(state: Any, player: str, name: str) -> int:
+        nonlocal looked
+        looked += 1
+        found = original(state, player, name)
+        neopet = state.sides[player].neopet
+        if neopet is not None and neopet.card.defn is not None:
+            key = STAT_KEYS[name]
+            plain = neopet.card.defn.stat(key) + sum(s.defn.stat(key) for s in neopet.codestones if s.defn is not None)
+            assert neopet.printed[key][2] == plain, f"stale printed {name} at look-up {looked}"
+            kept = dict(neopet.printed)
+            neopet.printed.clear()
+            try:
+                assert original(state, player, name) == found, f"other {name} without the kept printed stats at look-up {looked}"
+            finally:
+                neopet.printed.clear()
+                neopet.printed.update(kept)
+        return found
+
+    monkeypatch.setattr(B, "stat", checked)
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0
+    assert looked > 0 or "illegal" in path.parent.name
 
 
 @pytest.mark.parametrize("path", REPLAYS, ids=_ids)

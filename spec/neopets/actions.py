@@ -783,11 +783,12 @@ def reroll_shape(state: NeopetsState, ev: E.Reroll, limit: int) -> Violation | N
 
 def agility_edge(state: NeopetsState) -> tuple[str | None, int]:
     """The player with more Agility and by how much (5.5.6b)."""
-    a = B.stat(state, state.active, "Agility")
-    b = B.stat(state, state.nonactive, "Agility")
+    active, nonactive = state.active, state.nonactive
+    a = B.stat(state, active, "Agility")
+    b = B.stat(state, nonactive, "Agility")
     if a == b:
         return None, 0
-    return (state.active, a - b) if a > b else (state.nonactive, b - a)
+    return (active, a - b) if a > b else (nonactive, b - a)
 
 
 for _kind, _action in UNASKED.items():

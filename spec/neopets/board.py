@@ -15,7 +15,7 @@ from grammar import ast as A
 from grammar.lint import name_exists
 from spec.core.cards import CardDef, UnknownWording
 from spec.core.state import CardObj
-from spec.neopets.state import STAT_KEYS, NeopetsState
+from spec.neopets.state import STAT_KEYS, ActiveNeopet, NeopetsState
 
 T = TypeVar("T")
 
@@ -305,7 +305,9 @@ def triggered(state: NeopetsState) -> list[tuple[str, CardObj, A.Triggered]]:
 def triggered_on(state: NeopetsState, event: str) -> list[tuple[str, CardObj, A.Triggered]] | tuple[()]:
     """The abilities of :func:`triggered` whose trigger is ``event`` (``turn_begins``...), in
     the same order: usually none, found with one look-up while the board stands."""
-    board = _board(state)
+    board: _Board | None = state.board_cache  # type: ignore[assignment]
+    if board is None or board.key != (state.active, state.play_version):  # _board's own test, spelt out
+        board = _board(state)
     if board.triggers is not None:
         return board.triggers.get(event, ())
     found = triggered(state)
@@ -320,16 +322,21 @@ def triggered_on(state: NeopetsState, event: str) -> list[tuple[str, CardObj, A.
 
 def passives(state: NeopetsState) -> Iterator[tuple[str, CardObj, A.Passive]]:
     """Passive abilities in force (8.18), with their controller and source."""
-    board = _board(state)
+    for player, card, ability in _passive_abilities(state, _board(state)):
+        if ability.condition is None or condition_holds(state, player, ability.condition, {}):
+            yield player, card, ability
+
+
+def _passive_abilities(state: NeopetsState, board: _Board) -> list[tuple[str, CardObj, A.Passive]]:
+    """The passive abilities of the cards in play that are not negated, conditions not yet
+    read: kept on the board (``board.passive``) once the negations are known for it."""
     listed = board.passive if board.negated is not None else None
     if listed is None:
         listed = [(player, card, ability) for player, card in working(state) if card.name is not None
                   for ability in abilities(state, card.name, A.Passive)]
         if board.negated is not None:
             board.passive = listed
-    for player, card, ability in listed:
-        if ability.condition is None or condition_holds(state, player, ability.condition, {}):
-            yield player, card, ability
+    return listed
 
 
 def passive_steps(state: NeopetsState, kind: type[T]) -> Iterable[tuple[str, T]]:
@@ -342,7 +349,9 @@ def passive_steps(state: NeopetsState, kind: type[T]) -> Iterable[tuple[str, T]]
     """
     board = _board(state)
     if board.passive is None or board.negated is None:
-        return _steps_in_force(state, kind)
+        listed_abilities = _passive_abilities(state, board)  # the first look-up on this board lists them
+        if board.passive is None or board.negated is None:  # not kept: a negation has a condition
+            return _steps_in_force(state, listed_abilities, kind)
     listed = board.steps.get(kind)
     if listed is None:
         listed = board.steps[kind] = _abilities_with(board.passive, kind)
@@ -351,12 +360,13 @@ def passive_steps(state: NeopetsState, kind: type[T]) -> Iterable[tuple[str, T]]
     return _steps_if(state, listed)
 
 
-def _steps_in_force(state: NeopetsState, kind: type[T]) -> Iterator[tuple[str, T]]:
-    """:func:`passive_steps` worked out from :func:`passives`."""
-    for controller, _card, ability in passives(state):
-        for step in ability.effect:
-            if isinstance(step, kind):
-                yield controller, step
+def _steps_in_force(state: NeopetsState, listed: list[tuple[str, CardObj, A.Passive]], kind: type[T]) -> Iterator[tuple[str, T]]:
+    """:func:`passive_steps` worked out as :func:`passives` reads the abilities (``listed``)."""
+    for controller, _card, ability in listed:
+        if ability.condition is None or condition_holds(state, controller, ability.condition, {}):
+            for step in ability.effect:
+                if isinstance(step, kind):
+                    yield controller, step
 
 
 def _steps_if(state: NeopetsState, listed: list[tuple[str, A.Passive, tuple]]) -> Iterator[tuple[str, T]]:
@@ -392,10 +402,13 @@ def stat(state: NeopetsState, player: str, name: str) -> int:
     if neopet is None or neopet.card.defn is None:
         return 0
     key = STAT_KEYS[name]
-    total = neopet.card.defn.stat(key)
-    for stone in neopet.codestones:
-        if stone.defn is not None:
-            total += stone.defn.stat(key)
+    card, stones = neopet.card, neopet.codestones
+    kept = neopet.printed.get(key)
+    if kept is not None and kept[0] is card and kept[1] == stones:  # the same card, the same Codestones
+        total = kept[2]
+    else:
+        total = printed(neopet, key)
+        neopet.printed[key] = (card, list(stones), total)
     total += _modified(state, player, name)
     for lasting in state.lasting:
         if lasting.kind == "modify" and lasting.what == name and lasting.affects == player:
@@ -405,13 +418,26 @@ def stat(state: NeopetsState, player: str, name: str) -> int:
     return STAT_CAP if total > STAT_CAP and name in CAPPED else total
 
 
+def printed(neopet: ActiveNeopet, key: str) -> int:
+    """The printed value of a stat (``key`` as in :data:`STAT_KEYS`) of an Active Neopet and
+    its attached Codestones (6.2.2)."""
+    defn = neopet.card.defn
+    total = defn.stat(key) if defn is not None else 0
+    for stone in neopet.codestones:
+        if stone.defn is not None:
+            total += stone.defn.stat(key)
+    return total
+
+
 def _modified(state: NeopetsState, player: str, name: str) -> int:
     """What the passive stat changes in force add to a stat of a player's Neopet (6.2.3).
 
     When none of them has a condition, the sums per player and stat are worked out once
     per board (``_Board.modifiers``); otherwise the conditions are read at every call.
     """
-    board = _board(state)
+    board: _Board | None = state.board_cache  # type: ignore[assignment]
+    if board is None or board.key != (state.active, state.play_version):  # _board's own test, spelt out
+        board = _board(state)
     table = board.modifiers
     if table is None:
         steps = passive_steps(state, A.Modify)

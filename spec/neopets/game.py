@@ -220,11 +220,12 @@ class Neopets(Game[NeopetsState, Event]):
     def _apply(self, state: NeopetsState, ev: Any, kind: str) -> list[Ruling]:
         facts = _FACTS[kind]
         by = ev.by
-        if by is None:
-            if facts.actor:
-                return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
-        elif by not in state.players:
-            return [Ruling(None, Violation(f"{by!r} is not a player of this game", "one of " + ", ".join(state.players), str(by), "malformed"))]
+        if by not in state.opponent:  # not a player (the keys of ``opponent``), or nobody
+            if by is None:
+                if facts.actor:
+                    return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
+            else:
+                return [Ruling(None, Violation(f"{by!r} is not a player of this game", "one of " + ", ".join(state.players), str(by), "malformed"))]
         if facts.card_fields:
             missing = self._unknown_card(state, ev, kind)
             if missing is not None:
@@ -690,21 +691,14 @@ class Neopets(Game[NeopetsState, Event]):
         if state.queue.items:
             self._resolve_next(state)
             return
-        following = NEXT_WINDOW[state.node].get(state.window)  # none after the node's last window
+        node = state.node
+        following = NEXT_WINDOW[node].get(state.window)  # none after the node's last window
         if following is not None:
             self._open_window(state, following)
-            if state.node in ("attack", "defence"):
+            if node in ("attack", "defence"):
                 state.flags.rolled = False
             return
-        self._leave(state)
-
-    def _open_window(self, state: NeopetsState, window: str, holder: str | None = None) -> None:
-        state.window = window
-        state.window_number += 1
-        state.priority.reset(holder or state.active)
-
-    def _leave(self, state: NeopetsState) -> None:
-        node = state.node
+        # the node's last window closed: leave it for the next node of the turn
         if node == "damage":
             self._damage_calculation(state)
             if state.stage != "turn":
@@ -713,6 +707,13 @@ class Neopets(Game[NeopetsState, Event]):
             self._end_turn(state)
             return
         self._enter(state, TURN.successor[node])  # TURN.next
+
+    def _open_window(self, state: NeopetsState, window: str, holder: str | None = None) -> None:
+        state.window = window
+        state.window_number += 1
+        priority = state.priority  # Priority.reset, spelt out (every window that opens)
+        priority.holder = holder or state.active
+        priority.passes = 0
 
     def _enter(self, state: NeopetsState, node: str) -> None:
         previous = state.node
@@ -747,7 +748,9 @@ class Neopets(Game[NeopetsState, Event]):
                 holder = faster
         elif node == "end":
             self._fire(state, "turn_ends", state.active, None)
-        state.priority.reset(holder)
+        priority = state.priority  # Priority.reset, spelt out (every node entered)
+        priority.holder = holder
+        priority.passes = 0
         if state.waiting:
             self._flush(state)
 

@@ -51,6 +51,9 @@ class ActiveNeopet:
     """The turn number of the owner's next Battle Phase in which it may not attack."""
     codestones: list[CardObj] = field(default_factory=list)
     painted_with: str | None = None
+    printed: dict[str, tuple[CardObj, list[CardObj], int]] = field(default_factory=dict, repr=False, compare=False)
+    """Per stat key, the printed total last worked out (:func:`spec.neopets.board.stat`), with
+    the Neopet card and the Codestones it was worked out for: a copy starts without."""
 
     def copy(self, cards: bool = True) -> ActiveNeopet:
         if not cards:
