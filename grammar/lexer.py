@@ -410,14 +410,22 @@ class _CharTable:
         return entry
 
 
-class _Kept(tuple):  # type: ignore[type-arg]
-    """``(terminal name, column)``: a terminal whose tokens a callback reads (a Token is made)."""
+class _Kept:
+    """A terminal (``name``) whose tokens a callback reads (a Token is made), fed to ``column``.
 
-    __slots__ = ()
+    Like the loop's actions (see :class:`_Shift`), a slotted object: its fields are read
+    faster than a tuple's are unpacked.
+    """
+
+    __slots__ = ("column", "name")
+
+    def __init__(self, name: str, column: dict[Any, Any]) -> None:
+        self.name = name
+        self.column = column
 
 
-class _Retyped(tuple):  # type: ignore[type-arg]
-    """``(words, unchanged, ask)``: a terminal with Lark's "unless" callback.
+class _Retyped:
+    """A terminal with Lark's "unless" callback.
 
     ``words`` maps a token text to what the loop does with the token once re-typed (an
     entry of :func:`_kinds`), worked out beforehand for every keyword text; a text not
@@ -425,7 +433,12 @@ class _Retyped(tuple):  # type: ignore[type-arg]
     else ``ask(text)`` gives its entry (see :func:`_retyped`).
     """
 
-    __slots__ = ()
+    __slots__ = ("ask", "unchanged", "words")
+
+    def __init__(self, words: dict[str, Any], unchanged: Any, ask: Callable[[str], Any] | None) -> None:
+        self.words = words
+        self.unchanged = unchanged
+        self.ask = ask
 
 
 def _kinds(lexer: BasicLexer, unseen: frozenset[str], columns: dict[str, dict[Any, Any]]) -> dict[str, Any]:
@@ -443,7 +456,7 @@ def _kinds(lexer: BasicLexer, unseen: frozenset[str], columns: dict[str, dict[An
 
     def entry(name: str) -> Any:
         column = columns.get(name, {})
-        return column if name in unseen else _Kept((name, column))
+        return column if name in unseen else _Kept(name, column)
 
     out: dict[str, Any] = {str(terminal.name): entry(str(terminal.name)) for terminal in lexer.terminals}
     for name, callback in lexer.callback.items():
@@ -466,12 +479,12 @@ def _retyped(name: str, lookup: Any, unchanged: Any, entry: Callable[[str], Any]
         return unchanged if retyped == name else entry(retyped)
 
     if isinstance(lookup, dict):
-        return _Retyped(({text: ask(text) for text in lookup}, unchanged, None))
+        return _Retyped({text: ask(text) for text in lookup}, unchanged, None)
     texts: list[str] = []
     if isinstance(lookup, _FoldedKeywords):
         texts = [word if exact is None else exact
                  for word, keywords in lookup.by_lower.items() for _keyword, exact in keywords]
-    return _Retyped(({text: ask(text) for text in texts}, unchanged, ask))
+    return _Retyped({text: ask(text) for text in texts}, unchanged, ask)
 
 
 def _retyping(callback: Callable[[Token], Token]) -> Any:
@@ -727,40 +740,68 @@ class _Chain:
         return state
 
 
-class _Shift(tuple):  # type: ignore[type-arg]
-    """``(state, characters table, terminals table)``: a shift, with the lexer tables of the state shifted to.
+# The loop's actions are small slotted objects rather than tuples: the loop tells them
+# apart by class, and reading a field of a slotted object is quicker than unpacking a
+# subclass of tuple (which Python does through an iterator).
+
+
+class _Shift:
+    """A shift, with the lexer tables of the state shifted to.
 
     The next token is read by the lexer of the state a token is shifted to, so the loop
-    finds both at once. ``state`` is that state, or where the reductions that pass the
-    value on at once lead (see :func:`_parse_loop`). The table holds plain ``int``
-    shifts; each becomes a :class:`_Shift` (or :class:`_Fused`) the first time the loop
-    takes it.
+    finds ``chars`` (characters table) and ``kinds`` (terminals table) at once.
+    ``state`` is that state, or where the reductions that pass the value on at once
+    lead (see :func:`_parse_loop`). The table holds plain ``int`` shifts; each becomes a
+    :class:`_Shift` (or :class:`_Fused`) the first time the loop takes it.
     """
 
-    __slots__ = ()
+    __slots__ = ("chars", "kinds", "state")
+
+    def __init__(self, state: Any, chars: dict[Any, Any], kinds: dict[str, Any]) -> None:
+        self.state = state
+        self.chars = chars
+        self.kinds = kinds
 
 
-class _Fused(tuple):  # type: ignore[type-arg]
-    """``(state, characters table, terminals table, steps)``: a shift followed at once by reductions.
+class _Fused:
+    """A shift followed at once by reductions.
 
-    The lexer tables are those of the state shifted to; ``state`` is where the
-    reductions lead, and each step ``(callback, with_child)`` turns the value (see
-    :func:`_unit_reductions` and :func:`_parse_loop`).
+    The lexer tables (``chars``, ``kinds``) are those of the state shifted to; ``state``
+    is where the reductions lead, and each of ``steps``, ``(callback, with_child)``,
+    turns the value (see :func:`_unit_reductions` and :func:`_parse_loop`).
     """
 
-    __slots__ = ()
+    __slots__ = ("chars", "kinds", "state", "steps")
+
+    def __init__(
+        self, state: Any, chars: dict[Any, Any], kinds: dict[str, Any], steps: tuple[tuple[Any, bool], ...]
+    ) -> None:
+        self.state = state
+        self.chars = chars
+        self.kinds = kinds
+        self.steps = steps
 
 
-class _Unary(tuple):  # type: ignore[type-arg]
-    """``(callback, goto)``: a reduction of one symbol whose callback gets that one child."""
+class _Unary:
+    """A reduction of one symbol whose ``callback`` gets that one child, then ``goto``."""
 
-    __slots__ = ()
+    __slots__ = ("callback", "goto")
+
+    def __init__(self, callback: Callable[[list[Any]], Any], goto: dict[Any, Any]) -> None:
+        self.callback = callback
+        self.goto = goto
 
 
-class _Reduce(tuple):  # type: ignore[type-arg]
-    """``(callback, goto, size, pick)``: any other reduction (see :func:`_reduction`)."""
+class _Reduce:
+    """Any other reduction: ``callback``, ``goto``, ``size`` and ``pick`` (see :func:`_reduction`)."""
 
-    __slots__ = ()
+    __slots__ = ("callback", "goto", "pick", "size")
+
+    def __init__(self, callback: Callable[[list[Any]], Any] | None, goto: dict[Any, Any], size: int, pick: Any) -> None:
+        self.callback = callback
+        self.goto = goto
+        self.size = size
+        self.pick = pick
 
 
 class _Splice(tuple):  # type: ignore[type-arg]
@@ -809,7 +850,7 @@ def _reduction(
     children as they are. :func:`_join_passes` then gives each its :func:`_through`.
     """
     if builds_nothing and size:
-        return _PassOn((goto,)) if size == 1 else _Reduce((None, goto, size, -1))
+        return _PassOn((goto,)) if size == 1 else _Reduce(None, goto, size, -1)
     pick: Any = None
     kept: int | None = size
     if type(callback) is ChildFilterLALR_NoPlaceholders:
@@ -836,8 +877,8 @@ def _reduction(
         else:
             callback = callback.node_builder
     if size == 1 and kept == 1:
-        return _PassOn((goto,)) if callback is None else _Unary((callback, goto))
-    return _Reduce((callback, goto, size, pick))
+        return _PassOn((goto,)) if callback is None else _Unary(callback, goto)
+    return _Reduce(callback, goto, size, pick)
 
 
 class _PassOn(tuple):  # type: ignore[type-arg]
@@ -938,9 +979,9 @@ def _unit_reductions(
         if cls is _PassOn:
             step = None
         elif cls is _Unary:
-            step = (coded[0], True)
+            step = (coded.callback, True)
         else:
-            callback, _goto, _size, pick = coded
+            callback, pick = coded.callback, coded.pick
             if callback is None:
                 step = None
             elif pick is None or pick.__class__ is int:
@@ -966,16 +1007,16 @@ def _join_passes(columns: dict[str, dict[Any, Any]], end_state: Any) -> None:
         for state, action in column.items():
             cls = action.__class__
             if cls is _PassOn or cls is _Unary or cls is _Reduce:
-                goto = action[0] if cls is _PassOn else action[1]
+                goto = action[0] if cls is _PassOn else action.goto
                 through = throughs.get(id(goto))
                 if through is None:
                     through = throughs[id(goto)] = _through(goto, column, stop)
                 if cls is _PassOn:
                     column[state] = through
                 elif cls is _Unary:
-                    column[state] = _Unary((action[0], through))
+                    column[state] = _Unary(action.callback, through)
                 else:
-                    column[state] = _Reduce((action[0], through, *action[2:]))
+                    column[state] = _Reduce(action.callback, through, action.size, action.pick)
 
 
 def _parse_loop(
@@ -995,10 +1036,11 @@ def _parse_loop(
     ``ParserState.feed_token``, calling the same callbacks in the same order. A text
     with a line break goes to ``by_lark`` (the loop counts no lines).
 
-    Actions are told apart by class, commonest first: a :class:`_Shift` shifts, a plain
-    dictionary (:func:`_through`) passes a lone child on, a :class:`_Unary` hands it to
-    a callback, an ``int`` shift becomes a :class:`_Shift` when first taken, and a
-    :class:`_Reduce` does the rest; each goto takes the pass-throughs after it. The
+    Actions are told apart by class, commonest first: a :class:`_Shift` shifts, a
+    :class:`_Reduce` reduces, a :class:`_Fused` shifts and reduces at once, a
+    :class:`_Unary` hands a lone child to a callback, a plain dictionary
+    (:func:`_through`) passes it on, and an ``int`` shift becomes a :class:`_Shift`
+    when first taken; each goto takes the pass-throughs after it. The
     plain dictionaries hold what they have worked out so far; a missing key asks the
     filler each keeps under ``None``.
 
@@ -1020,6 +1062,7 @@ def _parse_loop(
     no_parse = NO_PARSE
     retyped_class = _Retyped
     unary_class = _Unary
+    reduce_class = _Reduce
     splice_class = _Splice
     shift_class = _Shift
     fused_class = _Fused
@@ -1046,8 +1089,8 @@ def _parse_loop(
                 steps.append(step)
             state = following
         if steps:
-            return _Fused((state, chars, kinds, tuple(steps)))
-        return _Shift((state, chars, kinds))
+            return _Fused(state, chars, kinds, tuple(steps))
+        return _Shift(state, chars, kinds)
 
     def loop(text: str) -> Any:
         if "\n" in text:
@@ -1078,21 +1121,25 @@ def _parse_loop(
                 except AttributeError:  # no match (``m`` is None)
                     return no_parse
                 column = kinds[group]
-                if column.__class__ is retyped_class:
-                    words, column, ask = column
-                    found = words.get(m.group(group))
+                cls = column.__class__
+                if cls is retyped_class:
+                    found = column.words.get(m.group(group))
                     if found is not None:
                         column = found
-                    elif ask is not None:
-                        column = ask(m.group(group))
-                if column.__class__ is dict:  # a terminal no callback reads: no Token
+                    elif column.ask is not None:
+                        column = column.ask(m.group(group))
+                    else:
+                        column = column.unchanged
+                    cls = column.__class__
+                if cls is dict:  # a terminal no callback reads: no Token
                     token = None
                     pos = m.end()
                     break
                 if column is ignored:
                     pos = m.end()
                     continue
-                kind, column = column
+                kind = column.name
+                column = column.column
                 value = m.group(group)
                 token = new_str(Token, value)
                 token.type = kind
@@ -1114,72 +1161,80 @@ def _parse_loop(
                     return no_parse
                 cls = action.__class__
                 if cls is shift_class:
-                    state, chars, kinds = action
+                    state = action.state
+                    chars = action.chars
+                    kinds = action.kinds
                     push_state(state)
                     push_value(token)
                     break
+                if cls is reduce_class:
+                    callback = action.callback
+                    size = action.size
+                    pick = action.pick
+                    if callback is None:
+                        value = values[pick]
+                    else:
+                        if pick is None:
+                            children = values[-size:] if size else []
+                        elif pick is nothing:
+                            children = []
+                        elif pick.__class__ is int:
+                            children = [values[pick]]
+                        elif pick.__class__ is splice_class:
+                            children = []
+                            for offset, inline in pick:
+                                if not inline:
+                                    children.append(values[offset])
+                                elif children:
+                                    children += values[offset].children
+                                else:
+                                    children = values[offset].children
+                        else:
+                            children = list(pick(values))
+                        value = callback(children)
+                    goto = action.goto
+                    if size == 1:
+                        values[-1] = value
+                        try:
+                            state = stack[-1] = goto[stack[-2]]
+                        except KeyError:
+                            state = stack[-1] = goto[None](stack[-2])
+                        continue
+                    if size:
+                        del values[-size:]
+                        del stack[-size:]
+                    push_value(value)
+                    try:
+                        state = goto[stack[-1]]
+                    except KeyError:
+                        state = goto[None](stack[-1])
+                    push_state(state)
+                    continue
+                if cls is fused_class:
+                    state = action.state
+                    chars = action.chars
+                    kinds = action.kinds
+                    for callback, with_child in action.steps:
+                        token = callback([token] if with_child else [])
+                    push_state(state)
+                    push_value(token)
+                    break
+                if cls is unary_class:
+                    values[-1] = action.callback([values[-1]])
+                    goto = action.goto
+                    try:
+                        state = stack[-1] = goto[stack[-2]]
+                    except KeyError:
+                        state = stack[-1] = goto[None](stack[-2])
+                    continue
                 if cls is dict:  # a lone child passed on
                     try:
                         state = stack[-1] = action[stack[-2]]
                     except KeyError:
                         state = stack[-1] = action[None](stack[-2])
                     continue
-                if cls is unary_class:
-                    callback, goto = action
-                    values[-1] = callback([values[-1]])
-                    try:
-                        state = stack[-1] = goto[stack[-2]]
-                    except KeyError:
-                        state = stack[-1] = goto[None](stack[-2])
-                    continue
-                if cls is fused_class:
-                    state, chars, kinds, steps = action
-                    for callback, with_child in steps:
-                        token = callback([token] if with_child else [])
-                    push_state(state)
-                    push_value(token)
-                    break
-                if cls is int:  # the first time this shift is taken
-                    column[state] = shift_to(action, state)
-                    continue
-                callback, goto, size, pick = action
-                if callback is None:
-                    value = values[pick]
-                else:
-                    if pick is None:
-                        children = values[-size:] if size else []
-                    elif pick is nothing:
-                        children = []
-                    elif pick.__class__ is int:
-                        children = [values[pick]]
-                    elif pick.__class__ is splice_class:
-                        children = []
-                        for offset, inline in pick:
-                            if not inline:
-                                children.append(values[offset])
-                            elif children:
-                                children += values[offset].children
-                            else:
-                                children = values[offset].children
-                    else:
-                        children = list(pick(values))
-                    value = callback(children)
-                if size == 1:
-                    values[-1] = value
-                    try:
-                        state = stack[-1] = goto[stack[-2]]
-                    except KeyError:
-                        state = stack[-1] = goto[None](stack[-2])
-                    continue
-                if size:
-                    del values[-size:]
-                    del stack[-size:]
-                push_value(value)
-                try:
-                    state = goto[stack[-1]]
-                except KeyError:
-                    state = goto[None](stack[-1])
-                push_state(state)
+                # an ``int``: the first time this shift is taken
+                column[state] = shift_to(action, state)
 
     def end(state: Any, stack: list[Any], values: list[Any], text: str) -> Any:
         """At the end of the text: reduce until the start rule is complete."""
@@ -1193,8 +1248,8 @@ def _parse_loop(
                 return by_lark(text)  # Lark never shifts the end; leave any surprise to it
             if cls is dict or cls is unary_class:
                 if cls is unary_class:
-                    callback, goto = action
-                    values[-1] = callback([values[-1]])
+                    goto = action.goto
+                    values[-1] = action.callback([values[-1]])
                 else:
                     goto = action
                 try:
@@ -1204,7 +1259,10 @@ def _parse_loop(
                 if state == end_state:
                     return values[-1]
                 continue
-            callback, goto, size, pick = action
+            callback = action.callback
+            goto = action.goto
+            size = action.size
+            pick = action.pick
             if callback is None:
                 value = values[pick]
             else:
