@@ -30,6 +30,7 @@ from spec.core.cards import CardDatabase, shipped_database
 from spec.core.findings import Violation
 from spec.core.game import Setup
 from verifier.replay import read
+from verifier.report import to_json
 from verifier.verify import Verifier, _decoder_for
 
 GAME: Any = load_game("bakugan")
@@ -119,12 +120,12 @@ def test_the_later_selection_checks_read_afresh_for_another_state_or_event() -> 
 
     stale = ("6.2.1.2", Violation("what a stale reading would say"))
     X.play_has_selection(state, first)
-    X._Selections.last = (state, first, stale)
+    X._Selections.last = (state, first, stale, None)
     assert X.play_targets_legal(state, second) == afresh(state, second)
     other = GAME.setup(Setup(("alice", "bob"), {}, {}, cards))
-    X._Selections.last = (state, first, stale)
+    X._Selections.last = (state, first, stale, None)
     assert X.play_targets_legal(other, first) == afresh(other, first)
-    X._Selections.last = (state, first, stale)
+    X._Selections.last = (state, first, stale, None)
     assert X.play_targets_legal(state, first) == stale[1]  # the same play of the same state: what the first check found
 
 
@@ -297,3 +298,145 @@ def test_stats_read_from_the_changes_kept_per_card_are_the_plain_reading(paths: 
 
     along_replays(see, paths)
     assert seen["changed"]
+
+
+def _meaning(obj: Any) -> Any:
+    """What a selection means, comparable from one run to another (a card by its uid, a batch entry by its card)."""
+    if hasattr(obj, "uid"):
+        return ("card", obj.uid, obj.name)
+    if hasattr(obj, "source"):
+        return ("entry", obj.controller, getattr(obj.source, "uid", None))
+    return obj
+
+
+def test_a_play_takes_from_its_checks_what_working_it_out_afresh_gives(monkeypatch: pytest.MonkeyPatch,
+                                                                      paths: list[Path] | None = None) -> None:
+    """At every lookup, the cost and the meaning of the selections the checks of a play found are the plain ones."""
+    kept = X.checked_play
+    seen = {"costs": 0, "selections": 0}
+
+    def compared(state: BakuganState, ev: Any, free: bool) -> Any:
+        cost, objects = kept(state, ev, free)
+        defn = state.cards[ev.card]
+        assert cost is not None
+        assert cost == B.cost_to_pay(state, ev.by or "", defn, ev.x, free)
+        seen["costs"] += 1
+        if defn.type in ("Action", "Flip"):
+            assert objects is not None
+            slots = T.slots_of(X.played_steps(state, ev.card))
+            plain = [T.resolve(state, ev.by or "", s, r) for s, r in zip(slots, ev.targets, strict=False)]
+            assert [_meaning(o) for o in objects] == [_meaning(o) for o in plain]
+            assert all(o is p or o == p for o, p in zip(objects, plain, strict=True))
+            seen["selections"] += bool(plain)
+        return cost, objects
+
+    monkeypatch.setattr(X, "checked_play", compared)
+    along_replays(lambda *_: None, paths)
+    assert seen["costs"] and seen["selections"]
+
+
+def test_a_play_reusing_its_checks_queues_what_the_plain_play_queues(monkeypatch: pytest.MonkeyPatch,
+                                                                    paths: list[Path] | None = None) -> None:
+    """The whole replays give the same reports and queue the same plays (selections worked out after the card
+    left the hand and the Energy was paid) whether a play reuses what its checks found or works it out again."""
+
+    def run() -> tuple[list[Any], list[Any]]:
+        queued: list[Any] = []
+        fire = G.Bakugan._fire_played
+
+        def record(self: Any, state: BakuganState, player: str, card: Any, item: Any) -> None:
+            targets = item.context.get("targets", {})
+            queued.append((player, card.uid, sorted((str(k), _meaning(v)) for k, v in targets.items()),
+                           [(s.name, s.pool, [e.charged for e in s.energy]) for s in state.sides.values()]))
+            fire(self, state, player, card, item)
+
+        with monkeypatch.context() as patch:
+            patch.setattr(G.Bakugan, "_fire_played", record)
+            reports = []
+            for path in REPLAYS if paths is None else paths:
+                verifier = Verifier(keep_going=True)
+                read(path, verifier, _decoder_for)
+                reports.append(to_json(verifier.result()))
+        return reports, queued
+
+    reused = run()
+    monkeypatch.setattr(X, "checked_play", lambda state, ev, free: (None, None))
+    plain = run()
+    assert reused == plain
+    assert any(q[2] for q in reused[1])
+
+
+def test_factions_kept_per_card_are_the_plain_reading(paths: list[Path] | None = None) -> None:
+    """At every lookup along the replays, the Factions kept per card are what reading its icons and keywords gives."""
+    seen = {"lookups": 0}
+
+    def plain(state: BakuganState, defn: Any) -> frozenset[str]:
+        try:
+            if any(a.name == "all_factions" for a in B.text_of(state, defn.name).abilities if isinstance(a, A.Keyword)):
+                return frozenset(B.FACTIONS)
+        except B.Unmodelled:
+            pass
+        return frozenset(defn.traits)
+
+    def see(state: BakuganState, _event: Any, _before: bool) -> None:
+        for _player, bak in B.all_bakugan(state):
+            for card in (bak.character, *bak.evos):
+                if card.defn is not None:
+                    assert B.card_factions(state, card.defn) == plain(state, card.defn)
+                    seen["lookups"] += 1
+            assert B.factions(state, bak) == (plain(state, bak.top.defn) if bak.top.defn is not None else frozenset())
+
+    along_replays(see, paths)
+    assert seen["lookups"]
+
+
+def test_each_deck_journal_dates_what_it_records_with_the_event(paths: list[Path] | None = None) -> None:
+    """Every observation a deck's journal records while an event is judged carries that event's ``seq``."""
+    before: dict[str, int] = {}
+    seen = {"dated": 0}
+
+    def see(state: BakuganState, event: Any, is_before: bool) -> None:
+        for name, side in state.sides.items():
+            if is_before:
+                before[name] = side.knowledge.length
+                continue
+            new = side.knowledge.observations()[before.get(name, 0):]
+            if side.knowledge.length >= before.get(name, 0):
+                assert all(o.seq == event.seq for o in new), (event, new)
+                seen["dated"] += len(new)
+
+    along_replays(see, paths)
+    assert seen["dated"]
+
+
+
+def test_the_cost_checks_of_a_play_give_what_a_fresh_reading_gives() -> None:
+    """Along the replays both cost checks of every play find what they find with the cost worked out afresh;
+    the second takes the kept cost only for the very state and event the first worked it out for."""
+    seen = {"plays": 0}
+
+    def see(state: BakuganState, event: Any, before: bool) -> None:
+        if not before or not isinstance(event, E.Play) or event.card not in state.cards:
+            return
+        try:
+            fresh = X.play_cost(state, event, fresh=True)
+            assert X.uncharge_only_as_needed(state, event) == X.energy_violation(state, event.by or "", fresh, event.uncharge)
+            assert X.play_affordable(state, event) == X.affordable(state, event.by or "", fresh, event.uncharge)
+        except B.Unmodelled:
+            return
+        seen["plays"] += 1
+
+    along_replays(see)
+    assert seen["plays"]
+    cards = _database()
+    state = GAME.setup(Setup(("alice", "bob"), {}, {}, cards))
+    name = next(d.name for d in cards if d.type == "Action" and isinstance(d.cost, int) and d.cost > 0)
+    first, second = E.Play(1, "alice", name), E.Play(1, "alice", name)
+    X._Cost.last = (state, first, False, 99)
+    assert X.play_cost(state, second) == X.play_cost(state, second, fresh=True)  # another event: afresh
+    other = GAME.setup(Setup(("alice", "bob"), {}, {}, cards))
+    X._Cost.last = (state, first, False, 99)
+    assert X.play_cost(other, first) != 99  # another state: afresh
+    X._Cost.last = (state, first, False, 99)
+    assert X.play_cost(state, first) == 99  # the same play of the same state: what the first check found
+    assert X.checked_play(state, first, True)[0] is None  # kept for a play that is not free: not for a free one

@@ -484,16 +484,49 @@ def affordable(state: BakuganState, player: str, cost: int, uncharge: int | None
     return None
 
 
-def play_cost(state: BakuganState, ev: E.Play) -> int:
+class _Cost:
+    """The Energy the play being checked costs, worked out once for its two checks and the play itself.
+
+    The checks of a play run in order on an unchanged state, and ``uncharge_only_as_needed``
+    always runs before ``play_affordable``: the first works the cost out afresh, the second
+    takes it for the same state and event. ``last`` is (state, event, played for free, cost).
+    """
+
+    last: tuple[BakuganState | None, Any, bool, int] = (None, None, False, 0)
+
+
+def play_cost(state: BakuganState, ev: E.Play, fresh: bool = False) -> int:
+    """The Energy ``ev`` costs where the game stands (:func:`~spec.bakugan.board.cost_to_pay`).
+
+    ``fresh``: work it out (and keep it); else the cost kept for this state and event, if any.
+    """
+    last = _Cost.last
+    if not fresh and last[0] is state and last[1] is ev:
+        return last[3]
+    free = fed_play(state, ev.by)
     defn = state.cards.get(ev.card)
-    if defn is None:
-        return 0
-    return B.cost_to_pay(state, ev.by or "", defn, ev.x, free=fed_play(state, ev.by))
+    cost = 0 if defn is None else B.cost_to_pay(state, ev.by or "", defn, ev.x, free=free)
+    _Cost.last = (state, ev, free, cost)
+    return cost
+
+
+def checked_play(state: BakuganState, ev: E.Play, free: bool) -> tuple[int | None, list[Any] | None]:
+    """What the checks of ``ev`` just found on this very state: (its cost, the objects its
+    selections mean, in slot order), each ``None`` when they did not work it out.
+
+    Only for the play of an event that has just passed all its checks, with nothing
+    changed in between (``Bakugan._apply``).
+    """
+    last = _Cost.last
+    cost = last[3] if last[0] is state and last[1] is ev and last[2] is free else None
+    seen = _Selections.last
+    objects = seen[3] if seen[0] is state and seen[1] is ev and seen[2] is None else None
+    return cost, objects
 
 
 @PLAY.precondition("1.7.1.1.1", "Energy cards are uncharged only as far as the play needs them")
 def uncharge_only_as_needed(state: BakuganState, ev: E.Play) -> Check:
-    return energy_violation(state, ev.by or "", play_cost(state, ev), ev.uncharge)
+    return energy_violation(state, ev.by or "", play_cost(state, ev, fresh=True), ev.uncharge)
 
 
 @PLAY.precondition("2.3.1.1", "the player has the Energy the card costs to play")
@@ -516,18 +549,28 @@ def played_steps(state: BakuganState, name: str) -> tuple[A.Step, ...]:
     return steps
 
 
-def targets_violation(state: BakuganState, player: str, steps: tuple[A.Step, ...], refs: list[E.TargetRef]) -> tuple[str, Violation] | None:
-    """(rule, finding) when the selections do not fit the card (1.13.1.p2, 1.13.1.p1, 1.13.1.2, 6.2.1.2)."""
+def targets_violation(state: BakuganState, player: str, steps: tuple[A.Step, ...], refs: list[E.TargetRef],
+                      objects: list[Any] | None = None) -> tuple[str, Violation] | None:
+    """(rule, finding) when the selections do not fit the card (1.13.1.p2, 1.13.1.p1, 1.13.1.2, 6.2.1.2).
+
+    ``objects``, if given, receives what each selection means (:func:`~spec.bakugan.targets.resolve`), slot by slot.
+    """
     slots = T.slots_of(steps)
+    choices = []
     for slot in slots:
-        if not T.candidates(state, player, slot):
+        found = T.candidates(state, player, slot)
+        if not found:
             return "1.13.1.p2", Violation("the card needs a selection and nothing can be selected",
                                           expected=f"a legal {slot.selector.type}", actual="no choice available")
+        choices.append(found)
     if len(refs) != len(slots):
         return "1.13.1.p1", Violation(f"{len(refs)} selection(s) made for {len(slots)} needed", expected=f"{len(slots)} selection(s)",
                                       actual=str(len(refs)))
-    for slot, ref in zip(slots, refs, strict=True):
-        if T.resolve(state, player, slot, ref) is None:
+    for slot, ref, found in zip(slots, refs, choices, strict=True):
+        obj = T.pick(found, slot, ref)
+        if objects is not None:
+            objects.append(obj)
+        if obj is None:
             if slot.kind == "bakugan" and slot.key == "implied":
                 owner = ref.owner
                 bak = None
@@ -547,10 +590,11 @@ class _Selections:
     The checks of a play run in order on an unchanged state, and the first of the four
     (``play_has_selection``) always runs before the others: it reads the selections
     afresh, the three after it take what it found for the same state and event.
-    ``last`` is (state, event, what was found), set and read as one value.
+    ``last`` is (state, event, what was found, what the selections mean when they fit, else
+    ``None``), set and read as one value.
     """
 
-    last: tuple[BakuganState | None, Any, tuple[str, Violation] | None] = (None, None, None)
+    last: tuple[BakuganState | None, Any, tuple[str, Violation] | None, list[Any] | None] = (None, None, None, None)
 
 
 def _targets_for(rule: str, first: bool = False) -> Any:
@@ -559,14 +603,15 @@ def _targets_for(rule: str, first: bool = False) -> Any:
         if not first and last[0] is state and last[1] is ev:
             found = last[2]
         else:
-            found = _selections_violation(state, ev)
-            _Selections.last = (state, ev, found)
+            objects: list[Any] | None = []
+            found = _selections_violation(state, ev, objects)
+            _Selections.last = (state, ev, found, objects if found is None else None)
         return found[1] if found is not None and found[0] == rule else None
     return check
 
 
-def _selections_violation(state: BakuganState, ev: Any) -> tuple[str, Violation] | None:
-    """(rule, finding) when the selections of a played card or used ability do not fit it."""
+def _selections_violation(state: BakuganState, ev: Any, objects: list[Any] | None = None) -> tuple[str, Violation] | None:
+    """(rule, finding) when the selections of a played card or used ability do not fit it (what they mean into ``objects``)."""
     if isinstance(ev, E.Play):
         if B.type_of(state, ev.card) not in ("Action", "Flip"):
             return None
@@ -576,7 +621,7 @@ def _selections_violation(state: BakuganState, ev: Any) -> tuple[str, Violation]
         if ability is None:
             return None
         steps = ability.effect
-    return targets_violation(state, ev.by or "", steps, ev.targets)
+    return targets_violation(state, ev.by or "", steps, ev.targets, objects)
 
 
 _HAS_SELECTION = _targets_for("1.13.1.p2", first=True)

@@ -104,15 +104,26 @@ def type_of(state: BakuganState, name: str) -> str:
 # ====================================================================== factions (2.5)
 
 def card_factions(state: BakuganState, defn: CardDef | None) -> frozenset[str]:
-    """A card's Factions: its icons (2.5.1, 2.5.1.2), all six with "counts as all Factions" (2.5.1.3)."""
+    """A card's Factions: its icons (2.5.1, 2.5.1.2), all six with "counts as all Factions" (2.5.1.3).
+
+    Read once per card of the database (kept with the very card definition it was read from).
+    """
     if defn is None:
         return frozenset()
+    cache: dict[str, tuple[CardDef, frozenset[str]]] | None = state.cards.__dict__.get("_bakugan_factions")
+    if cache is None:
+        cache = state.cards.__dict__["_bakugan_factions"] = {}
+    kept = cache.get(defn.name)
+    if kept is not None and kept[0] is defn:
+        return kept[1]
+    found = frozenset(defn.traits)
     try:
         if keyword(state, defn.name, "all_factions") is not None:
-            return frozenset(FACTIONS)
+            found = frozenset(FACTIONS)
     except Unmodelled:
         pass  # an unreadable text gives no extra Factions; the card is reported where it is used
-    return frozenset(defn.traits)
+    cache[defn.name] = (defn, found)
+    return found
 
 
 def factions(state: BakuganState, bak: Bakugan) -> frozenset[str]:

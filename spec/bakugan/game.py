@@ -138,6 +138,9 @@ class Bakugan(Game[BakuganState, Event]):
     def __init__(self) -> None:
         self.effects = Effects(self)
         self._anyway = True
+        self._checked: Any = None
+        """The event being carried out right after all its checks passed, with nothing changed in between
+        (``_apply``): what its checks worked out may be reused (:func:`spec.bakugan.actions.checked_play`)."""
 
     # ================================================================== set-up and decks
 
@@ -232,12 +235,13 @@ class Bakugan(Game[BakuganState, Event]):
     # ================================================================== applying events
 
     def apply(self, state: BakuganState, event: Event) -> list[Ruling]:
-        seq = event.seq
-        for side in state.sides.values():
-            side.knowledge.now = seq
+        state.seq = event.seq  # the date of what the decks' journals record for this event
         self._anyway = True  # what _judge(state, event, anyway=True) does, without its call
+        kind = _KIND.get(type(event))
+        if kind is None:
+            kind = _KIND[type(event)] = str(event.__struct_config__.tag)
         try:
-            return self._apply(state, event, str(event.__struct_config__.tag))
+            return self._apply(state, event, kind)
         except (B.Unmodelled, UnsupportedStep) as error:
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
 
@@ -288,7 +292,11 @@ class Bakugan(Game[BakuganState, Event]):
             return [Ruling(check.rule, violation, check.name)]
         notes = BC.move_notes(state, ev, kind) if kind == "reroll" else None
         perform = getattr(self, facts.perform, None)
-        done = (perform(state, ev) if perform is not None else None) or []
+        self._checked = ev  # every check of ev has just passed on this very state
+        try:
+            done = (perform(state, ev) if perform is not None else None) or []
+        finally:
+            self._checked = None
         return notes + done if notes is not None else done
 
     def _unknown_card(self, state: BakuganState, ev: Any, fields: tuple[str, ...]) -> Ruling | None:
@@ -361,7 +369,7 @@ class Bakugan(Game[BakuganState, Event]):
         if name is not None:
             fits = side.knowledge.can_reveal(name)
             copy = side.knowledge.located[name] + 1
-            side.knowledge.reveal(name, words or f"showed {name} from the deck")
+            _journal(state, side).reveal(name, words or f"showed {name} from the deck")
             if not fits:
                 rulings.append(Ruling(cite("4.2.1.p2"), Violation(
                     self._explain_reveal(side, name), f"at most {side.knowledge.bound(name)} cop(ies) of {name}",
@@ -768,7 +776,9 @@ class Bakugan(Game[BakuganState, Event]):
     def _do_play(self, state: BakuganState, ev: E.Play, free: bool = False) -> list[Ruling]:
         player = ev.by or ""
         defn = state.cards[ev.card]
-        cost = B.cost_to_pay(state, player, defn, ev.x, free)
+        cost, objects = X.checked_play(state, ev, free) if self._checked is ev else (None, None)
+        if cost is None:
+            cost = B.cost_to_pay(state, player, defn, ev.x, free)
         if X.offered(state, player, ev.card) and state.offer is not None:
             card = state.offer
             if card in state.sides[player].discard.cards:
@@ -791,7 +801,9 @@ class Bakugan(Game[BakuganState, Event]):
             effect = self._compose(state, ev.card)
             slots = T.slots_of(X.played_steps(state, ev.card))
             context["slots"] = {s.key: s for s in slots}
-            context["targets"] = {s.key: T.resolve(state, player, s, r) for s, r in zip(slots, ev.targets, strict=False)}
+            if objects is None:  # what the selections mean: neither the card leaving the hand nor the Energy paid changes it
+                objects = [T.resolve(state, player, s, r) for s, r in zip(slots, ev.targets, strict=False)]
+            context["targets"] = {s.key: obj for s, obj in zip(slots, objects, strict=False)}
         item = QueueItem("card", player, card, effect, (), context)
         state.priority.act(player)
         state.batch.add(item)
@@ -852,7 +864,7 @@ class Bakugan(Game[BakuganState, Event]):
                 card = state.new_card(name, player)
             else:
                 side.hand.remove(card)
-                side.knowledge.reveal(name, f"showed {name} from a hidden card of the hand", "hidden")
+                _journal(state, side).reveal(name, f"showed {name} from a hidden card of the hand", "hidden")
             card.name, card.defn = name, state.cards.get(name)
         else:
             side.hand.remove(card)
@@ -948,7 +960,7 @@ class Bakugan(Game[BakuganState, Event]):
             owner = state.sides[card.owner]
             owner.deck.hidden += 1
             if card.name is not None:
-                owner.knowledge.conceal(card.name, f"put {card.name} on the bottom of the deck")
+                _journal(state, owner).conceal(card.name, f"put {card.name} on the bottom of the deck")
         else:
             self.put_away(state, card)
 
@@ -1448,6 +1460,18 @@ class Bakugan(Game[BakuganState, Event]):
         return []
 
 
+def _journal(state: BakuganState, side: Side) -> DeckKnowledge:
+    """The journal of ``side``'s deck, dated with the event being judged (:attr:`BakuganState.seq`), ready to record.
+
+    Dated as it records rather than at every event; a state no event was judged on yet
+    leaves the date as it is.
+    """
+    knowledge = side.knowledge
+    if state.seq is not None:
+        knowledge.now = state.seq
+    return knowledge
+
+
 def _watchers(state: BakuganState, event: str) -> tuple[tuple[str, CardObj, Toy | None, tuple[A.Triggered, ...]], ...] | None:
     """The working sources (:func:`~spec.bakugan.board.working_sources`, in its order) with triggered
     abilities that watch ``event``, each with those abilities; ``None`` when a text does not read.
@@ -1500,6 +1524,9 @@ def _facts_of(cls: type, kind: str) -> _KindFacts:
     """The facts of an event type whose kind (tag) is ``kind``."""
     return _KindFacts(kind not in NO_ACTOR, _card_fields(cls), E.KINDS[kind] == "claim", BOOK.actions[kind], _PERFORM[kind])
 
+
+_KIND: dict[type, str] = {}
+"""Event type -> its kind (the type's tag), filled as the types are met."""
 
 _FACTS: dict[type, _KindFacts] = {}
 """Event type -> the :class:`_KindFacts` of its kind (the type's tag), filled as the types are met."""

@@ -260,6 +260,9 @@ class BakuganState:
     """(starting player, event) -> the working sources with triggered abilities that watch the event, with those
     abilities (see ``Bakugan._watchers``); read off the teams' piles and the Heroes, so emptied whenever they change
     (:meth:`in_play_changed`)."""
+    seq: int | None = field(default=None, compare=False, repr=False)
+    """The ``seq`` of the event being judged (``None`` before the first): the date each deck's journal
+    gives what it records (``DeckKnowledge.now``, set just before it records, see ``game._journal``)."""
 
     def in_play_changed(self, sources: bool = True) -> None:
         """Take a new :attr:`in_play` stamp: call after changing anything it covers.
@@ -301,6 +304,7 @@ class BakuganState:
             self.team_attack, dict(self.tie), None if self.attack is None else self.attack.copy(),
             self.offer, dict(self.discarding), list(self.damage_log),
             self.damage_claimed, list(self.victors), self.last_resolved, self.winner, self.drawn, self.end_rule, self.next_uid,
+            seq=self.seq,
         )
 
 

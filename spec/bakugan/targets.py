@@ -171,7 +171,12 @@ def candidates(state: BakuganState, controller: str, slot: Slot) -> list[tuple[T
 
 def resolve(state: BakuganState, controller: str, slot: Slot, ref: TargetRef) -> Any:
     """The object a reference means for a slot, or ``None`` when it is not a legal choice now."""
-    for candidate, obj in candidates(state, controller, slot):
+    return pick(candidates(state, controller, slot), slot, ref)
+
+
+def pick(found: list[tuple[TargetRef, Any]], slot: Slot, ref: TargetRef) -> Any:
+    """The object ``ref`` means among a slot's :func:`candidates` ``found``, or ``None`` when it is none of them."""
+    for candidate, obj in found:
         if slot.kind == "core":
             if ref.core == candidate.core:
                 return obj
