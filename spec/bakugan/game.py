@@ -54,7 +54,7 @@ from spec.core import interpreter
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.deck import over_limit, size_violation
 from spec.core.findings import Violation
-from spec.core.game import Event, Game, Ruling, Setup
+from spec.core.game import Event, Game, Ruling, Setup, actor_problem
 from spec.core.hidden import DeckKnowledge
 from spec.core.hidden_z3 import DeckModel
 from spec.core.hidden_z3 import check as hidden_check
@@ -263,11 +263,10 @@ class Bakugan(Game[BakuganState, Event]):
         if facts is None:
             facts = _FACTS[type(ev)] = _facts_of(type(ev), kind)
         by = ev.by
-        if by is None:
-            if facts.performed:
-                return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
-        elif by not in state.players:
-            return [Ruling(None, Violation(f"{by!r} is not a player of this game", "one of " + ", ".join(state.players), str(by), "malformed"))]
+        if by not in state.players:  # not a player, or nobody
+            problem = actor_problem(kind, by, state.players, facts.performed)
+            if problem is not None:
+                return problem
         if facts.naming:
             unknown = self._unknown_card(state, ev, facts.naming)
             if unknown is not None:

@@ -44,7 +44,7 @@ from spec.battle_monsters.turn import TURN
 from spec.core import interpreter
 from spec.core.deck import size_violation
 from spec.core.findings import Violation
-from spec.core.game import Event, Game, Ruling, Setup
+from spec.core.game import Event, Game, Ruling, Setup, actor_problem
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Frame, Resolution, UnsupportedStep
 from spec.core.rules import Action
@@ -203,11 +203,10 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
     def _apply(self, state: BattleMonstersState, ev: Any, facts: KindFacts) -> list[Ruling]:
         kind = facts.kind
         by = ev.by
-        if by is None:
-            if facts.actor:
-                return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
-        elif by not in state.players:
-            return [Ruling(None, Violation(f"{by!r} is not a player of this game", "one of " + ", ".join(state.players), str(by), "malformed"))]
+        if by not in state.players:  # not a player, or nobody
+            problem = actor_problem(kind, by, state.players, facts.actor)
+            if problem is not None:
+                return problem
         if facts.named:  # each card the event names is one of the database
             cards = state.cards
             for field in facts.named:

@@ -61,6 +61,20 @@ class Setup:
     """Deck-construction findings made while setting up."""
 
 
+def actor_problem(kind: str, by: str | None, players: tuple[str, ...], needs_actor: bool) -> list[Ruling] | None:
+    """What is wrong with an event's actor (``by``) when it names none of the players.
+
+    Every game's ``_apply`` tests ``by not in players`` first (the common, well-formed
+    event pays only that) and asks here only otherwise: nobody acting is fine for kinds
+    that no player performs, a name that is not a player never is. ``None``: nothing wrong.
+    """
+    if by is None:
+        if not needs_actor:
+            return None
+        return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(players), "none", "malformed"))]
+    return [Ruling(None, Violation(f"{by!r} is not a player of this game", "one of " + ", ".join(players), str(by), "malformed"))]
+
+
 S = TypeVar("S")
 E = TypeVar("E", bound=Event)
 

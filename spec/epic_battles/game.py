@@ -35,7 +35,7 @@ from grammar import ast as A
 from spec.core import interpreter
 from spec.core.deck import size_violation
 from spec.core.findings import Violation
-from spec.core.game import Event, Game, Ruling, Setup
+from spec.core.game import Event, Game, Ruling, Setup, actor_problem
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Need, Resolution, UnsupportedStep
 from spec.core.state import CardObj, Zone
@@ -279,11 +279,10 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         if facts is None:
             facts = facts_of(type(ev))
         by = ev.by
-        if by is None:
-            if facts.actor:
-                return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
-        elif by not in state.players:
-            return [Ruling(None, Violation(f"{by!r} is not a player of this game", "one of " + ", ".join(state.players), str(by), "malformed"))]
+        if by not in state.players:  # not a player, or nobody
+            problem = actor_problem(kind, by, state.players, facts.actor)
+            if problem is not None:
+                return problem
         claim = facts.claim
         if claim:
             for claimed in ("to", "player", "winner"):

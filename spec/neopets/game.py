@@ -27,7 +27,7 @@ from grammar import ast as A
 from spec.core import interpreter
 from spec.core.deck import over_limit, size_violation
 from spec.core.findings import Violation
-from spec.core.game import Event, Game, Ruling, Setup
+from spec.core.game import Event, Game, Ruling, Setup, actor_problem
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Resolution, UnsupportedStep
 from spec.core.queue import Priority, QueueItem
@@ -221,11 +221,9 @@ class Neopets(Game[NeopetsState, Event]):
         facts = _FACTS[kind]
         by = ev.by
         if by not in state.opponent:  # not a player (the keys of ``opponent``), or nobody
-            if by is None:
-                if facts.actor:
-                    return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none", "malformed"))]
-            else:
-                return [Ruling(None, Violation(f"{by!r} is not a player of this game", "one of " + ", ".join(state.players), str(by), "malformed"))]
+            problem = actor_problem(kind, by, state.players, facts.actor)
+            if problem is not None:
+                return problem
         if facts.card_fields:
             missing = self._unknown_card(state, ev, kind)
             if missing is not None:

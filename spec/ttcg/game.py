@@ -36,7 +36,7 @@ from spec.core import interpreter
 from spec.core.cards import CardDef
 from spec.core.deck import over_limit, size_violation
 from spec.core.findings import Violation
-from spec.core.game import Event, Game, Ruling, Setup
+from spec.core.game import Event, Game, Ruling, Setup, actor_problem
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Need, Resolution, UnsupportedStep
 from spec.core.queue import Priority
@@ -206,13 +206,10 @@ class Ttcg(Game[TtcgState, Event]):
 
     def _apply(self, state: TtcgState, ev: Any, kind: str) -> list[Ruling]:
         by = ev.by
-        if by is None:
-            if kind not in NO_ACTOR:
-                return [Ruling(None, Violation(f"a {kind} event must say who ('by')", "one of " + ", ".join(state.players), "none",
-                                               "malformed"))]
-        elif by not in state.players:
-            return [Ruling(None, Violation(f"{by!r} is not a player of this game", "one of " + ", ".join(state.players), str(by),
-                                           "malformed"))]
+        if by not in state.players:  # not a player, or nobody
+            problem = actor_problem(kind, by, state.players, kind not in NO_ACTOR)
+            if problem is not None:
+                return problem
         fields = _CARD_FIELDS.get(type(ev))
         if fields is None:
             fields = _CARD_FIELDS[type(ev)] = _card_fields(type(ev))
