@@ -106,6 +106,14 @@ def test_the_journal_is_shared_by_copies_and_grows_apart() -> None:
     assert other.observations()[0].seq == 3
 
 
+def test_notes_are_dated_with_the_event_given_and_no_event_keeps_the_date() -> None:
+    knowledge = DeckKnowledge(Counter(DECK), lambda name: 2, "alice")
+    knowledge.dated(4).reveal("Lumen Faerie")
+    knowledge.dated(None).reveal("Hollow Faerie")  # no event applied yet: the date stays
+    knowledge.dated(7).conceal("Lumen Faerie")
+    assert [o.seq for o in knowledge.observations()] == [4, 4, 7]
+
+
 def test_a_contradiction_is_reported_once() -> None:
     knowledge = DeckKnowledge(Counter({"Lumen Faerie": 1}), lambda name: 2, "alice")
     knowledge.mark(["Lumen Faerie"], "showed a Faerie")

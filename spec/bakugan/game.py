@@ -368,7 +368,7 @@ class Bakugan(Game[BakuganState, Event]):
         if name is not None:
             fits = side.knowledge.can_reveal(name)
             copy = side.knowledge.located[name] + 1
-            _journal(state, side).reveal(name, words or f"showed {name} from the deck")
+            side.knowledge.dated(state.seq).reveal(name, words or f"showed {name} from the deck")
             if not fits:
                 rulings.append(Ruling(cite("4.2.1.p2"), Violation(
                     self._explain_reveal(side, name), f"at most {side.knowledge.bound(name)} cop(ies) of {name}",
@@ -863,7 +863,7 @@ class Bakugan(Game[BakuganState, Event]):
                 card = state.new_card(name, player)
             else:
                 side.hand.remove(card)
-                _journal(state, side).reveal(name, f"showed {name} from a hidden card of the hand", "hidden")
+                side.knowledge.dated(state.seq).reveal(name, f"showed {name} from a hidden card of the hand", "hidden")
             card.name, card.defn = name, state.cards.get(name)
         else:
             side.hand.remove(card)
@@ -959,7 +959,7 @@ class Bakugan(Game[BakuganState, Event]):
             owner = state.sides[card.owner]
             owner.deck.hidden += 1
             if card.name is not None:
-                _journal(state, owner).conceal(card.name, f"put {card.name} on the bottom of the deck")
+                owner.knowledge.dated(state.seq).conceal(card.name, f"put {card.name} on the bottom of the deck")
         else:
             self.put_away(state, card)
 
@@ -1458,17 +1458,6 @@ class Bakugan(Game[BakuganState, Event]):
             return [E.Play(0, p, n) for n in sorted(set(side.hand.names())) if need.detail.type in ("card", B.type_of(state, n))]
         return []
 
-
-def _journal(state: BakuganState, side: Side) -> DeckKnowledge:
-    """The journal of ``side``'s deck, dated with the event being judged (:attr:`BakuganState.seq`), ready to record.
-
-    Dated as it records rather than at every event; a state no event was judged on yet
-    leaves the date as it is.
-    """
-    knowledge = side.knowledge
-    if state.seq is not None:
-        knowledge.now = state.seq
-    return knowledge
 
 
 def _watchers(state: BakuganState, event: str) -> tuple[tuple[str, CardObj, Toy | None, tuple[A.Triggered, ...]], ...] | None:

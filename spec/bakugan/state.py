@@ -262,7 +262,7 @@ class BakuganState:
     (:meth:`in_play_changed`)."""
     seq: int | None = field(default=None, compare=False, repr=False)
     """The ``seq`` of the event being judged (``None`` before the first): the date each deck's journal
-    gives what it records (``DeckKnowledge.now``, set just before it records, see ``game._journal``)."""
+    gives what it records (``DeckKnowledge.now``, set just before it records, see ``DeckKnowledge.dated``)."""
 
     def in_play_changed(self, sources: bool = True) -> None:
         """Take a new :attr:`in_play` stamp: call after changing anything it covers.

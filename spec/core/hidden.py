@@ -59,6 +59,17 @@ class DeckKnowledge:
         bound = self.bound(name)
         return bound is None or self.located[name] < bound
 
+    def dated(self, seq: int | None) -> DeckKnowledge:
+        """This knowledge, its next notes dated with ``seq`` (the event being applied); ``None``
+        (no event applied yet) leaves the date as it is.
+
+        Games date the journal here just before they note something, rather than on every
+        event: most events note nothing.
+        """
+        if seq is not None:
+            self.now = seq
+        return self
+
     def _note(self, observation: Observation) -> None:
         self.journal = (self.journal, observation)
         self.length += 1

@@ -245,7 +245,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             state.facts_mark = len(state.facts)  # claims after this event match what it (and the passes before it) derived
         if state.notes:
             state.notes.clear()
-        state.seq = event.seq  # the date of what the journals of hidden cards note meanwhile (_journal)
+        state.seq = event.seq  # the date of what the journals of hidden cards note meanwhile (DeckKnowledge.dated)
         try:
             rulings = self._apply(state, event, facts.kind, facts)
         except (B.Unmodelled, UnsupportedStep) as error:
@@ -402,7 +402,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             if name is not None and name != known:
                 rulings.append(Ruling(cite("EB.setup.draw"), Violation(f"{player}'s top card was shown to be {known}", known, name, "inconsistent")))
             name = known
-            self._journal(state, player).reveal(name, f"{how} {name} off the top of the deck (shown there before)")
+            state.sides[player].knowledge.dated(state.seq).reveal(name, f"{how} {name} off the top of the deck (shown there before)")
         elif name is not None:
             rulings.extend(self.identify(state, player, name, f"{how} {name} off the top of the deck"))
         deck = side.deck
@@ -423,17 +423,8 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             rulings.append(Ruling(cite(rule), Violation(f"{player} shows {name}, but their deck cannot hold another copy",
                                                         f"at most {cap} cop(ies)", f"copy {state.sides[player].knowledge.located[name] + 1}",
                                                         "inconsistent")))
-        knowledge = state.sides[player].knowledge
-        knowledge.now = state.seq  # (as _journal does, at once: every card drawn comes here)
-        knowledge.reveal(name, words or f"showed {name}", source)
+        state.sides[player].knowledge.dated(state.seq).reveal(name, words or f"showed {name}", source)
         return rulings
-
-    def _journal(self, state: EpicBattlesState, player: str) -> DeckKnowledge:
-        """What the log has shown of ``player``'s hidden cards, ready to note what the event being
-        applied shows (its observations dated by that event's seq)."""
-        knowledge = state.sides[player].knowledge
-        knowledge.now = state.seq
-        return knowledge
 
     def take(self, state: EpicBattlesState, player: str, zone: Zone, name: str | None, rulings: list[Ruling],
              kind: str | None = None) -> CardObj:
@@ -452,7 +443,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                 return fits[0]
             for other in fits:
                 if other.name is not None:
-                    self._journal(state, player).conceal(other.name, f"let go of {other.name}: an unnamed card left the {zone.name}, "
+                    state.sides[player].knowledge.dated(state.seq).conceal(other.name, f"let go of {other.name}: an unnamed card left the {zone.name}, "
                                                                       "which held it")
                 other.name, other.defn = None, None
         if card is None:
@@ -479,7 +470,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         Which one is a choice that later events constrain (z3, :meth:`_hidden_contradiction`);
         a deck that can hold no card of that kind at all is found by counting, here.
         """
-        knowledge = self._journal(state, player)
+        knowledge = state.sides[player].knowledge.dated(state.seq)
         names = [d.name for d in state.cards if B.role(d) == kind and B.bound(state, player, d.name)[0] != 0]
         if not names:
             rulings.append(Ruling(cite("EB.card.event"), Violation(
@@ -1129,10 +1120,10 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             else:  # deck bottom or top: the card is unseen again
                 side.deck.hidden += 1
                 if card.name is not None:
-                    self._journal(state, player).conceal(card.name, f"put {card.name} back into the deck ({to})")
+                    state.sides[player].knowledge.dated(state.seq).conceal(card.name, f"put {card.name} back into the deck ({to})")
                 if to == "deck top" and card.name is not None:
                     side.top.insert(0, card.name)
-                    self._journal(state, player).reveal(card.name, f"left {card.name} known on top of the deck")
+                    state.sides[player].knowledge.dated(state.seq).reveal(card.name, f"left {card.name} known on top of the deck")
         elif need.kind == "shuffle":
             side.top.clear()
         elif need.kind == "search":

@@ -312,7 +312,7 @@ class Neopets(Game[NeopetsState, Event]):
             if not side.knowledge.can_reveal(name):
                 rulings.append(Ruling(cite("1.1.p1"), Violation(f"{player} drew {name}, but the registered deck holds no further copy",
                                                                  f"at most {side.knowledge.bound(name)} cop(ies)", f"copy {side.knowledge.located[name] + 1}", "inconsistent")))
-            _journal(state, side).reveal(name, f"drew {name}")
+            side.knowledge.dated(state.seq).reveal(name, f"drew {name}")
         side.inventory.add(state.new_card(name, player, state.cards.get(name) if name else None))
         return rulings
 
@@ -321,7 +321,7 @@ class Neopets(Game[NeopetsState, Event]):
         side = state.sides[ev.by or ""]
         for card in side.inventory.cards:
             if card.name is not None:
-                _journal(state, side).conceal(card.name, f"shuffled {card.name} back into the Main Deck (mulligan)")
+                side.knowledge.dated(state.seq).conceal(card.name, f"shuffled {card.name} back into the Main Deck (mulligan)")
         side.deck.hidden += len(side.inventory)
         side.inventory.cards.clear()
         side.mulligans += 1
@@ -391,7 +391,7 @@ class Neopets(Game[NeopetsState, Event]):
                 card = state.new_card(name, player)
             else:
                 side.inventory.remove(card)
-                _journal(state, side).reveal(name, f"showed {name} from a hidden card of the Inventory", "hidden")
+                side.knowledge.dated(state.seq).reveal(name, f"showed {name} from a hidden card of the Inventory", "hidden")
             card.name, card.defn = name, state.cards.get(name)
         else:
             side.inventory.remove(card)
@@ -578,7 +578,7 @@ class Neopets(Game[NeopetsState, Event]):
         if any(B.selector_accepts(c.defn, need.detail) for c in side.inventory):
             return
         names = sorted(d.name for d in state.cards if B.selector_accepts(d, need.detail))
-        _journal(state, side).mark(names, f"revealed {_kind(need.detail)} from a hidden card of the Inventory, without its name")
+        side.knowledge.dated(state.seq).mark(names, f"revealed {_kind(need.detail)} from a hidden card of the Inventory, without its name")
         state.marked = True
 
     def _feed_violation(self, state: NeopetsState, need: interpreter.Need, ev: Any) -> Violation | None:
@@ -631,12 +631,12 @@ class Neopets(Game[NeopetsState, Event]):
         elif kind == "scrap":
             side.deck.hidden = max(0, side.deck.hidden - 1)
             if ev.card is not None:
-                _journal(state, side).reveal(ev.card, f"scrapped {ev.card}")
+                side.knowledge.dated(state.seq).reveal(ev.card, f"scrapped {ev.card}")
             side.discard.add(state.new_card(ev.card, need.player, state.cards.get(ev.card) if ev.card else None))
         elif kind == "search":
             if ev.card is not None:
                 side.deck.hidden = max(0, side.deck.hidden - 1)
-                _journal(state, side).reveal(ev.card, f"searched the Main Deck and took {ev.card}")
+                side.knowledge.dated(state.seq).reveal(ev.card, f"searched the Main Deck and took {ev.card}")
                 side.inventory.add(state.new_card(ev.card, need.player, state.cards[ev.card]))
         elif kind == "reveal" and not ev.card:
             self._reveal_unnamed(state, need)
@@ -645,7 +645,7 @@ class Neopets(Game[NeopetsState, Event]):
             if card is None:
                 hidden = side.inventory.unknown()
                 if hidden is not None:
-                    _journal(state, side).reveal(ev.card, f"revealed {ev.card} from a hidden card of the Inventory", "hidden")
+                    side.knowledge.dated(state.seq).reveal(ev.card, f"revealed {ev.card} from a hidden card of the Inventory", "hidden")
                     hidden.name, hidden.defn = ev.card, state.cards.get(ev.card)
         elif kind == "roll":
             faces = list(ev.dice)
@@ -1287,13 +1287,6 @@ class Neopets(Game[NeopetsState, Event]):
             return [E.Select(0, p, n) for n in sorted({c.name or "" for c in side.neopet.codestones})]
         return []
 
-
-def _journal(state: NeopetsState, side: Side) -> DeckKnowledge:
-    """``side``'s knowledge of its deck, about to note what the event being applied showed:
-    the note carries that event's seq (``state.seq``, set by :meth:`Neopets.apply`)."""
-    knowledge = side.knowledge
-    knowledge.now = state.seq
-    return knowledge
 
 
 def _kind(sel: A.Selector) -> str:
