@@ -465,6 +465,18 @@ def _toy(plugins: dict[str, type], **options: Any) -> Lark:
                 transformer=builder(options.pop("with_token_callback", False)), _plugins=plugins, **options)
 
 
+def _assert_read_alike(ours: Any, theirs: Any, texts: list[str]) -> None:
+    """Our plug-ins and plain Lark give each text the same outcome, tree shape and tokens."""
+    for text in texts:
+        expected = _tree_outcome(theirs, text)
+        assert _tree_outcome(ours, text) == expected, text
+        read = fast.reader(ours)(text)
+        assert (read is fast.NO_PARSE) == (expected[0] == "error"), text
+        if read is not fast.NO_PARSE:
+            assert ("tree", _shape(read)) == expected, text
+        assert _token_stream(ours, text) == _token_stream(theirs, text), text
+
+
 @pytest.mark.parametrize("options", [
     {}, {"with_token_callback": True}, {"g_regex_flags": re.IGNORECASE},
     {"lexer_callbacks": {"NAME": lambda token: token}},
@@ -475,14 +487,7 @@ def test_toy_grammar_reads_the_same(options: dict[str, Any]) -> None:
         "a b.", "Hello, a (b, c) 12 ~ d!", "HELLO a-b and .", "a bad .", "a B .", "a\tb .",
         "a\nb .", "a é ß .", "", "a", "(a, b", "a K .", "~", "hello hello a.",
     ]
-    for text in texts:
-        expected = _tree_outcome(theirs, text)
-        assert _tree_outcome(ours, text) == expected, text
-        read = fast.reader(ours)(text)
-        assert (read is fast.NO_PARSE) == (expected[0] == "error"), text
-        if read is not fast.NO_PARSE:
-            assert ("tree", _shape(read)) == expected, text
-        assert _token_stream(ours, text) == _token_stream(theirs, text), text
+    _assert_read_alike(ours, theirs, texts)
 
 
 def test_expected_words_do_not_depend_on_the_hash_seed() -> None:
@@ -561,11 +566,4 @@ def test_helpers_of_words_and_trailing_spaces_read_the_same() -> None:
         "is of of", "the", "Bob Al", "dog  Bob and Al  ", "Is cat Of The the",
         "big and cat", "big  and  cat dog", "cat big and x", "big cat", "Big and cat",
     ]
-    for text in texts:
-        expected = _tree_outcome(theirs, text)
-        assert _tree_outcome(ours, text) == expected, text
-        read = fast.reader(ours)(text)
-        assert (read is fast.NO_PARSE) == (expected[0] == "error"), text
-        if read is not fast.NO_PARSE:
-            assert ("tree", _shape(read)) == expected, text
-        assert _token_stream(ours, text) == _token_stream(theirs, text), text
+    _assert_read_alike(ours, theirs, texts)
