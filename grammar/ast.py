@@ -484,7 +484,7 @@ def outline(node: object, indent: int = 0) -> str:
 
 
 def _selector_words(sel: Selector) -> str:
-    words = [sel.quantifier]
+    words: list[str] = [sel.quantifier]
     if sel.count != 1:
         words.append(str(sel.count))
     if sel.owner:

@@ -386,7 +386,7 @@ class Builder(CoreBuilder):
     def plus(self, c: list[Any]) -> tuple[str, Amount]:
         return (c[1], c[0])
 
-    def minus(self, c: list[Any]) -> tuple[str, Amount]:
+    def minus(self, c: list[Any]) -> tuple[str, Amount]:  # type: ignore[override]  # Bakugan's "-N stat" is a change, not a number
         return (c[1], -c[0])
 
     def plus_flag(self, c: list[Any]) -> tuple[str, Amount]:
@@ -1627,13 +1627,13 @@ def _base(step: Step, where: tuple[Condition, ...] = ()) -> str:
             and step.to == "hand" and step.what.quantifier != "each":
         return f"search your {_ZONES[step.zone]} for {card(step.what)}"
     if isinstance(step, Reveal):
-        what = step.what
-        if what == Selector("a", "BakuCore", zone="field") and not where:
+        shown = step.what
+        if shown == Selector("a", "BakuCore", zone="field") and not where:
             return "turn a BakuCore on the field face up"
-        if what.owner in ("opponent", "each", "controller") and not where \
-                and what == Selector("all", "card", owner=what.owner, zone="hand"):
-            return f"{_who(what.owner)} reveals their hand"
-        return f"reveal {card(what)}"
+        if shown.owner in ("opponent", "each", "controller") and not where \
+                and shown == Selector("all", "card", owner=shown.owner, zone="hand"):
+            return f"{_who(shown.owner)} reveals their hand"
+        return f"reveal {card(shown)}"
     if isinstance(step, Look):
         return f"look at {card(step.what)}"
     if isinstance(step, Play):

@@ -226,7 +226,7 @@ def _offered_from(game_id: str, header: dict[str, Any], events: list[dict[str, A
     decoder = game.decoder()
     for i, raw in enumerate(events):
         event = decoder.decode(msgspec.json.encode(raw))
-        if start <= i < start + window and game.event_kinds.get(raw.get("do"), "move") != "claim":
+        if start <= i < start + window and game.event_kinds.get(str(raw.get("do")), "move") != "claim":
             if options.get("passes") != "explicit":
                 _pass_until_offered(game, state, event)
             if not game.offers(state, event):

@@ -195,7 +195,7 @@ def read(path: Path, visitor: Visitor[T], event_decoder: Any = None) -> T:
         expected_seq = 1
         for number, raw in numbered:
             try:
-                event = decode(raw)
+                event: Any = decode(raw)
             except msgspec.ValidationError as error:
                 raise ReplayError(name, number, f"bad event: {error}") from None
             except msgspec.DecodeError as error:

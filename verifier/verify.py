@@ -136,7 +136,7 @@ class Verifier(Visitor[Report]):
                     self._record(event.seq, line, ruling)
             elif self.timeline is None:
                 return True  # nothing illegal yet and nothing new: go on (the common case)
-        if self.timeline is not None:
+        if self.timeline is not None and self.game is not None:
             self.timeline.record(self.game, state, event, line)
         if not self.diverged and not self.malformed:
             return True

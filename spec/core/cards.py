@@ -238,7 +238,7 @@ def card_from_pool_record(obj: Any, path: str, line: int, game: str | None = Non
     """
     if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
         raise CardFileError(path, "each line must be an object with a 'name'", line)
-    stats = obj.get("stats") if isinstance(obj.get("stats"), dict) else {}
+    stats: dict[str, Any] = obj["stats"] if isinstance(obj.get("stats"), dict) else {}
     cost = obj.get("cost")
     text = str(obj.get("text") or "")
     if game is not None:
