@@ -3,8 +3,9 @@
 The spec reads each card's abilities once per card database (by kind, and its triggered
 ones by event), the steps a played card selects for and their slots once per steps; the
 four checks of a play's selections share one reading of them; the conflicts met after each
-event compare a key of what is in play. Each test pins one of these against the plain
-reading, along the replays of ``replays/bakugan``.
+event compare a key of what is in play (the BakuCores held only where they can change an
+effect in force), and the effects in force are read from the abilities that can make one.
+Each test pins one of these against the plain reading, along the replays of ``replays/bakugan``.
 """
 
 from __future__ import annotations
@@ -77,6 +78,8 @@ def test_abilities_triggers_and_played_steps_are_what_the_text_says() -> None:
         for event in ("opens", "played", "played_on", "dealt_damage", "turn_ends"):
             assert B.triggers(state, defn.name, event) == tuple(
                 a for a in text.abilities if isinstance(a, A.Triggered) and a.trigger.event == event)
+            assert B.triggers_by_event(state, defn.name).get(event, ()) == B.triggers(state, defn.name, event)
+        assert all(B.triggers_by_event(state, defn.name).values())  # an event no ability watches is left out
         steps: tuple[Any, ...] = ()
         for ability in text.abilities:
             if isinstance(ability, A.Spell) or isinstance(ability, K.Rider) and defn.type in ("Action", "Flip"):
@@ -129,9 +132,21 @@ def test_the_later_selection_checks_read_afresh_for_another_state_or_event() -> 
     assert X.play_targets_legal(state, first) == stale[1]  # the same play of the same state: what the first check found
 
 
+def _holding_counts(state: BakuganState, name: str | None) -> bool:
+    """A card with a BakuCore static that makes a can, a can't or an immunity (an unreadable text counts)."""
+    if name is None:
+        return False
+    try:
+        text = B.text_of(state, name)
+    except B.Unmodelled:
+        return True
+    return any(isinstance(a, K.CoreStatic) and any(isinstance(s, BC._PRODUCES) for s in a.effect) for a in text.abilities)
+
+
 def test_the_key_of_what_is_in_play_changes_exactly_when_the_plain_one_does() -> None:
     def plain(state: BakuganState) -> Any:
-        return (tuple((p, b.name, b.top.uid, tuple(b.holding)) for p in state.players for b in state.sides[p].team.values()),
+        return (tuple((p, b.name, b.top.uid, tuple(b.holding) if _holding_counts(state, b.top.name) else ())
+                      for p in state.players for b in state.sides[p].team.values()),
                 tuple(h.uid for p in state.players for h in state.sides[p].heroes),
                 tuple((x.player, x.bakugan, x.stat, x.amount) for x in state.lasting if x.base))
 
@@ -164,6 +179,33 @@ def test_an_unchanged_stamp_of_what_is_in_play_means_an_unchanged_key(paths: lis
 
     along_replays(see, paths)
     assert seen["same"] and seen["changed"]
+
+
+def test_an_unchanged_key_of_what_is_in_play_means_unchanged_effects(paths: list[Path] | None = None) -> None:
+    """Whenever the conflicts' key of what is in play is what it was and no effect in force has a condition,
+    the effects in force are those of the last state: the BakuCores the key leaves out change none."""
+    last: list[Any] = []
+    seen = {"same": 0, "held": 0}
+
+    def ids(state: BakuganState) -> Any:
+        memo: dict[str, Any] = {}
+        try:
+            return frozenset(e.id for e in BC.effects_in_force(state, memo)), memo  # what conflicts_met compares
+        except B.Unmodelled:
+            return None, memo
+
+    def see(state: BakuganState, _event: Any, before: bool) -> None:
+        if before:
+            return
+        now = (state, BC.in_play_key(state), ids(state), [tuple(b.holding) for s in state.sides.values() for b in s.team.values()])
+        if last and last[0][0] is state and last[0][1] == now[1] and not now[2][1] and not last[0][2][1]:
+            assert last[0][2][0] == now[2][0]
+            seen["same"] += 1
+            seen["held"] += last[0][3] != now[3]
+        last[:] = [now]
+
+    along_replays(see, paths)
+    assert seen["same"] and seen["held"]
 
 
 def test_copies_and_new_states_take_stamps_of_their_own() -> None:
@@ -241,6 +283,59 @@ def test_the_always_on_abilities_are_read_as_from_the_whole_text(paths: list[Pat
 
     along_replays(see, paths)
     assert seen["found"]
+
+
+def _plain_effects(state: BakuganState, memo: dict[str, Any]) -> list[Any]:
+    """The effects in force read from every always-on ability :func:`BC._statics` finds (what ``BC.effects_in_force`` gives)."""
+    out: list[Any] = []
+    for player, name, key, index, ability, own, steps, condition in BC._statics(state):
+        source = f"{name} ({player})"
+        if isinstance(ability, A.Keyword):
+            who = BC.subject(*own)
+            out.append(BC.Effect(f"{key}/reroll>{who}", "can", who, BC.REROLL, 0, source, "card", player, key,
+                                 text=f"{who} may be rerolled after a missed roll"))
+            continue
+        wanted = [step for step in steps if isinstance(step, BC._PRODUCES)]
+        if not wanted:
+            continue
+        if condition is not None:
+            memo["conditional"] = True
+            try:
+                if not B.condition_holds(state, player, condition, {"self": own}):
+                    continue
+            except B.Unmodelled:
+                continue
+        for number, step in enumerate(wanted):
+            out.extend(BC._step_effects(state, player, source, key, own, f"{key}/{index}.{number}", step))
+    for number, change in enumerate(state.lasting):
+        if change.base:
+            who = BC.subject(change.player, change.bakugan)
+            out.append(BC.Effect(f"lasting{number}>{who}|{change.stat}", "set_base", who, change.stat, change.amount,
+                                 change.source or "an effect", "card", None, None, (), None, False, False, None,
+                                 f"the base {change.stat} of {who} is {change.amount} this turn"))
+    return out
+
+
+def test_the_effects_in_force_skip_only_abilities_that_make_none(paths: list[Path] | None = None) -> None:
+    """At every state along the replays, the effects read from the abilities that can make one are those
+    read from every always-on ability, and a condition is met exactly when it is met there."""
+    seen = {"effects": 0}
+
+    def see(state: BakuganState, _event: Any, before: bool) -> None:
+        plain_memo: dict[str, Any] = {}
+        memo: dict[str, Any] = {}
+        try:
+            plain = _plain_effects(state, plain_memo)
+        except B.Unmodelled:
+            with pytest.raises(B.Unmodelled):
+                BC.effects_in_force(state, memo)
+            return
+        assert BC.effects_in_force(state, memo) == plain
+        assert memo == plain_memo
+        seen["effects"] += bool(plain)
+
+    along_replays(see, paths)
+    assert seen["effects"]
 
 
 def _plain_raw_stat(state: BakuganState, player: str, bak: Any, stat: str) -> int:

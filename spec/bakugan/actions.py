@@ -48,14 +48,6 @@ GAME = BOOK.action("game")
 Check = Violation | None
 
 
-def _setup(state: BakuganState) -> bool:
-    return state.stage == "setup"
-
-
-def _turn(state: BakuganState) -> bool:
-    return state.stage == "turn"
-
-
 def _busy(state: BakuganState) -> bool:
     """An effect is completing or being paid for: nobody has priority (1.14.5.p1)."""
     return state.resolution is not None or state.pending_item is not None
@@ -65,7 +57,7 @@ def _busy(state: BakuganState) -> bool:
 
 @FIRST.precondition("1.4/4.2", "the player who begins the set-up is picked once, at random, before any BakuCore is placed")
 def first_once(state: BakuganState, ev: E.First) -> Check:
-    if not _setup(state) or state.first is not None or state.field_cores:
+    if state.stage != "setup" or state.first is not None or state.field_cores:
         return Violation("the first placer was already decided", expected="one random pick in set-up", actual="another pick")
     if ev.player not in state.players:
         return Violation(f"{ev.player!r} is not a player of this game", expected="one of the players", actual=ev.player)
@@ -84,7 +76,7 @@ def placer(state: BakuganState) -> str | None:
 
 @PLACE.precondition("1.4/4.3.p1", "BakuCores are placed one at a time in set-up, players taking turns, the randomly picked player first")
 def place_in_turn(state: BakuganState, ev: E.Place) -> Check:
-    if not _setup(state):
+    if state.stage != "setup":
         return Violation("a BakuCore placed after set-up", expected="placements in set-up only", actual="place")
     due = placer(state)
     if ev.by != due:
@@ -117,21 +109,21 @@ def place_touching(state: BakuganState, ev: E.Place) -> Check:
 
 @SHUFFLE.precondition("4.2.2.p2", "a deck is shuffled once in set-up before its owner draws, or when an effect calls for it")
 def shuffle_called_for(state: BakuganState, ev: E.Shuffle) -> Check:
-    if _setup(state) and not state.sides[ev.by or ""].shuffled:
+    if state.stage == "setup" and not state.sides[ev.by or ""].shuffled:
         return None
     return Violation("a deck shuffled where no rule or effect calls for it", expected="the deck's order kept", actual="shuffle")
 
 
 @DRAW.precondition("1.4/4.4.p1", "no opening card is drawn before its player has shuffled their deck")
 def draw_after_shuffle(state: BakuganState, ev: E.Draw) -> Check:
-    if _setup(state) and not state.sides[ev.by or ""].shuffled:
+    if state.stage == "setup" and not state.sides[ev.by or ""].shuffled:
         return Violation("a card drawn from an unshuffled deck", expected="shuffle first", actual="draw")
     return None
 
 
 @DRAW.precondition("1.4/4.4.p3", "opening hands are drawn once the Field is laid, five cards each")
 def opening_hand(state: BakuganState, ev: E.Draw) -> Check:
-    if not _setup(state):
+    if state.stage != "setup":
         return None
     if len(state.field_cores) < 2 * CORES_PER_PLAYER:
         return Violation("an opening card drawn before every BakuCore was placed", expected="the BakuCore Field first",
@@ -143,9 +135,9 @@ def opening_hand(state: BakuganState, ev: E.Draw) -> Check:
 
 @DRAW.precondition("1.17.1.p2", "in a turn a player draws only their one Draw-step card, unless an effect calls for more")
 def draw_in_draw_step(state: BakuganState, ev: E.Draw) -> Check:
-    if _setup(state):
+    if state.stage == "setup":
         return None
-    if not _turn(state) or state.node != "draw" or (ev.by or "") in state.flags.drew:
+    if state.stage != "turn" or state.node != "draw" or (ev.by or "") in state.flags.drew:
         return Violation("a draw no rule or effect calls for", expected="no draw here", actual=f"draw by {ev.by}")
     return None
 
@@ -174,7 +166,7 @@ def in_hand(state: BakuganState, player: str, name: str) -> Violation | None:
 
 @ENERGIZE.precondition("3.7.1", "a card is energized only in the Energize step")
 def energize_in_step(state: BakuganState, ev: E.Energize) -> Check:
-    if not _turn(state) or state.node != "energize" or _busy(state):
+    if state.stage != "turn" or state.node != "energize" or _busy(state):
         return Violation("a card energized outside the Energize step", expected="energize in the Energize step", actual=f"energize in {state.node}")
     return None
 
@@ -212,7 +204,7 @@ def energize_decider(state: BakuganState) -> str | None:
 
 def selector_due(state: BakuganState) -> str | None:
     """Who picks a Bakugan next: the starting player first (5.6.1)."""
-    if not _turn(state) or state.node != "selection" or state.mode != "pick":
+    if state.stage != "turn" or state.node != "selection" or state.mode != "pick":
         return None
     for player in (state.starting, state.nonstarting):
         if player not in state.flags.selected:
@@ -252,7 +244,7 @@ def select_closed(state: BakuganState, ev: E.Select) -> Check:
 
 @ROLL.precondition("5.5.1", "a Bakugan is rolled only once selection is over: in the Roll Step, or when a reroll or double miss calls for it")
 def roll_when_called(state: BakuganState, ev: E.Roll) -> Check:
-    if not _turn(state) or (ev.by or "") not in state.to_roll or _busy(state):
+    if state.stage != "turn" or (ev.by or "") not in state.to_roll or _busy(state):
         return Violation("a roll the rules do not call for here", expected="no roll", actual=f"roll by {ev.by}")
     return None
 
@@ -342,7 +334,7 @@ def reroll_not_prohibited(state: BakuganState, ev: E.Reroll) -> Check:
 
 def has_priority(state: BakuganState, player: str | None) -> Violation | None:
     """A player may add to the batch only in a priority window (and, with logged passes, holding priority)."""
-    if not _turn(state) or _busy(state) or state.to_roll:
+    if state.stage != "turn" or _busy(state) or state.to_roll:
         return Violation("no player has priority here", expected="a priority window", actual="an action")
     if state.node not in WINDOWS or (state.node == "selection" and state.mode != "window") or state.mode in ("tie", "deal", "offer"):
         return Violation(f"no priority window in the {state.node} step", expected="a priority window", actual="an action")
@@ -365,14 +357,14 @@ def fed_play(state: BakuganState, player: str | None) -> bool:
 
 @PLAY.precondition("5.2.1.p2", "no card is played in the Start Phase")
 def no_play_in_start_phase(state: BakuganState, ev: E.Play) -> Check:
-    if _turn(state) and PHASE_OF.get(state.node) == "start":
+    if state.stage == "turn" and PHASE_OF.get(state.node) == "start":
         return Violation("a card played in the Start Phase", expected="no plays until the Roll Phase", actual=ev.card)
     return None
 
 
 @PLAY.precondition("5.15.1.p2", "no card is played after the play step")
 def no_play_after_play_step(state: BakuganState, ev: E.Play) -> Check:
-    if _turn(state) and state.node in ("charge", "reset"):
+    if state.stage == "turn" and state.node in ("charge", "reset"):
         return Violation(f"a card played in the {state.node} step", expected="plays end with the play step", actual=ev.card)
     return None
 
@@ -380,7 +372,7 @@ def no_play_after_play_step(state: BakuganState, ev: E.Play) -> Check:
 @PLAY.precondition("1.3/3.2", "a Flip card that FrostStrike damage turned over can't be played")
 def frost_flips_cannot_be_played(state: BakuganState, ev: E.Play) -> Check:
     attack = state.attack
-    if _turn(state) and state.node == "damage" and attack is not None and attack.frost and attack.dealt <= attack.frost \
+    if state.stage == "turn" and state.node == "damage" and attack is not None and attack.frost and attack.dealt <= attack.frost \
             and state.mode == "deal" and B.type_of(state, ev.card) == "Flip":
         flipped = state.sides[attack.to].discard.cards
         if flipped and flipped[-1].name == ev.card and ev.by == attack.to:
@@ -391,7 +383,7 @@ def frost_flips_cannot_be_played(state: BakuganState, ev: E.Play) -> Check:
 
 @PLAY.precondition("3.6.1.p2", "after a Flip card is turned over by damage, only its owner acts first, deciding on that card")
 def flip_owner_decides_first(state: BakuganState, ev: E.Play) -> Check:
-    if _turn(state) and state.mode == "offer" and state.offer is not None and not offered(state, ev.by, ev.card):
+    if state.stage == "turn" and state.mode == "offer" and state.offer is not None and not offered(state, ev.by, ev.card):
         return Violation(f"{ev.card} played while {state.offer.owner} decided on {state.offer.name}",
                          expected=f"{state.offer.owner} plays or declines {state.offer.name}", actual=f"{ev.by} plays {ev.card}")
     return None
@@ -399,7 +391,7 @@ def flip_owner_decides_first(state: BakuganState, ev: E.Play) -> Check:
 
 @PLAY.precondition("5.11.2", "no card is played while damage is being dealt, save a Flip card just turned over")
 def no_play_during_damage(state: BakuganState, ev: E.Play) -> Check:
-    if _turn(state) and state.node == "damage" and state.mode == "deal" and not fed_play(state, ev.by):
+    if state.stage == "turn" and state.node == "damage" and state.mode == "deal" and not fed_play(state, ev.by):
         return Violation("a card played while damage was being dealt", expected="the damage goes on", actual=ev.card)
     return None
 
@@ -729,23 +721,19 @@ def activate_targets(state: BakuganState, ev: E.Activate) -> Check:
 
 @PASS.precondition("1.14.3.p1", "a pass comes from the player whose turn it is to act")
 def pass_in_turn(state: BakuganState, ev: E.Pass) -> Check:
-    if not _turn(state) or _busy(state):
+    if state.stage != "turn" or state.resolution is not None or state.pending_item is not None:  # or busy (_busy)
         return Violation("a pass where no player has a decision", expected="no pass here", actual="pass")
-    due = pass_due(state)
+    if state.node == "energize":  # who may pass now: the player deciding on an energize,
+        due = energize_decider(state)
+    elif state.mode == "offer" and state.offer is not None:  # the owner of a Flip card just turned over,
+        due = state.offer.owner
+    else:  # else the player holding priority
+        due = state.priority.holder
     if due is None:
         return None
     if ev.by != due:
         return Violation(f"{ev.by} passed while {due} was to act", expected=f"a move by {due}", actual=f"pass by {ev.by}")
     return None
-
-
-def pass_due(state: BakuganState) -> str | None:
-    """Who may pass now (``None`` when no pass is possible at all)."""
-    if state.node == "energize":
-        return energize_decider(state)
-    if state.mode == "offer" and state.offer is not None:
-        return state.offer.owner
-    return state.priority.holder
 
 
 @PASS.precondition("5.3.1", "the Draw step cannot be passed through before both players have drawn")
@@ -809,17 +797,17 @@ def discard_from_hand(state: BakuganState, ev: E.Discard) -> Check:
 
 @FLIP.precondition("5.9.2.1.p1", "in a tie break each player turns over one card a round")
 def flip_in_tie(state: BakuganState, ev: E.Flip) -> Check:
-    if _turn(state) and state.mode == "tie" and ev.by in state.tie:
+    if state.stage == "turn" and state.mode == "tie" and ev.by in state.tie:
         return Violation(f"{ev.by} turned over a second card this round", expected="one card each a round", actual="flip")
     return None
 
 
 @FLIP.precondition("5.11.1.p1", "cards are turned over from the damaged player's deck while damage is dealt, or in a tie break")
 def flip_when_dealt(state: BakuganState, ev: E.Flip) -> Check:
-    if _turn(state) and state.mode == "tie" and not _busy(state):
+    if state.stage == "turn" and state.mode == "tie" and not _busy(state):
         return None
     attack = state.attack
-    if not _turn(state) or state.node != "damage" or state.mode != "deal" or attack is None or _busy(state):
+    if state.stage != "turn" or state.node != "damage" or state.mode != "deal" or attack is None or _busy(state):
         return Violation("a card turned over where no damage or tie break calls for it", expected="no flip", actual=f"flip by {ev.by}")
     if ev.by != attack.to:
         return Violation(f"{ev.by}'s card turned over for damage dealt to {attack.to}", expected=f"a flip by {attack.to}",
@@ -837,7 +825,7 @@ for _kind, _action in UNASKED.items():
 
 @PHASE.precondition("5.1.1", "a claimed step (or phase) is the one the turn has reached")
 def phase_claim(state: BakuganState, ev: E.Phase) -> Check:
-    now = state.node if _turn(state) else state.stage
+    now = state.node if state.stage == "turn" else state.stage
     if ev.step not in (now, PHASE_OF.get(now)):
         return Violation(f"the log claims the {ev.step} step", expected=now, actual=ev.step)
     return None

@@ -89,6 +89,23 @@ def triggers(state: BakuganState, name: str | None, event: str) -> tuple[A.Trigg
     return found
 
 
+def triggers_by_event(state: BakuganState, name: str | None) -> dict[str, tuple[A.Triggered, ...]]:
+    """The triggered abilities of a card by the event each watches, in printed order (read once per card);
+    the events in the order their first ability is printed."""
+    if name is None:
+        return {}
+    cache: dict[str, dict[str, tuple[A.Triggered, ...]]] | None = state.cards.__dict__.get("_bakugan_triggers_by_event")
+    if cache is None:
+        cache = state.cards.__dict__["_bakugan_triggers_by_event"] = {}
+    found = cache.get(name)
+    if found is None:
+        found = {}
+        for ability in abilities(state, name, A.Triggered):
+            found[ability.trigger.event] = (*found.get(ability.trigger.event, ()), ability)
+        cache[name] = found
+    return found
+
+
 def keyword(state: BakuganState, name: str | None, word: str) -> A.Keyword | None:
     for ability in abilities(state, name, A.Keyword):
         if ability.name == word:
@@ -164,7 +181,7 @@ def bakugan_matches(state: BakuganState, controller: str, sel: A.Selector, playe
 
 def all_bakugan(state: BakuganState) -> Iterator[tuple[str, Bakugan]]:
     """Every Bakugan the log has named, starting player's first."""
-    order = (state.starting, state.other(state.starting)) if state.starting else state.players
+    order = state.turn_order
     for player in order:
         for bak in state.sides[player].team.values():
             yield player, bak
@@ -172,7 +189,10 @@ def all_bakugan(state: BakuganState) -> Iterator[tuple[str, Bakugan]]:
 
 def face_up(state: BakuganState) -> list[tuple[str, Bakugan]]:
     """The face-up Bakugan: those a card may affect without a selection (1.13.1.2)."""
-    return [(p, b) for p, b in all_bakugan(state) if b.face_up]
+    found: list[tuple[str, Bakugan]] = []
+    for player in state.turn_order:  # the order of all_bakugan
+        found += [(player, b) for b in state.sides[player].team.values() if b.face_up]
+    return found
 
 
 # ====================================================================== stats
@@ -218,18 +238,21 @@ def _own(sel: A.Selector) -> bool:
 
 def raw_stat(state: BakuganState, player: str, bak: Bakugan, stat: str) -> int:
     """A Bakugan's stat before values under zero are read as zero."""
-    defn = bak.top.defn
-    value = defn.stat(BASE_KEY[stat]) if defn is not None and stat in BASE_KEY else 0
-    for change in state.lasting:
+    top = bak.top
+    defn = top.defn
+    base = BASE_KEY.get(stat)
+    value = defn.stat(base) if defn is not None and base is not None else 0
+    lasting = state.lasting
+    for change in lasting:
         if change.base and change.player == player and change.bakugan == bak.name and change.stat == stat and change.uid == bak.character.uid:
             value = change.amount  # 2.9.3, 2.10.3: a set value replaces the base
-    if stat in BASE_KEY:
+    if base is not None and bak.holding:
         index = 0 if stat == "BPower" else 1
         for slot in bak.holding:
             icon = state.field_cores.get(slot, ("", ""))[0]
             value += CORE_BONUS.get(icon, (0, 0))[index]  # 6.5.2: the held BakuCore's bonus
     held: set[str] | None = None
-    for step, condition, cores in _modifiers(state, bak.top.name, stat)[0]:  # statics printed on the Bakugan itself
+    for step, condition, cores in _modifiers(state, top.name, stat)[0]:  # statics printed on the Bakugan itself
         if cores is not None:  # 6.5.2.1: while it holds such a BakuCore
             if held is None:
                 held = {state.field_cores[s][0] for s in bak.holding if s in state.field_cores}
@@ -243,7 +266,7 @@ def raw_stat(state: BakuganState, player: str, bak: Bakugan, stat: str) -> int:
                 if step.target.quantifier == "all" and bakugan_matches(state, controller, step.target, player, bak) and (
                         condition is None or condition_holds(state, controller, condition, {"self": (player, bak.name)})):
                     value += amount(step.delta, {})
-    for change in state.lasting:
+    for change in lasting:
         if not change.base and change.player == player and change.bakugan == bak.name and change.stat == stat and change.uid == bak.character.uid:
             value += change.amount
     return value
@@ -355,7 +378,7 @@ def working_sources(state: BakuganState) -> Iterator[tuple[str, CardObj, Bakugan
 
     Starting player's first, so simultaneous triggers enter the batch in that order (6.3.3).
     """
-    order = (state.starting, state.other(state.starting)) if state.starting else state.players
+    order = state.turn_order
     for player in order:
         side = state.sides[player]
         for bak in side.team.values():

@@ -209,35 +209,79 @@ def _always_on(state: BakuganState, name: str) -> tuple[_AlwaysOn, _AlwaysOn]:
 _PRODUCES = (A.Prohibit, A.Permit, A.Immune)
 
 
+_Producing = tuple[tuple[int, Any, frozenset[str] | None, tuple[Any, ...]], ...]
+
+
+def _producing(state: BakuganState, name: str) -> tuple[_Producing, _Producing]:
+    """The always-on abilities of a card (:func:`_always_on`) that can put an effect in force, on the
+    top of a pile and on a Hero: each with its steps that make a can, a can't or an immunity
+    (the reroll keyword, which makes a can by itself, with none).
+
+    The others never make an effect of :func:`effects_in_force`: a card printing none of these
+    costs one look-up. Read once per card of the database; a text that does not read raises
+    :class:`~spec.bakugan.board.Unmodelled`, each time it is asked for (:func:`_always_on`).
+    """
+    cache: dict[str, tuple[_Producing, _Producing]] | None = state.cards.__dict__.get("_bakugan_producing")
+    if cache is None:
+        cache = state.cards.__dict__["_bakugan_producing"] = {}
+    found = cache.get(name)
+    if found is None:
+        pile, hero = _always_on(state, name)
+        found = cache[name] = (
+            tuple((index, ability, cores, () if isinstance(ability, A.Keyword) else wanted) for index, ability, cores in pile
+                  if isinstance(ability, A.Keyword) or (wanted := tuple(s for s in ability.effect if isinstance(s, _PRODUCES)))),
+            tuple((index, ability, cores, wanted) for index, ability, cores in hero
+                  if (wanted := tuple(s for s in ability.effect if isinstance(s, _PRODUCES)))))
+    return found
+
+
 def effects_in_force(state: BakuganState, memo: dict[str, Any] | None = None) -> list[Effect]:
     """Every can, can't and immunity of a card in play, every reroll keyword, and each base value set this turn.
 
     A Bakugan is a subject of its own (``alice's Vesperhorn``); a player is one too. A
     static whose condition does not hold now is not in force; one whose condition the spec
-    cannot test is left out (the move it would decide is judged without it).
+    cannot test is left out (the move it would decide is judged without it). The abilities
+    are those :func:`_statics` finds, in its order, less those that make no effect (:func:`_producing`).
     """
     out: list[Effect] = []
-    for player, name, key, index, ability, own, steps, condition in _statics(state):
+    for player, bak in [(p, b) for p in state.turn_order for b in state.sides[p].team.values()]:  # B.all_bakugan
+        top = bak.evos[-1] if bak.evos else bak.character  # bak.top
+        if top.name is None:
+            continue
+        producing = _producing(state, top.name)[0]
+        if not producing:
+            continue
+        name = top.name
+        key = f"{name}#{top.uid}"
+        own = (player, bak.name)
         source = f"{name} ({player})"
-        if isinstance(ability, A.Keyword):
-            assert own is not None
-            who = subject(*own)
-            out.append(Effect(f"{key}/reroll>{who}", "can", who, REROLL, 0, source, "card", player, key,
-                              text=f"{who} may be rerolled after a missed roll"))
-            continue
-        wanted = [step for step in steps if isinstance(step, _PRODUCES)]
-        if not wanted:
-            continue
-        if condition is not None:
-            if memo is not None:
-                memo["conditional"] = True
-            try:
-                if not B.condition_holds(state, player, condition, {"self": own}):
+        held: set[str] | None = None
+        for index, ability, cores, wanted in producing:
+            if cores is not None:  # a BakuCore static: in force while its Bakugan holds such a BakuCore (6.5.2.1)
+                if held is None:
+                    held = {state.field_cores[s][0] for s in bak.holding if s in state.field_cores}
+                if not held & cores:
                     continue
-            except B.Unmodelled:
+                condition = None
+            elif isinstance(ability, A.Keyword):
+                who = subject(*own)
+                out.append(Effect(f"{key}/reroll>{who}", "can", who, REROLL, 0, source, "card", player, key,
+                                  text=f"{who} may be rerolled after a missed roll"))
                 continue
-        for number, step in enumerate(wanted):
-            out.extend(_step_effects(state, player, source, key, own, f"{key}/{index}.{number}", step))
+            else:
+                condition = ability.condition
+            _put_in_force(state, memo, out, player, source, key, own, index, wanted, condition)
+    for player in state.players:
+        for hero in state.sides[player].heroes:
+            if hero.name is None:
+                continue
+            producing = _producing(state, hero.name)[1]
+            if not producing:
+                continue
+            key = f"{hero.name}#{hero.uid}"
+            source = f"{hero.name} ({player})"
+            for index, ability, _cores, wanted in producing:
+                _put_in_force(state, memo, out, player, source, key, None, index, wanted, ability.condition)
     for number, change in enumerate(state.lasting):
         if change.base:
             who = subject(change.player, change.bakugan)
@@ -246,6 +290,21 @@ def effects_in_force(state: BakuganState, memo: dict[str, Any] | None = None) ->
                               None, None, (), None, False, False, None,
                               f"the base {change.stat} of {who} is {change.amount} this turn"))
     return out
+
+
+def _put_in_force(state: BakuganState, memo: dict[str, Any] | None, out: list[Effect], player: str, source: str, key: str,
+                  own: tuple[str, str] | None, index: int, wanted: tuple[Any, ...], condition: Any) -> None:
+    """The effects of one always-on ability's steps ``wanted`` go to ``out``, if its condition holds now."""
+    if condition is not None:
+        if memo is not None:
+            memo["conditional"] = True
+        try:
+            if not B.condition_holds(state, player, condition, {"self": own}):
+                return
+        except B.Unmodelled:
+            return
+    for number, step in enumerate(wanted):
+        out.extend(_step_effects(state, player, source, key, own, f"{key}/{index}.{number}", step))
 
 
 def _subjects(state: BakuganState, controller: str, sel: A.Selector, own: tuple[str, str] | None) -> list[str]:
@@ -283,18 +342,20 @@ def conflicts_met(state: BakuganState, memo: dict[str, Any]) -> list[Ruling]:
     if state.stage != "turn":
         return []
     if memo.get("stamp") == state.in_play:  # nothing in play changed since the last event: most events
-        if not memo.get("conditional"):
-            return []
-    else:
+        return []
+    if not memo.get("conditional"):
         memo["stamp"] = state.in_play
         quick = in_play_key(state)
-        if memo.get("quick") == quick and not memo.get("conditional"):
+        if memo.get("quick") == quick:
             return []  # nothing entered or left play, no base value was set
         memo["quick"] = quick
     try:
         effects = effects_in_force(state, memo)
     except Exception:  # noqa: BLE001 - an unreadable card is reported where it is used
         return []
+    finally:
+        if memo.get("conditional"):  # a static with a condition was met: what is in force is read after every event from now on
+            memo["stamp"] = None
     signature = frozenset(e.id for e in effects)
     if memo.get("effects") == signature:
         return []
@@ -316,9 +377,22 @@ def conflicts_met(state: BakuganState, memo: dict[str, Any]) -> list[Ruling]:
     return rulings
 
 
+def _holding_counts(state: BakuganState, name: str | None) -> bool:
+    """Whether the BakuCores a Bakugan holds can change the effects in force while ``name`` tops its pile:
+    the card has a BakuCore static that makes a can, a can't or an immunity (:func:`_producing`); a text
+    that does not read counts."""
+    if name is None:
+        return False
+    try:
+        return any(cores is not None for _index, _ability, cores, _wanted in _producing(state, name)[0])
+    except B.Unmodelled:
+        return True
+
+
 def in_play_key(state: BakuganState) -> tuple[list[tuple[str, str, int, tuple[int, ...]]], list[int], list[tuple[str, str, str, int]]]:
     """What is in play as far as effects in force go, compared by :func:`conflicts_met` from event
-    to event: each Bakugan's top card and the BakuCores it holds, the Heroes, the base values set.
+    to event: each Bakugan's top card and the BakuCores it holds (where they count, :func:`_holding_counts`),
+    the Heroes, the base values set.
 
     Read only after an event that took a new ``in_play`` stamp (:meth:`BakuganState.in_play_changed`):
     while the stamp stays, so does this key."""
@@ -328,7 +402,8 @@ def in_play_key(state: BakuganState) -> tuple[list[tuple[str, str, int, tuple[in
         side = state.sides[player]
         for bak in side.team.values():
             evos = bak.evos
-            team.append((player, bak.name, (evos[-1] if evos else bak.character).uid, (*bak.holding,)))
+            top = evos[-1] if evos else bak.character
+            team.append((player, bak.name, top.uid, (*bak.holding,) if bak.holding and _holding_counts(state, top.name) else ()))
         for hero in side.heroes:
             heroes.append(hero.uid)
     return team, heroes, [(x.player, x.bakugan, x.stat, x.amount) for x in state.lasting if x.base] if state.lasting else []

@@ -102,8 +102,7 @@ class Effects:
         for player, name in self._bakugan(state, res, step.target, id(step)):
             bak = state.bakugan(player, name)
             if bak is not None:
-                state.lasting.append(Lasting(player, name, step.stat, delta, uid=bak.character.uid))
-                state.in_play_changed(sources=False)
+                state.lasting.append(Lasting(player, name, step.stat, delta, uid=bak.character.uid))  # no stamp: not a base value
         return None
 
     @BOOK.encodes("2.9.3", "2.10.3", what="an effect that sets BPower or Damage Rating sets the base value for the turn")

@@ -44,6 +44,7 @@ from spec.bakugan.state import (
     EnergyCard,
     Side,
     TurnFlags,
+    held_slots,
     holders,
 )
 from spec.bakugan.state import (
@@ -204,26 +205,29 @@ class Bakugan(Game[BakuganState, Event]):
         problem = size_violation(sum(main.values()), DECK_SIZE, DECK_SIZE)
         if problem:
             find("1.1/2.1.p3", "deck size", f"exactly {DECK_SIZE} cards", problem)
-        for name in main:
-            defn = cards.get(name)
-            if defn is not None and defn.type not in DECK_TYPES:
-                find("3.2.1.p1", f"{name} is a {defn.type} card in the deck", "no Character cards in the deck", defn.type)
-        identities: Counter[str] = Counter()
-        for name, n in main.items():
-            defn = cards.get(name)
-            if defn is not None:
-                base, hero_id, text = card_identity(defn)
-                identities[f"{base}|{hero_id}|{text}"] += n
-        for key, n, cap in over_limit(identities, lambda _key: 3):
-            find("1.2/2.1.p1", f"{n} copies of {key.split('|')[0]}", f"at most {cap}", str(n))
         team_factions: set[str] = set()
         reader = _Reader(cards)
         for name in team:
             team_factions |= B.card_factions(reader, cards[name])
-        for name in main:
+        misplaced: list[tuple[str, CardDef]] = []  # 3.2.1.p1
+        identities: Counter[str] = Counter()  # 1.2/2.1.p1
+        strangers: list[tuple[str, CardDef]] = []  # 1.2/2.2
+        for name, n in main.items():  # each card of the deck read once for the three checks, reported rule by rule below
             defn = cards.get(name)
-            if defn is not None and team and not (B.card_factions(reader, defn) & team_factions):
-                find("1.2/2.2", f"{name} shares no Faction with the team", ", ".join(sorted(team_factions)), ", ".join(defn.traits))
+            if defn is None:
+                continue
+            if defn.type not in DECK_TYPES:
+                misplaced.append((name, defn))
+            base, hero_id, text = card_identity(defn)
+            identities[f"{base}|{hero_id}|{text}"] += n
+            if team and not (B.card_factions(reader, defn) & team_factions):
+                strangers.append((name, defn))
+        for name, defn in misplaced:
+            find("3.2.1.p1", f"{name} is a {defn.type} card in the deck", "no Character cards in the deck", defn.type)
+        for key, n, cap in over_limit(identities, lambda _key: 3):
+            find("1.2/2.1.p1", f"{n} copies of {key.split('|')[0]}", f"at most {cap}", str(n))
+        for name, defn in strangers:
+            find("1.2/2.2", f"{name} shares no Faction with the team", ", ".join(sorted(team_factions)), ", ".join(defn.traits))
         if len(typed.bakucores) != CORES_PER_PLAYER:
             find("1.1/2.1.p2", "BakuCores", f"{CORES_PER_PLAYER} BakuCores", str(len(typed.bakucores)))
         indicated = Counter(c for name in team if cards[name].type == "Character" for c in cards[name].stats.get("cores", []))
@@ -237,11 +241,11 @@ class Bakugan(Game[BakuganState, Event]):
     def apply(self, state: BakuganState, event: Event) -> list[Ruling]:
         state.seq = event.seq  # the date of what the decks' journals record for this event
         self._anyway = True  # what _judge(state, event, anyway=True) does, without its call
-        kind = _KIND.get(type(event))
-        if kind is None:
-            kind = _KIND[type(event)] = str(event.__struct_config__.tag)
+        facts = _FACTS.get(type(event))
+        if facts is None:
+            facts = _facts_for(type(event))
         try:
-            return self._apply(state, event, kind)
+            return self._apply(state, event, facts)
         except (B.Unmodelled, UnsupportedStep) as error:
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
 
@@ -251,24 +255,27 @@ class Bakugan(Game[BakuganState, Event]):
 
     def _judge(self, state: BakuganState, event: Event, anyway: bool) -> list[Ruling]:
         """Check and apply one event; ``anyway``: carry out an illegal move as far as it goes."""
-        kind = str(event.__struct_config__.tag)
         self._anyway = anyway
         try:
-            return self._apply(state, event, kind)
+            return self._apply(state, event, _facts_for(type(event)))
         except (B.Unmodelled, UnsupportedStep) as error:
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
 
-    def _apply(self, state: BakuganState, ev: Any, kind: str) -> list[Ruling]:
-        facts = _FACTS.get(type(ev))
-        if facts is None:
-            facts = _FACTS[type(ev)] = _facts_of(type(ev), kind)
+    def _apply(self, state: BakuganState, ev: Any, facts: _KindFacts) -> list[Ruling]:
+        kind = facts.kind
         by = ev.by
         if by not in state.players:  # not a player, or nobody
             problem = actor_problem(kind, by, state.players, facts.performed)
             if problem is not None:
                 return problem
-        if facts.naming:
-            unknown = self._unknown_card(state, ev, facts.naming)
+        if facts.names:
+            known = state.cards.cards
+            for field in facts.names:
+                name = getattr(ev, field)
+                if name is not None and name not in known:
+                    return [self._unknown_card(state, name)]
+        if facts.targets:
+            unknown = self._unknown_selection(state, ev)
             if unknown is not None:
                 return [unknown]
         claim = facts.claim
@@ -290,26 +297,24 @@ class Bakugan(Game[BakuganState, Event]):
                 self.apply_anyway(state, ev, kind)
             return [Ruling(check.rule, violation, check.name)]
         notes = BC.move_notes(state, ev, kind) if kind == "reroll" else None
-        perform = getattr(self, facts.perform, None)
+        perform = facts.perform
         self._checked = ev  # every check of ev has just passed on this very state
         try:
-            done = (perform(state, ev) if perform is not None else None) or []
+            done = (perform(self, state, ev) if perform is not None else None) or []
         finally:
             self._checked = None
         return notes + done if notes is not None else done
 
-    def _unknown_card(self, state: BakuganState, ev: Any, fields: tuple[str, ...]) -> Ruling | None:
-        """A card the event names (among its ``fields``) that the database does not hold."""
-        for field in fields:
-            if field == "targets":
-                break
-            name = getattr(ev, field, None)
-            if isinstance(name, str) and name not in state.cards:
-                return Ruling(None, Violation(f"{name!r} is not in the card database {state.cards.name}",
-                                              "a card the spec knows", name, "unverifiable"))
-        if "targets" not in fields:
-            return None
-        for ref in getattr(ev, "targets", ()):
+    @staticmethod
+    def _unknown_card(state: BakuganState, name: str) -> Ruling:
+        """The finding for a card an event names that the database does not hold."""
+        return Ruling(None, Violation(f"{name!r} is not in the card database {state.cards.name}",
+                                      "a card the spec knows", name, "unverifiable"))
+
+    @staticmethod
+    def _unknown_selection(state: BakuganState, ev: Any) -> Ruling | None:
+        """A selection of the event naming a card the database does not hold."""
+        for ref in ev.targets:
             if ref.card and ref.card not in state.cards:
                 return Ruling(None, Violation(f"the selection {ref.card!r} is not in the card database {state.cards.name}",
                                               "a card the spec knows", ref.card, "unverifiable"))
@@ -342,14 +347,14 @@ class Bakugan(Game[BakuganState, Event]):
             self._maybe_begin(state)
         else:
             state.flags.drew.add(player)
-            if all(p in state.flags.drew for p in state.players):
+            if state.flags.drew.issuperset(state.players):
                 self._enter(state, "energize")
         return rulings
 
     def _draw(self, state: BakuganState, player: str, name: str | None) -> list[Ruling]:
         side = state.sides[player]
         rulings = self._reveal_from_deck(state, player, name, f"drew {name}")
-        side.hand.add(state.new_card(name, player, state.cards.get(name) if name else None))
+        side.hand.cards.append(state.new_card(name, player, state.cards.get(name) if name else None))  # into the hand
         return rulings
 
     @BOOK.encodes("4.2.1.p2", what="every card the log shows leaving a deck is one the registered deck (or the copy limit) can still hold")
@@ -366,12 +371,13 @@ class Bakugan(Game[BakuganState, Event]):
         if side.deck.hidden > 0:
             side.deck.hidden -= 1
         if name is not None:
-            fits = side.knowledge.can_reveal(name)
-            copy = side.knowledge.located[name] + 1
-            side.knowledge.dated(state.seq).reveal(name, words or f"showed {name} from the deck")
+            knowledge = side.knowledge
+            fits = knowledge.can_reveal(name)
+            knowledge.dated(state.seq).reveal(name, words or f"showed {name} from the deck")
             if not fits:
+                copy = knowledge.located[name]  # this copy, now counted
                 rulings.append(Ruling(cite("4.2.1.p2"), Violation(
-                    self._explain_reveal(side, name), f"at most {side.knowledge.bound(name)} cop(ies) of {name}",
+                    self._explain_reveal(side, name), f"at most {knowledge.bound(name)} cop(ies) of {name}",
                     f"copy {copy}", "inconsistent")))
         return rulings
 
@@ -413,7 +419,7 @@ class Bakugan(Game[BakuganState, Event]):
         for player in state.players:
             if len(state.sides[player].deck) == 0:
                 state.flags.drew.add(player)
-        if all(p in state.flags.drew for p in state.players):
+        if state.flags.drew.issuperset(state.players):
             self._enter(state, "energize")
 
     @BOOK.encodes("3.7.1", "5.4.1", "5.4.2", "7.2.4.1", what="an energized card enters play as a charged Energy card")
@@ -427,7 +433,7 @@ class Bakugan(Game[BakuganState, Event]):
 
     def _energize_decided(self, state: BakuganState, player: str) -> None:
         state.flags.energize_done.add(player)
-        if all(p in state.flags.energize_done for p in state.players):
+        if state.flags.energize_done.issuperset(state.players):
             self._enter(state, "selection")
 
     @BOOK.encodes("5.6.1", "5.6.2", what="picks made, the Selection Step opens a priority window")
@@ -436,7 +442,7 @@ class Bakugan(Game[BakuganState, Event]):
         if state.bakugan(player, ev.bakugan) is None:
             self._add_to_team(state, player, ev.bakugan)
         state.flags.selected[player] = ev.bakugan
-        if all(p in state.flags.selected for p in state.players):
+        if state.flags.selected.keys() >= set(state.players):
             state.mode = "window"
             self._open_window(state)
 
@@ -687,8 +693,10 @@ class Bakugan(Game[BakuganState, Event]):
                   what="the reset step: turn-long changes and unspent Energy end; hands over seven are cut down")
     def _reset_step(self, state: BakuganState) -> None:
         if state.lasting:
+            based = any(change.base for change in state.lasting)
             state.lasting.clear()
-            state.in_play_changed(sources=False)
+            if based:  # the base values set this turn end (what is in play, for the conflicts' key)
+                state.in_play_changed(sources=False)
         for side in state.sides.values():
             side.pool = 0
         state.discarding = {p: len(state.sides[p].hand) - HAND_LIMIT for p in state.players if len(state.sides[p].hand) > HAND_LIMIT}
@@ -709,7 +717,8 @@ class Bakugan(Game[BakuganState, Event]):
         if state.mode == "offer":
             self._decline_offer(state)
             return
-        if state.priority.pass_(player, state.other(player)):
+        a, b = state.players
+        if state.priority.pass_(player, b if player == a else a):  # priority goes to the other player (state.other)
             self._advance(state)
 
     def _decline_offer(self, state: BakuganState) -> None:
@@ -740,7 +749,7 @@ class Bakugan(Game[BakuganState, Event]):
         if state.mode == "offer":
             self._decline_offer(state)
             return
-        if state.batch:
+        if state.batch.items:  # the batch is not empty
             self._resolve_top(state)
             return
         self._leave(state)
@@ -1023,7 +1032,7 @@ class Bakugan(Game[BakuganState, Event]):
     def _turn_over(self, state: BakuganState, player: str, name: str | None, words: str = "") -> tuple[CardObj, list[Ruling]]:
         rulings = self._reveal_from_deck(state, player, name, words or f"turned over {name}")
         card = state.new_card(name, player, state.cards.get(name) if name else None)
-        state.sides[player].discard.add(card)
+        state.sides[player].discard.cards.append(card)  # on top of the discard pile
         return card, rulings
 
     def _do_flip(self, state: BakuganState, ev: E.Flip) -> list[Ruling]:
@@ -1143,7 +1152,7 @@ class Bakugan(Game[BakuganState, Event]):
             self._continue(state)
             if declined:
                 return []
-            return self._apply(state, ev, kind)
+            return self._apply(state, ev, _facts_for(type(ev)))
         return [Ruling(need.rule, Violation(f"the effect being completed needs {need.describe()}", need.describe(), f"{kind} by {ev.by}"),
                        f"fed_{need.kind}")]
 
@@ -1289,6 +1298,7 @@ class Bakugan(Game[BakuganState, Event]):
                 for player, side in ((p, state.sides[p]) for p in state.players)}
 
     def view(self, state: BakuganState) -> dict[str, Any]:
+        held = held_slots(state)  # the BakuCores some Bakugan holds: the others lie on the Field
         players = {}
         for player in state.players:
             side = state.sides[player]
@@ -1302,7 +1312,7 @@ class Bakugan(Game[BakuganState, Event]):
             }
         return {"stage": state.stage, "winner": state.winner, "ended_by": state.end_rule, "turn": state.turn, "step": state.node, "mode": state.mode, "starting": state.starting,
                 "priority": state.priority.holder, "batch": [i.name for i in state.batch.items], "victor": state.victor,
-                "field": sorted(s for s in state.field_cores if not any(s in b.holding for side in state.sides.values() for b in side.team.values())),
+                "field": sorted(s for s in state.field_cores if s not in held),
                 "players": players}
 
     def copy(self, state: BakuganState) -> BakuganState:
@@ -1460,64 +1470,86 @@ class Bakugan(Game[BakuganState, Event]):
 
 
 
-def _watchers(state: BakuganState, event: str) -> tuple[tuple[str, CardObj, Toy | None, tuple[A.Triggered, ...]], ...] | None:
+_Watchers = tuple[tuple[str, CardObj, Toy | None, tuple[A.Triggered, ...]], ...]
+
+
+def _watchers(state: BakuganState, event: str) -> _Watchers | None:
     """The working sources (:func:`~spec.bakugan.board.working_sources`, in its order) with triggered
     abilities that watch ``event``, each with those abilities; ``None`` when a text does not read.
 
-    Read off the teams' piles and the Heroes once per starting player, and again only after
-    they change (:attr:`BakuganState.watching`): most events fire nothing, and then this is
-    one lookup.
+    Read off the teams' piles and the Heroes for every event at once, each player's apart, and
+    again only after they change (:attr:`BakuganState.watching`); the starting player's come
+    first. Most events fire nothing, and then this is one lookup.
     """
-    key = (state.starting, event)
-    found = state.watching.get(key)
-    if found is None:
+    index = state.watching
+    if index is None:
         try:
-            found = tuple((c, s, b, watching) for c, s, b in B.working_sources(state)
-                          if (watching := B.triggers(state, s.name, event)))
+            index = state.watching = _index_watchers(state)
         except B.Unmodelled:
             return None
-        state.watching[key] = found
-    return found
+    found = index.get(event)
+    if found is None:
+        return ()
+    first, second = found
+    if state.starting == state.players[1]:
+        first, second = second, first
+    if not second:
+        return first
+    return first + second if first else second
 
 
-_PERFORM = {kind: f"_do_{kind}" for kind in E.KINDS}
-"""Event kind -> the name of the method that carries it out (``Bakugan._do_<kind>``), if it has one."""
+def _index_watchers(state: BakuganState) -> dict[str, tuple[_Watchers, _Watchers]]:
+    """Event -> per player (in the order of :attr:`~BakuganState.players`), their working sources with
+    triggered abilities that watch it: the tops of their team's piles, then their Heroes (the order
+    of :func:`~spec.bakugan.board.working_sources`), each with those abilities in printed order."""
+    index: dict[str, tuple[_Watchers, _Watchers]] = {}
+    for seat, player in enumerate(state.players):
+        side = state.sides[player]
+        sources = [(bak.top, bak) for bak in side.team.values()] + [(hero, None) for hero in side.heroes]
+        for source, bak in sources:
+            for event, watching in B.triggers_by_event(state, source.name).items():
+                entry = (player, source, bak, watching)
+                kept = index.get(event, ((), ()))
+                index[event] = (kept[0] + (entry,), kept[1]) if seat == 0 else (kept[0], kept[1] + (entry,))
+    return index
 
-_NAMING = ("card", "bakugan", "on", "targets")
-"""The fields of an event that name cards of the database: names, then the selections."""
 
-
-def _card_fields(cls: type) -> tuple[str, ...]:
-    """The fields of :data:`_NAMING` an event type has (all of them for a type that does not list its fields)."""
-    fields = getattr(cls, "__struct_fields__", None)
-    return _NAMING if fields is None else tuple(f for f in _NAMING if f in fields)
+_NAMING = ("card", "bakugan", "on")
+"""The fields of an event that name a card of the database (its selections, ``targets``, name some too)."""
 
 
 class _KindFacts(NamedTuple):
-    """What ``Bakugan._apply`` needs to know of one kind of event, read once per event type."""
+    """What ``Bakugan._apply`` needs to know of one type of event, read once per event type."""
 
+    kind: str
+    """Its kind (the type's tag)."""
     performed: bool
     """A player performs it: the event must say who (every kind but :data:`NO_ACTOR`)."""
-    naming: tuple[str, ...]
-    """Its fields that name cards of the database (see ``Bakugan._unknown_card``)."""
+    names: tuple[str, ...]
+    """Its fields of :data:`_NAMING`: each names a card of the database, or nothing (``None``)."""
+    targets: bool
+    """It has selections (``targets``), each of which may name a card of the database."""
     claim: bool
     """A claim (``E.KINDS``): it is still judged once the game is over, and while an effect waits."""
     action: Action[Any, Any]
     """The action whose preconditions judge it (``BOOK.actions``)."""
-    perform: str
-    """The name of the method that carries it out (:data:`_PERFORM`)."""
+    perform: Any
+    """The method that carries it out (``Bakugan._do_<kind>``), if it has one."""
 
 
-def _facts_of(cls: type, kind: str) -> _KindFacts:
-    """The facts of an event type whose kind (tag) is ``kind``."""
-    return _KindFacts(kind not in NO_ACTOR, _card_fields(cls), E.KINDS[kind] == "claim", BOOK.actions[kind], _PERFORM[kind])
+def _facts_for(cls: type) -> _KindFacts:
+    """The facts of an event type, read off the type (its tag and fields) once and kept in :data:`_FACTS`."""
+    facts = _FACTS.get(cls)
+    if facts is None:
+        kind = str(cls.__struct_config__.tag)  # type: ignore[attr-defined]
+        fields = cls.__struct_fields__  # type: ignore[attr-defined]
+        facts = _FACTS[cls] = _KindFacts(kind, kind not in NO_ACTOR, tuple(f for f in _NAMING if f in fields), "targets" in fields,
+                                         E.KINDS[kind] == "claim", BOOK.actions[kind], getattr(Bakugan, f"_do_{kind}", None))
+    return facts
 
-
-_KIND: dict[type, str] = {}
-"""Event type -> its kind (the type's tag), filled as the types are met."""
 
 _FACTS: dict[type, _KindFacts] = {}
-"""Event type -> the :class:`_KindFacts` of its kind (the type's tag), filled as the types are met."""
+"""Event type -> its :class:`_KindFacts`, filled as the types are met."""
 
 
 class _Reader:

@@ -98,11 +98,11 @@ class Side:
 
     def charged(self) -> int:
         """Charged Energy cards (7.2.1.1)."""
-        return sum(1 for e in self.energy if e.charged)
+        return [e.charged for e in self.energy].count(True)
 
     def closed(self) -> int:
         """Closed Bakugan, counting team members the log has not named yet as closed."""
-        return TEAM_SIZE - sum(1 for b in self.team.values() if b.open)
+        return TEAM_SIZE - [b.open for b in self.team.values()].count(True)
 
 
 def _shallow(zone: Zone) -> Zone:
@@ -163,7 +163,7 @@ class Attack:
 
     @property
     def remaining(self) -> int:
-        return 0 if self.stopped else self.total - self.dealt
+        return 0 if self.stopped else self.frost + self.rating * self.strikes - self.dealt  # total - dealt
 
     @property
     def in_frost(self) -> bool:
@@ -251,15 +251,16 @@ class BakuganState:
     in_play: int = field(default_factory=lambda: next(_STAMPS), compare=False, repr=False)
     """A stamp of what is in play: a number no other state or moment had, taken afresh
     (:meth:`in_play_changed`) whenever a team gains a Bakugan, a pile gains or loses a card,
-    a Bakugan takes or lets go of BakuCores, a Hero comes or goes, or the turn's changes
-    begin or end. While it stays the same none of these changed, so what is read off them
-    (the conflicts' key of what is in play, the index of triggered abilities) still holds.
+    a Bakugan takes or lets go of BakuCores, a Hero comes or goes, or a base value is set
+    for the turn or such values end (changes that add to a stat take none). While it stays
+    the same none of these changed, so what is read off them (the conflicts' key of what is
+    in play, the index of triggered abilities) still holds.
     A copy takes a stamp of its own."""
-    watching: dict[tuple[str, str], tuple[tuple[str, CardObj, Bakugan | None, tuple[Any, ...]], ...]] = field(
-        default_factory=dict, compare=False, repr=False)
-    """(starting player, event) -> the working sources with triggered abilities that watch the event, with those
-    abilities (see ``Bakugan._watchers``); read off the teams' piles and the Heroes, so emptied whenever they change
-    (:meth:`in_play_changed`)."""
+    watching: dict[str, tuple[Any, Any]] | None = field(
+        default=None, compare=False, repr=False)
+    """Event -> per player (in the order of :attr:`players`), the working sources with triggered abilities that
+    watch the event, with those abilities (see ``Bakugan._watchers``); read off the teams' piles and the Heroes,
+    so dropped (``None``: read it again when asked) whenever they change (:meth:`in_play_changed`)."""
     seq: int | None = field(default=None, compare=False, repr=False)
     """The ``seq`` of the event being judged (``None`` before the first): the date each deck's journal
     gives what it records (``DeckKnowledge.now``, set just before it records, see ``DeckKnowledge.dated``)."""
@@ -271,8 +272,8 @@ class BakuganState:
         play where it was (BakuCores taken or let go, the turn's changes): :attr:`watching` stays.
         """
         self.in_play = next(_STAMPS)
-        if sources and self.watching:
-            self.watching.clear()
+        if sources:
+            self.watching = None
 
     def other(self, player: str) -> str:
         a, b = self.players
@@ -280,7 +281,14 @@ class BakuganState:
 
     @property
     def nonstarting(self) -> str:
-        return self.other(self.starting)
+        a, b = self.players
+        return b if self.starting == a else a  # other(starting)
+
+    @property
+    def turn_order(self) -> tuple[str, str]:
+        """The players, the starting player first (before the first turn: as seated)."""
+        players = self.players
+        return (players[1], players[0]) if self.starting == players[1] and self.starting else players
 
     def new_card(self, name: str | None, owner: str, defn: CardDef | None = None) -> CardObj:
         card = CardObj(self.next_uid, name, owner, defn)
