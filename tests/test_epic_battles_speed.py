@@ -259,3 +259,34 @@ def test_the_hidden_card_journals_are_dated_and_weighed_as_when_each_event_set_t
                     dated += len(new)
             assert trial.marked or not any(side.knowledge.marks for side in trial.sides.values())
     assert dated > 100
+
+
+def test_a_card_shown_is_weighed_against_the_deck_as_can_reveal_says(monkeypatch: Any) -> None:
+    """Along the shipped replays and played games, a card shown out of the unseen cards is found
+    inconsistent exactly when ``B.can_reveal`` says the deck cannot hold another copy (the game
+    reads its usual case, a registered deck with no card shown on top, at once)."""
+    from pathlib import Path
+
+    from spec import load_game
+    from spec.epic_battles.game import EpicBattles
+    from verifier.verify import verify_file
+
+    identify = EpicBattles._identify
+    weighed = {"fits": 0, "not": 0}
+
+    def checked(self: Any, state: EpicBattlesState, side: Any, name: str, words: str, source: str, rulings: list[Any]) -> None:
+        fits = B.can_reveal(state, side.name, name)
+        before = len(rulings)
+        identify(self, state, side, name, words, source, rulings)
+        assert (len(rulings) == before) == fits, (side.name, name)
+        weighed["fits" if fits else "not"] += 1
+
+    monkeypatch.setattr(EpicBattles, "_identify", checked)
+    root = Path(__file__).resolve().parents[1] / "replays" / "epic_battles"
+    for path in sorted(root.glob("*/*.jsonl")):
+        verify_file(path, keep_going=True)
+    game: Any = load_game("epic_battles")
+    for lines in _games():
+        for state, event, _raw in replay_states(lines):
+            game.apply(state.copy(), event)
+    assert weighed["fits"] > 100 and weighed["not"] > 0, weighed

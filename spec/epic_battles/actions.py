@@ -344,7 +344,8 @@ def cost_shortfall(state: EpicBattlesState, player: str, energy_cost: int, extra
                                  actual=str(have))
         else:
             raise B.Unmodelled(f"a cost of {type(step).__name__} is not modelled")
-    if len(side.energy) < energy:
+    energy_pile = side.energy
+    if len(energy_pile.cards) + energy_pile.hidden < energy:  # (the size of the pile, read at once)
         return Violation("not enough energy", expected=f"{energy} energy", actual=f"{len(side.energy)} in the energy pile")
     return None
 

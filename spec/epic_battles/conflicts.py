@@ -328,8 +328,11 @@ def conflicts_met(state: EpicBattlesState, memo: dict[str, Any]) -> list[Ruling]
     """Clashes met since the last call, each listed once: those the flow settled while it
     carried out the last event (``state.notes``), and clashes between the card effects in
     force (a card's can against another card's can't)."""
-    rulings: list[Ruling] = []
     notes = state.notes
+    quick = (len(state.lasting), state.round, state.turn, state.stage)
+    if not notes and memo.get("quick") == quick:
+        return []  # nothing settled and no lasting change came or went since the last look (the usual case)
+    rulings: list[Ruling] = []
     if notes:
         seen = _seen(memo)
         for ruling in notes:
@@ -338,9 +341,8 @@ def conflicts_met(state: EpicBattlesState, memo: dict[str, Any]) -> list[Ruling]
                 seen.add(key)
                 rulings.append(ruling)
         notes.clear()
-    quick = (len(state.lasting), state.round, state.turn, state.stage)
     if memo.get("quick") == quick:
-        return rulings  # no lasting change came or went since the last look (the usual case)
+        return rulings  # no lasting change came or went since the last look
     memo["quick"] = quick
     if state.stage != "turn":
         return rulings

@@ -68,7 +68,7 @@ NAMED_FIELDS = {cls: _named_fields(cls) for cls in E.EVENTS}
 class KindFacts:
     """What applying an event of one class needs to know of its kind, worked out once per class."""
 
-    __slots__ = ("action", "actor", "claim", "kind", "names")
+    __slots__ = ("action", "actor", "claim", "kind", "many", "names", "one")
 
     def __init__(self, cls: type) -> None:
         self.kind: str = TAGS.get(cls) or str(cls.__struct_config__.tag)  # type: ignore[attr-defined]
@@ -76,8 +76,9 @@ class KindFacts:
         """A claim: it derives nothing, and the facts it may match stay those of the last move."""
         self.actor = self.kind not in E.NO_ACTOR
         """Whether the event must say who acts (``by``)."""
-        one, many = NAMED_FIELDS.get(cls) or _named_fields(cls)
-        self.names = bool(one or many) and self.kind != "draw"
+        self.one, self.many = NAMED_FIELDS.get(cls) or _named_fields(cls)
+        """Its fields naming one card (``card``, ``discard``) and several (``cards``, ``remove``)."""
+        self.names = bool(self.one or self.many) and self.kind != "draw"
         """Whether the event names cards to check against the database first (``_unknown_card``); a
         draw's card is checked as it is drawn instead (``EpicBattles.draw``, ``_not_in_database``)."""
         self.action = BOOK.actions.get(self.kind)
@@ -91,6 +92,7 @@ FACTS: dict[type, KindFacts] = {cls: KindFacts(cls) for cls in E.EVENTS}
 def facts_of(cls: type) -> KindFacts:
     """The :class:`KindFacts` of an event class (worked out now for a class outside the vocabulary)."""
     return FACTS.get(cls) or KindFacts(cls)
+
 
 PHASES = {step: step.capitalize() for step in ("draw", "set", "action", "discard")}
 """A step of the turn -> the name its moments carry (``phase_begins``/``phase_ends``)."""
@@ -289,10 +291,16 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                 value = getattr(ev, claimed, None)
                 if isinstance(value, str) and value not in state.players:
                     return [Ruling(None, Violation(f"{value!r} is not a player of this game", "one of " + ", ".join(state.players), value, "malformed"))]
-        if facts.names:
-            missing = self._unknown_card(state, ev, kind)
-            if missing is not None:
-                return [missing]
+        if facts.names:  # every card it names is one of the database (the usual case: one field, one look-up)
+            known = state.cards.cards
+            for field in facts.one:
+                value = getattr(ev, field)
+                if isinstance(value, str) and value not in known:
+                    return [self._missing_card(state, value)]  # (a draw names no card checked here)
+            if facts.many:
+                missing = self._unknown_card(state, ev, kind)
+                if missing is not None:
+                    return [missing]
         if not claim:
             if state.stage == "over":
                 return [Ruling(cite("EB.win.game"), Violation("an event after the game was won", "no more events", kind))]
@@ -315,7 +323,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         rulings: list[Ruling] = perform(state, ev) or []
         if state.resolution is not None or state.pending or state.waiting or state.scheduled or state.stage != "turn" \
                 or (state.strikes and state.strikes[-1].negated):
-            self._drive(state)  # (asked here first: after most moves there is nothing to do, see _drive)
+            self._work(state)  # (_drive's question, asked here: after most moves there is nothing to do)
         return rulings
 
     def _apply_anyway(self, state: EpicBattlesState, ev: Any, kind: str) -> None:
@@ -339,6 +347,10 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         """The finding for an event naming a card the database does not hold."""
         if kind == "draw":
             return None  # the card moves as an unseen card; reported when drawn
+        return self._missing_card(state, name)
+
+    def _missing_card(self, state: EpicBattlesState, name: str) -> Ruling:
+        """The finding for a move naming a card the database does not hold."""
         return Ruling(None, Violation(f"{name!r} is not in the card database {state.cards.name}", "a card the spec knows", name, "unverifiable"))
 
     # ================================================================== set-up (EB.setup.*)
@@ -386,9 +398,10 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         if name is not None and name not in state.cards.cards:
             rulings.append(Ruling(None, Violation(f"{name!r} is not in the card database", "a known card", name, "unverifiable")))
             name = None
-        card = self.take_top(state, player, name, rulings, "drew")
-        side.hand.add(card)
-        self.check_empty(state, player)
+        side.hand.cards.append(self.take_top(state, player, name, rulings, "drew"))
+        deck = side.deck
+        if deck.hidden + len(deck.cards) == 0:  # the deck ran out (asked here first: check_empty says what follows)
+            self.check_empty(state, player)
         return rulings
 
     def take_top(self, state: EpicBattlesState, player: str, name: str | None, rulings: list[Ruling], how: str = "took") -> CardObj:
@@ -402,13 +415,15 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             if name is not None and name != known:
                 rulings.append(Ruling(cite("EB.setup.draw"), Violation(f"{player}'s top card was shown to be {known}", known, name, "inconsistent")))
             name = known
-            state.sides[player].knowledge.dated(state.seq).reveal(name, f"{how} {name} off the top of the deck (shown there before)")
+            side.knowledge.dated(state.seq).reveal(name, f"{how} {name} off the top of the deck (shown there before)")
         elif name is not None:
-            rulings.extend(self.identify(state, player, name, f"{how} {name} off the top of the deck"))
+            self._identify(state, side, name, f"{how} {name} off the top of the deck", "deck", rulings)
         deck = side.deck
         if deck.hidden > 0:
             deck.hidden -= 1
-        return state.new_card(name, player, state.cards.cards.get(name) if name else None)
+        uid = state.next_uid  # (state.new_card, at once: a card leaves a deck on most events)
+        state.next_uid = uid + 1
+        return CardObj(uid, name, player, state.cards.cards.get(name) if name else None)
 
     def identify(self, state: EpicBattlesState, player: str, name: str, words: str = "", source: str = "deck") -> list[Ruling]:
         """An unseen card of ``player`` turns out to be ``name``: possible only if the deck can hold one more.
@@ -417,14 +432,25 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         already out of it (in hand, face down, off the top unnamed) now shown by name; ``words``
         say what happened, for the journal of hidden cards (spec.core.hidden).
         """
-        rulings = []
-        if not B.can_reveal(state, player, name):
+        rulings: list[Ruling] = []
+        self._identify(state, state.sides[player], name, words, source, rulings)
+        return rulings
+
+    def _identify(self, state: EpicBattlesState, side: Side, name: str, words: str, source: str, rulings: list[Ruling]) -> None:
+        """:meth:`identify`, its finding (if any) added to ``rulings``."""
+        knowledge = side.knowledge
+        registered = knowledge.registered
+        if registered is not None and not side.top:  # B.can_reveal's usual case (a registered deck, no card shown on top), read at once
+            fits = knowledge.located.get(name, 0) < registered.get(name, 0)
+        else:
+            fits = B.can_reveal(state, side.name, name)
+        if not fits:
+            player = side.name
             cap, rule = B.bound(state, player, name)
             rulings.append(Ruling(cite(rule), Violation(f"{player} shows {name}, but their deck cannot hold another copy",
-                                                        f"at most {cap} cop(ies)", f"copy {state.sides[player].knowledge.located[name] + 1}",
+                                                        f"at most {cap} cop(ies)", f"copy {knowledge.located[name] + 1}",
                                                         "inconsistent")))
-        state.sides[player].knowledge.dated(state.seq).reveal(name, words or f"showed {name}", source)
-        return rulings
+        knowledge.dated(state.seq).reveal(name, words or f"showed {name}", source)
 
     def take(self, state: EpicBattlesState, player: str, zone: Zone, name: str | None, rulings: list[Ruling],
              kind: str | None = None) -> CardObj:
@@ -527,7 +553,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         side = state.sides[ev.by or ""]
         card = self.take(state, side.name, side.hand, ev.card, rulings, kind="event")
         card.face_up = False
-        side.arena.add(card)
+        side.arena.cards.append(card)
         return rulings
 
     @BOOK.encodes("EB.turn.step3.alternate", "EB.turn.step3.choice",
@@ -590,7 +616,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         state.recent.clear()
         rulings: list[Ruling] = []
         side = state.sides[ev.by or ""]
-        side.discard.add(self.take(state, side.name, side.hand, ev.card, rulings))
+        side.discard.cards.append(self.take(state, side.name, side.hand, ev.card, rulings))
         self._discard_progress(state)
         return rulings
 
@@ -749,7 +775,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             return
         strike.stage = "done"
         state.strikes.remove(strike)
-        state.sides[strike.attacker].energy.add(strike.card)
+        state.sides[strike.attacker].energy.cards.append(strike.card)
         if strike.taunted:
             resumed, pending = state.suspended.pop() if state.suspended else (None, [])
             state.resolution = resumed
@@ -863,18 +889,19 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         """Pay ``n`` energy: that many energy-pile cards, oldest first, go to the discard pile (EB.energy.pay)."""
         side = state.sides[player]
         for _ in range(min(n, len(side.energy.cards))):
-            side.discard.add(side.energy.cards.pop(0))
+            side.discard.cards.append(side.energy.cards.pop(0))
 
     def move_top(self, state: EpicBattlesState, player: str, n: int, to: str, how: str = "moved") -> int:
         """Move the top ``n`` cards of a deck to one of its player's zones; the round ends if the deck runs out."""
         side = state.sides[player]
         moved = 0
         for _ in range(n):
-            if len(side.deck) == 0 or state.stage != "turn":
+            deck = side.deck
+            if len(deck.cards) + deck.hidden == 0 or state.stage != "turn":  # (the size of the deck, read at once)
                 break
             card = self.take_top(state, player, None, [], how)
             card.face_up = True
-            getattr(side, to).add(card)
+            getattr(side, to).cards.append(card)
             moved += 1
             if self.check_empty(state, player):
                 break
@@ -994,6 +1021,10 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         if state.resolution is None and not (state.pending or state.waiting or state.scheduled) and state.stage == "turn" \
                 and (not state.strikes or not state.strikes[-1].negated):
             return  # nothing to do and no negated attack to settle (_settle): the usual case after a move
+        self._work(state)
+
+    def _work(self, state: EpicBattlesState) -> None:
+        """:meth:`_drive` once it is known there is something to do (``_apply`` asks first)."""
         for _ in range(10_000):
             if state.stage != "turn":
                 state.scheduled.clear()

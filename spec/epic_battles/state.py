@@ -218,8 +218,9 @@ class EpicBattlesState:
 
     def in_order(self) -> tuple[str, str]:
         """The players, the aggressor first (EB.turn.order)."""
-        first = self.aggressor or self.players[0]
-        return first, self.other(first)
+        a, b = self.players
+        first = self.aggressor or a
+        return first, b if first == a else a  # (self.other(first), at once: asked on most moments)
 
     def new_card(self, name: str | None, owner: str, defn: CardDef | None = None) -> CardObj:
         card = CardObj(self.next_uid, name, owner, defn)
