@@ -138,3 +138,28 @@ def test_legal_moves_screened_by_the_checks_are_the_moves_apply_accepts(seed: in
             break
         game.apply(state, rng.choice(legal))
     assert compared > 1000
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_resolved_card_put_away_keeps_the_board(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card that resolves and goes on to the Discard or the Void is stamped (the change
+    count moves) but takes no place in play: the play version, and so the board, stay;
+    a card that takes a place in play moves the play version."""
+    from spec.neopets.game import Neopets
+
+    original = Neopets._settle_card
+
+    def checked(self: Any, state: Any, res: Any) -> None:
+        before = (state.play_version, state.changes, _ids(B.arrangement(state)))
+        original(self, state, res)
+        owner = state.sides[res.source.owner]
+        assert state.changes > before[1]
+        if any(card is res.source for card in owner.discard.cards + owner.void.cards):
+            assert state.play_version == before[0], "a card put away moved the play version"
+            assert _ids(B.arrangement(state)) == before[2]
+        else:
+            assert state.play_version > before[0], "a card placed in play left the play version"
+
+    monkeypatch.setattr(Neopets, "_settle_card", checked)
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0

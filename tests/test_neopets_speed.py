@@ -9,7 +9,7 @@ per Active Neopet (board.stat) and the effects of
 passive abilities kept with the board and per card in its context, and of lasting
 effects (conflicts.effects_in_force, conflicts.passive_effects); the target selectors
 kept per tuple of abilities (actions.target_selectors) are those a walk finds.
-The per-kind facts that ``Neopets._apply`` reads are checked against their sources.
+The per-kind facts that ``Neopets.apply`` reads are checked against their sources.
 """
 
 from __future__ import annotations
@@ -64,6 +64,20 @@ def test_triggered_abilities_by_event_are_the_triggered_abilities_of_that_event(
         return found
 
     monkeypatch.setattr(B, "triggered_on", checked)
+    from spec.neopets.game import Neopets
+
+    fire = Neopets._fire
+
+    def fire_checked(self: Any, state: Any, event: str, *args: Any, **kwargs: Any) -> None:
+        nonlocal looked
+        board = state.board_cache  # the index Neopets._fire reads itself while the board stands
+        if board is not None and board.triggers is not None and board.key == (state.active, state.play_version):
+            looked += 1
+            found = board.triggers.get(event, ())
+            assert [(p, c.uid, a) for p, c, a in found] == _plain_triggered_on(state, event), f"stale index at look-up {looked}"
+        fire(self, state, event, *args, **kwargs)
+
+    monkeypatch.setattr(Neopets, "_fire", fire_checked)
     report = verify_file(path, keep_going=True)
     assert report.events > 0
 

@@ -45,23 +45,19 @@ GAME = BOOK.action("game")
 Check = Violation | None
 
 
-def _in_setup(state: NeopetsState) -> bool:
-    return state.stage == "setup"
-
-
 # ====================================================================== set-up (2)
 
 @SHUFFLE.precondition("2.p1", "a shuffle comes in set-up, after a mulligan, or when an effect asks for it")
 def shuffle_called_for(state: NeopetsState, ev: E.Shuffle) -> Check:
     side = state.sides[ev.by or ""]
-    if _in_setup(state) and (not side.shuffled or side.mulligan_pending):
+    if state.stage == "setup" and (not side.shuffled or side.mulligan_pending):
         return None
     return Violation("a shuffle the rules do not call for here", expected="no shuffle", actual="shuffle")
 
 
 @FIRST.precondition("2.p4", "the starting player is picked once, during set-up, among the players")
 def first_once(state: NeopetsState, ev: E.First) -> Check:
-    if not _in_setup(state) or state.starting is not None:
+    if state.stage != "setup" or state.starting is not None:
         return Violation("the starting player was already decided", expected="one random pick", actual="another pick")
     if ev.player not in state.players:
         return Violation(f"{ev.player!r} is not a player of this game", expected="one of the players", actual=ev.player)
@@ -70,7 +66,7 @@ def first_once(state: NeopetsState, ev: E.First) -> Check:
 
 @DEFER.precondition("2.p5", "only the starting player may hand the first turn over, before the opening hands")
 def defer_by_starting_player(state: NeopetsState, ev: E.Defer) -> Check:
-    if not _in_setup(state) or state.starting is None or ev.by != state.starting or state.first != state.starting:
+    if state.stage != "setup" or state.starting is None or ev.by != state.starting or state.first != state.starting:
         return Violation("only the starting player may defer, once", expected=f"a defer by {state.starting}", actual=f"a defer by {ev.by}")
     if any(s.opening_draws for s in state.sides.values()):
         return Violation("the first turn is deferred before opening hands are drawn", expected="defer before drawing", actual="defer after drawing")
@@ -80,14 +76,14 @@ def defer_by_starting_player(state: NeopetsState, ev: E.Defer) -> Check:
 @DRAW.precondition("2.p1", "no card is drawn before its player has shuffled their Main Deck")
 def draw_after_shuffle(state: NeopetsState, ev: E.Draw) -> Check:
     side = state.sides[ev.by or ""]
-    if _in_setup(state) and (not side.shuffled or side.mulligan_pending):
+    if state.stage == "setup" and (not side.shuffled or side.mulligan_pending):
         return Violation("a card drawn from an unshuffled deck", expected="shuffle first", actual="draw")
     return None
 
 
 @DRAW.precondition("2.p6", "opening hands are drawn once the starting player is known, five cards each")
 def opening_hand(state: NeopetsState, ev: E.Draw) -> Check:
-    if not _in_setup(state):
+    if state.stage != "setup":
         return None
     side = state.sides[ev.by or ""]
     if state.starting is None:
@@ -99,7 +95,7 @@ def opening_hand(state: NeopetsState, ev: E.Draw) -> Check:
 
 @DRAW.precondition("5.2.2b", "outside set-up, a player draws only as the active player's one Draw Phase draw")
 def draw_in_draw_phase(state: NeopetsState, ev: E.Draw) -> Check:
-    if _in_setup(state):
+    if state.stage == "setup":
         return None
     if state.stage != "turn" or state.node != "draw" or ev.by != state.active or state.flags.drew:
         return Violation("a draw no rule or effect calls for", expected="no draw here", actual=f"draw by {ev.by}")
@@ -110,7 +106,7 @@ def draw_in_draw_phase(state: NeopetsState, ev: E.Draw) -> Check:
 def draw_after_priority(state: NeopetsState, ev: E.Draw) -> Check:
     if state.stage == "turn" and state.node == "draw" and state.window == "open":
         return Violation("the card was drawn before both players passed priority", expected="two passes, then the draw", actual="draw")
-    if state.stage == "turn" and state.node == "draw" and state.queue:
+    if state.stage == "turn" and state.node == "draw" and state.queue.items:
         return Violation("the card was drawn while beginning-of-phase effects waited", expected="the queue resolved first (5.2.1b.p3)", actual="draw")
     return None
 
@@ -125,7 +121,7 @@ def draw_from_cards(state: NeopetsState, ev: E.Draw) -> Check:
 @MULLIGAN.precondition("2.p8", "a mulligan comes after the five-card opening hand and before Neopets are chosen")
 def mulligan_timing(state: NeopetsState, ev: E.Mulligan) -> Check:
     side = state.sides[ev.by or ""]
-    if not _in_setup(state) or side.opening_draws < 5 or side.chosen is not None:
+    if state.stage != "setup" or side.opening_draws < 5 or side.chosen is not None:
         return Violation("a mulligan outside the opening-hand window", expected="mulligan right after the opening hand", actual="mulligan")
     return None
 
@@ -201,14 +197,14 @@ def pass_with_priority(state: NeopetsState, ev: E.Pass) -> Check:
 
 @PASS.precondition("5.2.2b", "the Draw Phase cannot be passed through before the active player draws")
 def no_pass_before_draw(state: NeopetsState, ev: E.Pass) -> Check:
-    if state.node == "draw" and state.window == "act" and not state.flags.drew and not state.queue and len(state.sides[state.active].deck) > 0:
+    if state.node == "draw" and state.window == "act" and not state.flags.drew and not state.queue.items and len(state.sides[state.active].deck) > 0:
         return Violation("priority passed before the compulsory draw", expected="the draw", actual="pass")
     return None
 
 
 @PASS.precondition("5.5.4c.p1", "the attack and defence steps cannot be passed through before their dice are rolled")
 def no_pass_before_roll(state: NeopetsState, ev: E.Pass) -> Check:
-    if state.node in ("attack", "defence") and state.window == "act" and not state.queue:
+    if state.node in ("attack", "defence") and state.window == "act" and not state.queue.items:
         return Violation("priority passed before the dice were rolled", expected="the roll", actual="pass")
     return None
 
@@ -262,7 +258,7 @@ def attach_in_train_phase(state: NeopetsState, ev: E.Attach) -> Check:
 def attach_by_active_player(state: NeopetsState, ev: E.Attach) -> Check:
     if ev.by != state.active:
         return Violation("a Codestone attached in the opponent's turn", expected=f"attach by {state.active}", actual=f"attach by {ev.by}")
-    if state.queue or state.resolution is not None:
+    if state.queue.items or state.resolution is not None:
         return Violation("a Codestone attached while the queue held effects", expected="an empty queue", actual=f"{len(state.queue)} in the queue")
     return None
 
@@ -334,7 +330,7 @@ def timing_waived(state: NeopetsState, player: str, kind: str) -> bool:
 def _prep_timing(state: NeopetsState, ev: E.Play, rule: str) -> Check:
     if _prep_rule(state, ev) != rule:
         return None
-    if ev.by != state.active or state.node != "preparation" or state.queue:
+    if ev.by != state.active or state.node != "preparation" or state.queue.items:
         if timing_waived(state, ev.by or "", _card_type(state, ev.card)):
             return NC.judge_timing(state, ev.by or "", _card_type(state, ev.card))[0]  # 4.2: the permission against the timing
         return Violation(f"a {_card_type(state, ev.card)} played outside its player's Preparation Phase with an empty queue",
@@ -614,7 +610,7 @@ def collectable(state: NeopetsState, ev: E.Collect) -> Check:
 def collect_timing(state: NeopetsState, ev: E.Collect) -> Check:
     if state.stage == "turn" and timing_waived(state, ev.by or "", "Map Piece") and state.resolution is None:
         return None
-    if state.stage != "turn" or ev.by != state.active or state.node != "preparation" or state.queue or state.resolution is not None:
+    if state.stage != "turn" or ev.by != state.active or state.node != "preparation" or state.queue.items or state.resolution is not None:
         return Violation("a Map Piece collected outside its player's Preparation Phase with an empty queue",
                          expected="own Preparation Phase, empty queue", actual=f"{state.node}, {ev.by}")
     return None
@@ -740,7 +736,7 @@ def roll_in_battle(state: NeopetsState, ev: E.Roll) -> Check:
 
 @ROLL.precondition("5.5.4a", "the attack step starts only after both players pass with the queue empty")
 def roll_after_priority(state: NeopetsState, ev: E.Roll) -> Check:
-    if state.node == "attack" and (state.window == "open" or state.queue):
+    if state.node == "attack" and (state.window == "open" or state.queue.items):
         return Violation("attack dice rolled before the Battle Phase's priority closed", expected="two passes, empty queue", actual="roll")
     return None
 

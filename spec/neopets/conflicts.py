@@ -366,8 +366,11 @@ def conflicts_met(state: NeopetsState, memo: dict[str, Any]) -> list[Ruling]:
     # what can change the effects in force is a card entering or leaving play, a lasting
     # effect, the turn changing hands or damage (for conditions): each moves state.changes
     quick = state.changes
-    if memo.get("quick") == quick:
-        return []  # nothing was created, began or ended: most events (passes, claims, dice)
+    try:
+        if memo["quick"] == quick:
+            return []  # nothing was created, began or ended: most events (passes, claims, dice)
+    except KeyError:  # the first event
+        pass
     memo["quick"] = quick
     if state.stage != "turn":
         return []

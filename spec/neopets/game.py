@@ -56,6 +56,9 @@ CARD_FIELDS: dict[str, tuple[str, ...]] = {
 }
 """The fields naming a card, per event kind that has any (checked against the card database)."""
 
+PHASE_BEGINS = {"draw": "Draw", "train": "Train", "preparation": "Preparation", "attack": "Battle"}
+"""The nodes that begin a phase, with the phase's name for its "at the start of" triggers."""
+
 _DICE_DAMAGE = cite("5.5.7c.p1")
 """The rule that deals battle damage (cited by every damage calculation)."""
 
@@ -188,14 +191,55 @@ class Neopets(Game[NeopetsState, Event]):
 
     # ================================================================== applying events
 
-    def apply(self, state: NeopetsState, event: Event) -> list[Ruling]:
-        kind: str = _KIND.get(type(event)) or event.__struct_config__.tag  # type: ignore[assignment]
-        state.seq = event.seq
+    def apply(self, state: NeopetsState, event: Event, kind: str | None = None, again: bool = False) -> list[Ruling]:
+        """Judge one event where the game stands and carry it out.
+
+        In order: who acts (a player, or nobody for a derived fact), the cards it names,
+        the game not over, an effect waiting for a choice (:meth:`_feed`), then the
+        preconditions of its kind (the book's action: :meth:`_refused` when one is
+        broken) and what it does (``_do_<kind>``). What the spec cannot model makes the
+        event unverifiable; once a hidden card was shown only as a kind, the hidden cards
+        are checked after every event (:meth:`_hidden_contradiction`).
+
+        ``again`` (with the event's ``kind``) judges the same event a second time from the
+        top, inside the first judgement (:meth:`_feed`, once an optional choice was let
+        go): what cannot be modelled then ends the first judgement, and the hidden cards
+        are checked once, by it. One method rather than a wrapper and a body: every event
+        of a replay comes through here.
+        """
+        if kind is None:
+            kind = _KIND.get(type(event)) or event.__struct_config__.tag  # type: ignore[assignment]
+            state.seq = event.seq
+        facts = _FACTS[kind]  # type: ignore[index]
         try:
-            rulings = self._apply(state, event, kind)
+            by = event.by  # type: ignore[attr-defined]
+            if by not in state.opponent and (problem := actor_problem(kind, by, state.players, facts.actor)) is not None:  # type: ignore[arg-type]
+                rulings = problem  # not a player (the keys of ``opponent``), or nobody where a player acts
+            elif facts.card_fields and (missing := self._unknown_card(state, event, kind)) is not None:  # type: ignore[arg-type]
+                rulings = [missing]
+            elif (move := not facts.claim) and state.stage == "over":  # a move or chance event, not a claim
+                rulings = [Ruling(cite("3.p4"), Violation("an event after the game was won", "no more events", kind))]
+            else:
+                if move and state.unmarked:  # damage or a round since the last move: it came before this one
+                    state.damage_mark = len(state.damage_log)
+                    state.rounds_mark = len(state.round_winners)
+                    state.unmarked = False
+                resolution = state.resolution
+                if move and resolution is not None and resolution.need is not None:
+                    rulings = self._feed(state, event, kind)  # type: ignore[arg-type]
+                elif (hit := facts.action.first_violation(state, event)) is not None:
+                    rulings = self._refused(state, event, kind, facts, hit)  # type: ignore[arg-type]
+                elif (perform := facts.perform) is None:
+                    rulings = []
+                elif facts.notes:
+                    rulings = NC.move_notes(state, event, kind) + (perform(self, state, event) or [])  # type: ignore[arg-type]
+                else:
+                    rulings = perform(self, state, event) or []
         except (B.Unmodelled, UnsupportedStep) as error:
+            if again:
+                raise
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
-        if state.marked:
+        if state.marked and not again:
             first, second = state.pair
             if first.knowledge.marks:
                 rulings += self._hidden_contradiction(first)
@@ -216,35 +260,6 @@ class Neopets(Game[NeopetsState, Event]):
 
     conflicts_met = staticmethod(NC.conflicts_met)
     """Clashes of effects in force, settled by the Neopets policy (spec.neopets.conflicts)."""
-
-    def _apply(self, state: NeopetsState, ev: Any, kind: str) -> list[Ruling]:
-        facts = _FACTS[kind]
-        by = ev.by
-        if by not in state.opponent:  # not a player (the keys of ``opponent``), or nobody
-            problem = actor_problem(kind, by, state.players, facts.actor)
-            if problem is not None:
-                return problem
-        if facts.card_fields:
-            missing = self._unknown_card(state, ev, kind)
-            if missing is not None:
-                return [missing]
-        if not facts.claim:
-            if state.stage == "over":
-                return [Ruling(cite("3.p4"), Violation("an event after the game was won", "no more events", kind))]
-            state.damage_mark = len(state.damage_log)
-            state.rounds_mark = len(state.round_winners)
-            resolution = state.resolution
-            if resolution is not None and resolution.need is not None:
-                return self._feed(state, ev, kind)
-        hit = facts.action.first_violation(state, ev)
-        if hit is not None:
-            return self._refused(state, ev, kind, facts, hit)
-        perform = facts.perform
-        if perform is None:
-            return []
-        if facts.notes:
-            return NC.move_notes(state, ev, kind) + (perform(self, state, ev) or [])
-        return perform(self, state, ev) or []
 
     def _refused(self, state: NeopetsState, ev: Any, kind: str, facts: KindFacts, hit: tuple[Any, Violation]) -> list[Ruling]:
         """A move that breaks a precondition where the game stands: with inferred passes the
@@ -269,7 +284,7 @@ class Neopets(Game[NeopetsState, Event]):
             name = getattr(ev, field, None)
             if kind == "reveal" and name == "":
                 continue  # a reveal that names no card: only its kind is known (_reveal_unnamed)
-            if isinstance(name, str) and name not in state.cards and not (kind == "activate" and name == "Neopet"):
+            if isinstance(name, str) and state.cards.get(name) is None and not (kind == "activate" and name == "Neopet"):
                 if kind in ("draw", "scrap"):
                     return None  # the card moves as a hidden card; reported below
                 return Ruling(None, Violation(f"{name!r} is not in the card database {state.cards.name}",
@@ -305,7 +320,8 @@ class Neopets(Game[NeopetsState, Event]):
         rulings: list[Ruling] = []
         if side.deck.hidden > 0:
             side.deck.hidden -= 1
-        if name is not None and name not in state.cards:
+        defn = None if name is None else state.cards.get(name)
+        if name is not None and defn is None:
             rulings.append(Ruling(None, Violation(f"{name!r} is not in the card database", "a known card", name, "unverifiable")))
             name = None
         if name is not None:
@@ -313,7 +329,7 @@ class Neopets(Game[NeopetsState, Event]):
                 rulings.append(Ruling(cite("1.1.p1"), Violation(f"{player} drew {name}, but the registered deck holds no further copy",
                                                                  f"at most {side.knowledge.bound(name)} cop(ies)", f"copy {side.knowledge.located[name] + 1}", "inconsistent")))
             side.knowledge.dated(state.seq).reveal(name, f"drew {name}")
-        side.inventory.add(state.new_card(name, player, state.cards.get(name) if name else None))
+        side.inventory.add(state.new_card(name, player, defn))
         return rulings
 
     @BOOK.encodes("2.p8", what="a mulligan shuffles the Inventory into the Main Deck")
@@ -367,7 +383,7 @@ class Neopets(Game[NeopetsState, Event]):
         """
         priority = state.priority
         priority.passes += 1
-        priority.holder = state.opponent[ev.by]  # type: ignore[index]  # ``by`` names a player (checked in _apply)
+        priority.holder = state.opponent[ev.by]  # type: ignore[index]  # ``by`` names a player (checked in apply)
         if priority.passes >= 2:
             self._advance(state)
 
@@ -380,7 +396,8 @@ class Neopets(Game[NeopetsState, Event]):
         state.flags.codestones_attached += 1
         state.window = "close"
         self._fire(state, "attached", ev.by or "", card)
-        self._flush(state)
+        if state.waiting:  # _flush has nothing to queue otherwise
+            self._flush(state)
 
     def _take_from_inventory(self, state: NeopetsState, player: str, name: str) -> CardObj:
         side = state.sides[player]
@@ -445,13 +462,17 @@ class Neopets(Game[NeopetsState, Event]):
         state.queue.add(item)
         if item.kind == "card":
             self._fire(state, "played", item.controller, item.source)
-        self._flush(state)
+        if state.waiting:  # _flush has nothing to queue otherwise
+            self._flush(state)
 
     @BOOK.encodes("7.10.3", "7.10.6", "7.10.8", "8.20.2a", "8.20.2b", "8.20.2c", what="collecting puts the Map Piece in the Play Area, outside the queue")
     def _do_collect(self, state: NeopetsState, ev: E.Collect) -> None:
         card = self._take_from_inventory(state, ev.by or "", ev.card)
         state.sides[ev.by or ""].play_area.add(card)
-        state.play_changed()
+        if card.defn is not None and card.defn.type == "Location":  # a Location collected anyway (--keep-going)
+            state.play_changed()
+        else:  # a Map Piece has no abilities that work in play (board.arrangement): only the change count moves
+            state.changed()
 
     @BOOK.encodes("8.15.2.p3", "8.15.3", "8.20.11a", "8.20.11b", what="activating: pay the cost before the semicolon, queue the effect")
     def _do_activate(self, state: NeopetsState, ev: E.Activate) -> None:
@@ -475,7 +496,8 @@ class Neopets(Game[NeopetsState, Event]):
         self._open_window(state, "close", holder=player)
         state.flags.roll_window = state.window_number
         self._fire(state, "rolled", player, None)
-        self._flush(state)
+        if state.waiting:  # _flush has nothing to queue otherwise
+            self._flush(state)
 
     @BOOK.encodes("5.5.6b.p1", "5.5.6c.p2", "5.5.6d.p1", "5.5.6d.p2", "5.5.6e", what="the agility reroll replaces the chosen dice")
     def _do_reroll(self, state: NeopetsState, ev: E.Reroll) -> None:
@@ -524,7 +546,7 @@ class Neopets(Game[NeopetsState, Event]):
                 self._continue(state)
                 return []
             self._continue(state)
-            return self._apply(state, ev, kind)
+            return self.apply(state, ev, kind, again=True)
         if kind in ("play", "activate") and self._at_sentence_break(res):
             return self._add_mid_effect(state, ev, kind)
         return [Ruling(need.rule, Violation(f"the effect being resolved needs {need.describe()}", need.describe(), f"{kind} by {ev.by}"))]
@@ -672,7 +694,7 @@ class Neopets(Game[NeopetsState, Event]):
         """Whether both players passing now would move the game on (implicit passes)."""
         if state.stage != "turn" or state.resolution is not None or state.pending_item is not None:
             return False
-        if state.queue:
+        if state.queue.items:
             return True
         if state.window == "act":
             if state.node == "draw" and not state.flags.drew and len(state.sides[state.active].deck) > 0:
@@ -691,8 +713,12 @@ class Neopets(Game[NeopetsState, Event]):
             return
         node = state.node
         following = NEXT_WINDOW[node].get(state.window)  # none after the node's last window
-        if following is not None:
-            self._open_window(state, following)
+        if following is not None:  # _open_window, spelt out (half of all passes come here)
+            state.window = following
+            state.window_number += 1
+            priority = state.priority
+            priority.holder = state.active
+            priority.passes = 0
             if node in ("attack", "defence"):
                 state.flags.rolled = False
             return
@@ -721,20 +747,16 @@ class Neopets(Game[NeopetsState, Event]):
         if state.lasting and (node in ("train", "preparation", "end") or (node == "attack" and previous == "preparation")):
             self._expire(state, "this_phase")
         holder = state.active
-        if node == "draw":
-            self._exhaustion(state)
-            if state.stage != "turn":
-                return
-            self._fire(state, "phase_begins", state.active, None, phase="Draw")
-        elif node == "train":
-            self._fire(state, "phase_begins", state.active, None, phase="Train")
-        elif node == "preparation":
-            self._fire(state, "phase_begins", state.active, None, phase="Preparation")
-        elif node == "attack":
-            if self._skips_battle(state):
+        phase = PHASE_BEGINS.get(node)
+        if phase is not None:  # a phase begins: its "at the start of" triggers fire
+            if node == "draw":
+                self._exhaustion(state)
+                if state.stage != "turn":
+                    return
+            elif node == "attack" and self._skips_battle(state):
                 self._enter(state, "end")
                 return
-            self._fire(state, "phase_begins", state.active, None, phase="Battle")
+            self._fire(state, "phase_begins", holder, None, phase=phase)
         elif node == "defence":
             holder = state.nonactive
             state.flags.rolled = False
@@ -775,11 +797,13 @@ class Neopets(Game[NeopetsState, Event]):
         state.window_number += 1
         state.priority.reset(state.active)
         self._fire(state, "turn_begins", state.active, None)
-        self._flush(state)
+        if state.waiting:  # _flush has nothing to queue otherwise
+            self._flush(state)
 
     @BOOK.encodes("5.5.8b", "5.5.8a.p1", what="at the end of the turn, until-end-of-turn effects expire and the other player's turn begins")
     def _end_turn(self, state: NeopetsState) -> None:
-        self._expire(state, "end_of_turn")
+        if state.lasting:
+            self._expire(state, "end_of_turn")
         if state.lasting:
             state.lasting = [x for x in state.lasting if not (x.until == "next_battle_phase" and x.affects == state.active and x.turn < state.turn)]
             state.changed()
@@ -816,6 +840,7 @@ class Neopets(Game[NeopetsState, Event]):
             return
         neopet.damage += amount
         state.damage_log.append((player, amount))
+        state.unmarked = True
         state.changed()
         if neopet.damage >= B.stat(state, player, "Hit Points"):
             self.end_round(state, loser=player, face_down=True)
@@ -835,6 +860,7 @@ class Neopets(Game[NeopetsState, Event]):
         state.last_knockout = loser
         state.sides[winner].rounds_won += 1
         state.round_winners.append(winner)
+        state.unmarked = True
         for item in state.queue.clear():
             if item.kind == "card":
                 self.put_away(state, item.source)
@@ -945,7 +971,8 @@ class Neopets(Game[NeopetsState, Event]):
             return
         if res.item is not None and res.item.kind == "card":
             self._settle_card(state, res)
-        self._flush(state)
+        if state.waiting:  # _flush has nothing to queue otherwise
+            self._flush(state)
         if state.stage == "round_end":
             self._run_round_effects(state)
 
@@ -953,7 +980,8 @@ class Neopets(Game[NeopetsState, Event]):
         card: CardObj = res.source
         side = state.sides[res.controller]
         kind = card.defn.type if card.defn is not None else ""
-        state.enter_play(card)
+        stays = kind in B.FAERIE_TYPES or kind in ("Equipment", "Location") or res.vars.get("stay") == "Play Area"
+        state.enter_play(card, placed=stays)  # a card put away leaves what is in play as it was
         if kind in B.FAERIE_TYPES:
             side.faerie.append(card)
         elif kind == "Equipment":
@@ -1006,7 +1034,12 @@ class Neopets(Game[NeopetsState, Event]):
     @BOOK.encodes("8.16.1", "8.16.2", "8.16.3", "5.2.1b.p1", "5.3.1b.p1", "5.4.1b.p1", "5.5.2.p1",
                   what="triggered abilities wait until the effect that caused them finishes, then join the queue")
     def _fire(self, state: NeopetsState, event: str, actor: str, card: CardObj | None, phase: str | None = None) -> None:
-        for controller, source, ability in B.triggered_on(state, event):
+        board = state.board_cache  # B.triggered_on's look-up, spelt out while the board stands (usually nothing fires)
+        if board is not None and board.triggers is not None and board.key == (state.active, state.play_version):  # type: ignore[attr-defined]
+            found = board.triggers.get(event, ())  # type: ignore[attr-defined]
+        else:
+            found = B.triggered_on(state, event)
+        for controller, source, ability in found:
             if self._matches(state, controller, ability.trigger, event, actor, card, phase):
                 state.waiting.append(QueueItem("triggered", controller, source, ability.effect))
 
@@ -1308,7 +1341,7 @@ _PERFORM: dict[str, Any] = {
 
 
 class KindFacts:
-    """What :meth:`Neopets._apply` asks of every event of one kind, looked up once per kind."""
+    """What :meth:`Neopets.apply` asks of every event of one kind, looked up once per kind."""
 
     __slots__ = ("action", "actor", "card_fields", "claim", "notes", "perform")
 
@@ -1331,7 +1364,7 @@ _FACTS: dict[str, KindFacts] = {
     kind: KindFacts(kind not in NO_ACTOR, CARD_FIELDS.get(kind, ()), E.KINDS[kind] == "claim", BOOK.actions[kind], _PERFORM.get(kind))
     for kind in (str(event.__struct_config__.tag) for event in E.EVENTS)
 }
-"""Per event kind, the facts :meth:`Neopets._apply` reads on every event."""
+"""Per event kind, the facts :meth:`Neopets.apply` reads on every event."""
 
 _KIND: dict[type, str] = {event: str(event.__struct_config__.tag) for event in E.EVENTS}
 """The kind (tag) of each event class."""

@@ -172,6 +172,7 @@ class NeopetsState:
     """Damage dealt before this index came before the last move or chance event."""
     damage_claimed: int = 0
     rounds_mark: int = 0
+    """Rounds won before this index came before the last move or chance event."""
     last_resolved: str | None = None
     last_knockout: str | None = None
     round_winners: list[str] = field(default_factory=list)
@@ -195,6 +196,9 @@ class NeopetsState:
     changing hands, a card entering or leaving play, a lasting effect beginning or ending,
     damage. Clashes between effects are looked for again only when it moves
     (spec.neopets.conflicts.conflicts_met)."""
+    unmarked: bool = False
+    """Whether damage was dealt or a round won since the marks (``damage_mark``,
+    ``rounds_mark``) were last set: only then does the next move set them again."""
     board_cache: object = field(default=None, repr=False, compare=False)
     """What is in play, worked out once per arrangement (spec.neopets.board); never copied."""
     card_effects: dict[tuple, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -224,12 +228,18 @@ class NeopetsState:
         self.next_uid += 1
         return card
 
-    def enter_play(self, *cards: CardObj) -> None:
-        """Stamp cards as entering play now, all at the same moment (8.18.5)."""
+    def enter_play(self, *cards: CardObj, placed: bool = True) -> None:
+        """Stamp cards as entering play now, all at the same moment (8.18.5).
+
+        ``placed=False``: a resolved card that goes on to the Discard or the Void is
+        stamped all the same but takes no place in play, so what is in play stays (the
+        play version does not move; the change count does, as for every stamp).
+        """
         stamp = self.next_uid
         self.next_uid += 1
         self.last_entered = stamp
-        self.play_version += 1
+        if placed:
+            self.play_version += 1
         self.changes += 1
         for card in cards:
             self.entered[card.uid] = stamp
@@ -260,5 +270,5 @@ class NeopetsState:
             list(self.waiting), list(self.round_effects), list(self.damage_log), self.damage_mark,
             self.damage_claimed, self.rounds_mark, self.last_resolved, self.last_knockout, list(self.round_winners), self.winner,
             self.next_uid, self.next_order, dict(self.entered), self.last_entered, self.play_version,
-            self.seq, self.marked, self.changes,
+            self.seq, self.marked, self.changes, self.unmarked,
         )
