@@ -335,3 +335,80 @@ def test_the_field_is_read_again_after_each_kind_of_change() -> None:
     assert B.pile_of(state, first.card.uid) is None and B.field_marks(state) == B.field_marks_plain(state)
     state.active = "ben"
     assert B.field_of(state).piles == list(B.piles(state))
+
+
+def test_the_kept_signature_of_the_effects_in_force_is_the_one_read_afresh_at_every_lookup_along_the_replays(monkeypatch: Any) -> None:
+    """What conflicts_met keeps of the effects in force (their ids, while what the reading looked
+    at stays as it was) is, at every lookup, the set of ids read afresh; and it is kept at times."""
+    calls: dict[str, int] = {}
+    kept: dict[str, int] = {"hits": 0}
+    reading = TC._in_force
+
+    def counted(state: TtcgState) -> Any:
+        kept["hits"] -= 1
+        return reading(state)
+
+    monkeypatch.setattr(TC, "_in_force", counted)
+    plain = _checked(TC, "_signature_kept", lambda state, _memo: frozenset(e.id for e in TC._read_in_force(state)), calls)
+
+    def signature(state: TtcgState, memo: dict[str, Any]) -> Any:
+        kept["hits"] += 1
+        return plain(state, memo)
+
+    monkeypatch.setattr(TC, "_signature_kept", signature)
+    along_replays(lambda _state, _event: None)
+    assert calls["_signature_kept"] and kept["hits"] > 0
+
+
+def test_the_pile_and_effect_an_activate_move_names_are_those_found_afresh_at_every_lookup_along_the_replays(monkeypatch: Any) -> None:
+    from spec.ttcg import actions as X
+
+    calls: dict[str, int] = {}
+    monkeypatch.setattr(X, "activated_pile", _checked(X, "activated_pile", X.activated_pile_plain, calls,
+                                                      lambda a, b: a[0] == b[0] and (a[1] is b[1] if a[0] == "ok" else a == b)))
+    monkeypatch.setattr(X, "effect_of", _checked(X, "effect_of", X.effect_of_plain, calls))
+    along_replays(lambda _state, _event: None)
+    assert calls["activated_pile"] and calls["effect_of"]
+
+
+def test_the_change_key_stays_while_the_change_stamp_does() -> None:
+    last: list[Any] = []
+
+    def see(state: TtcgState, _event: Any) -> None:
+        now = (TC.change_stamp(state), TC.change_key(state))
+        if last and last[0][0] == now[0]:
+            assert last[0][1] == now[1]
+        last[:] = [now]
+
+    along_replays(see)
+
+
+def test_the_names_found_of_a_modelled_type_are_those_check_type_passes_along_the_replays() -> None:
+    found: list[Any] = []
+
+    def see(state: TtcgState, _event: Any) -> None:
+        typed = B.typed_names(state)
+        found.append(len(typed))
+        for name in typed:
+            assert name in state.cards
+            B.check_type(state.cards[name])
+
+    along_replays(see)
+    assert max(found) > 0
+
+
+def test_the_stamp_conflicts_met_keeps_is_the_change_stamp() -> None:
+    memos: list[dict[str, Any]] = []
+
+    class _Memo(Verifier):
+        def visit(self, event: Any, line: int) -> bool:
+            going = super().visit(event, line)
+            asked = not self.diverged and not self.malformed  # the verifier asks for conflicts only then
+            if asked and self.state is not None and self.state.stage == "turn" and "stamp" in self.conflicts_memo:
+                assert self.conflicts_memo["stamp"] == TC.change_stamp(self.state)
+                memos.append(self.conflicts_memo)
+            return going
+
+    for path in REPLAYS:
+        read(path, _Memo(keep_going=True), _decoder_for)
+    assert memos

@@ -18,7 +18,7 @@ from spec.core.state import CardObj
 from spec.ttcg import board as B
 from spec.ttcg import conflicts as TC
 from spec.ttcg import events as E
-from spec.ttcg.state import HAND_LIMIT, OPENING_HAND, PLAYS_PER_MAIN_PHASE, ZONE_SIZE, Pile, TtcgState
+from spec.ttcg.state import EDITS, HAND_LIMIT, OPENING_HAND, PLAYS_PER_MAIN_PHASE, ZONE_SIZE, Pile, TtcgState, field_edits
 
 BOOK = RuleBook(RuleIndex.load("ttcg", Path(__file__).with_name("rules.tsv")))
 
@@ -198,7 +198,7 @@ def too_many(state: TtcgState, player: str, name: str, words: str, more: int = 1
     held = f"no {name}" if bound == 0 else f"{bound} cop{'y' if bound == 1 else 'ies'} of {name}"
     whose = "registered deck" if knowledge.registered is not None else "deck (2.2.1.b: two copies at most)"
     earlier = [o.describe(player) for o in knowledge.observations() if o.name == name and o.kind == "out"]
-    at = f"at seq {knowledge.now}, " if knowledge.now is not None else ""
+    at = f"at seq {state.seq}, " if state.seq is not None else ""
     shown = (" (" + "; ".join(earlier) + ")") if earlier else ""
     extra = f" ({more} at once)" if more > 1 else ""
     return (f"no arrangement of {player}'s deck gives this log: {at}{player} {words}{extra}, but {player}'s {whose} holds "
@@ -343,16 +343,72 @@ def equip_target(state: TtcgState, ev: E.Play) -> Check:
 # ====================================================================== activating effects (2.2.4, 2.2.5)
 
 def activated_pile(state: TtcgState, ev: E.Activate) -> Pile | None:
+    """The pile whose top card the activate move names (in the row of its kind), or ``None``."""
+    found = _last_activated
+    if found.move is not ev or found.state is not state or found.sides is not state.sides or found.edits != EDITS.field:
+        found = _activated(state, ev)
+    if found.pile is _UNREAD:
+        found.pile = activated_pile_plain(state, ev)
+    return found.pile  # type: ignore[return-value]
+
+
+def activated_pile_plain(state: TtcgState, ev: E.Activate) -> Pile | None:
+    """:func:`activated_pile` found afresh."""
     defn = state.cards.get(ev.card)
     row = "creature" if B.is_creature(defn) else "magic"
     return B.find_pile(state, ev.by, ev.card, ev.slot, row)
 
 
 def effect_of(state: TtcgState, ev: E.Activate) -> tuple[str, object] | None:
+    """``(label, ability)`` of the effect the activate move names, or ``None`` if its card has no such effect."""
+    found = _last_activated
+    if found.move is not ev or found.state is not state or found.sides is not state.sides or found.edits != EDITS.field:
+        found = _activated(state, ev)
+    if found.effect is _UNREAD:
+        found.effect = effect_of_plain(state, ev)
+    return found.effect  # type: ignore[return-value]
+
+
+def effect_of_plain(state: TtcgState, ev: E.Activate) -> tuple[str, object] | None:
+    """:func:`effect_of` found afresh."""
     effects = B.effects_of(state, ev.card)
     if not 0 <= ev.effect < len(effects):
         return None
     return effects[ev.effect]
+
+
+_UNREAD = object()
+
+
+class _Activated:
+    """The pile and the effect one activate move names, for one state as its field stands.
+
+    The checks of an activate move and the step that carries it out all ask for them; each
+    is found on first asking, and found again only for another move, another state, or
+    once the field's make-up changed (:func:`spec.ttcg.state.field_edits`; a state put
+    back from a snapshot has sides of its own).
+    """
+
+    __slots__ = ("edits", "effect", "move", "pile", "sides", "state")
+
+    def __init__(self, state: TtcgState | None, ev: E.Activate | None) -> None:
+        self.state = state
+        self.move = ev
+        self.sides = None if state is None else state.sides
+        self.edits = field_edits()
+        self.pile: object = _UNREAD
+        self.effect: object = _UNREAD
+
+
+_last_activated = _Activated(None, None)
+
+
+def _activated(state: TtcgState, ev: E.Activate) -> _Activated:
+    """A new :class:`_Activated` for the move ``ev`` in ``state``, kept as the last one (the callers
+    ask for it when the last one is of another move, state or field)."""
+    global _last_activated
+    last = _last_activated = _Activated(state, ev)
+    return last
 
 
 @ACTIVATE.precondition("2.2.5.c", "the effect belongs to a card face up on top of a pile of the player's field")

@@ -23,7 +23,7 @@ from grammar import ast as A
 from grammar import ttcg_nodes as T
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.state import CardObj
-from spec.ttcg.state import Pile, TtcgState, field_edits, mark_edits
+from spec.ttcg.state import EDITS, Pile, TtcgState, field_edits, mark_edits
 
 ELEMENTS = ("water", "fire", "earth", "nature", "electric", "light", "dark")
 DEFINED_LABELS = ("normal", "continuous", "counter", "equip", "latent", "dormant", "passive")
@@ -132,12 +132,12 @@ class _Reading:
     ``effects``: ``(label, ability)`` of every effect; ``passives`` and ``triggered``:
     the Passive and the triggered ones, numbered (:data:`Numbered`); ``triggers``: the
     triggered ones by the event they watch; ``quiet``: see :func:`quiet`; ``of_kind``: see
-    :func:`statics_of`.
+    :func:`statics_of`; ``typed``: see :func:`typed_names`.
     A text the spec cannot read is not remembered: asking again raises
     :class:`Unmodelled` again.
     """
 
-    __slots__ = ("effects", "of_kind", "passives", "quiet", "triggered", "triggers")
+    __slots__ = ("effects", "of_kind", "passives", "quiet", "triggered", "triggers", "typed")
 
     def __init__(self) -> None:
         self.effects: dict[str, tuple[tuple[str, Any], ...]] = {}
@@ -146,6 +146,13 @@ class _Reading:
         self.triggers: dict[tuple[str, str], Numbered] = {}
         self.quiet: dict[str, bool] = {}
         self.of_kind: dict[tuple[str, Any], tuple[tuple[int, str, Any, tuple[Any, ...]], ...]] = {}
+        self.typed: set[str] = set()
+
+
+def typed_names(state: TtcgState) -> set[str]:
+    """The names of the card database found so far to be cards of a type the rulebook describes
+    (:func:`check_type` passed); a name is added by whoever checked it."""
+    return _reading(state.cards).typed
 
 
 def _reading(cards: CardDatabase) -> _Reading:
@@ -264,6 +271,37 @@ def defined(label: str, name: str) -> None:
         raise Unmodelled(f"{name}: the effect type {label.capitalize()!r} is not defined by the rulebook (2.2.5.i)")
 
 
+class Reads:
+    """How many times the readings of this module looked at three things that are not the
+    field's make-up (counts that only grow, shared by every state):
+
+    ``marks``, whether a pile is tapped, which effects it has switched on, what it is
+    attached to; ``active``, which player is active (beyond the order the field is read
+    in); ``beyond``, a player's points, a hand or a discard pile (conditions). And
+    ``conditions``: how many conditions of effects in force :func:`in_force` read.
+
+    A reading during which a count did not move does not depend on that thing, so what it
+    found may be kept while the rest stays as it was (:func:`statics_of`,
+    ``conflicts._signature_kept``).
+    """
+
+    __slots__ = ("active", "beyond", "conditions", "marks")
+
+    def __init__(self) -> None:
+        self.marks = 0
+        self.active = 0
+        self.beyond = 0
+        self.conditions = 0
+
+    def now(self) -> tuple[int, int, int]:
+        """The three counts as they stand: marks, active, beyond."""
+        return self.marks, self.active, self.beyond
+
+
+READS = Reads()
+"""What the readings of this module looked at (see :class:`Reads`)."""
+
+
 # ---------------------------------------------------------------------- the field
 
 
@@ -293,11 +331,16 @@ class _Field:
     ``watchers``, per kind of static step and per trigger event, the cards of the field
     that have such effects (see :func:`_statics_entries`, :func:`watching`), or ``None`` when
     a card's text cannot be read (then the field is read card by card, so that it fails
-    where it would). The field order puts the active player first: a new active player is
-    a new reading.
+    where it would). ``statics``: what :func:`statics_of` found. The field order puts the
+    active player first: a new active player is a new reading.
+
+    The cards of the field with Passive effects and the piles whose top card has triggered
+    effects are picked out once (:meth:`holders`); each kind and each event is then looked
+    for among those only.
     """
 
-    __slots__ = ("_by_id", "_by_top", "_marks", "_marks_at", "_tops", "active", "cards", "edits", "kinds", "piles", "watchers")
+    __slots__ = ("_by_id", "_by_top", "_marks", "_marks_at", "_passive", "_tops", "_triggered", "active", "cards", "edits", "kinds",
+                 "piles", "statics", "watchers")
 
     def __init__(self, state: TtcgState) -> None:
         self.edits = field_edits()
@@ -319,6 +362,30 @@ class _Field:
         self._marks_at = -1
         self.kinds: dict[Any, tuple[tuple[str, Pile, CardObj, Any], ...] | None] = {}
         self.watchers: dict[str, tuple[tuple[str, Pile, CardObj, Numbered], ...] | None] = {}
+        self.statics: dict[Any, tuple[int | None, list[tuple[str, Pile, Any]]]] = {}
+        self._passive: list[tuple[str, Pile, CardObj, str]] | None = None
+        self._triggered: list[tuple[str, Pile, CardObj, str]] | None = None
+
+    def holders(self, state: TtcgState, triggered: bool) -> list[tuple[str, Pile, CardObj, str]]:
+        """``(owner, pile, card, name)`` in field order: with ``triggered``, for each pile whose top
+        card has effects a trigger sets off (:func:`triggered_of`); else for each card of the
+        field, top or under, with Passive effects (:func:`passives_of`). Raises
+        :class:`Unmodelled` (and keeps nothing) when a card's text cannot be read.
+        """
+        kept = self._triggered if triggered else self._passive
+        if kept is not None:
+            return kept
+        found: list[tuple[str, Pile, CardObj, str]] = []
+        for owner, pile in self.piles:
+            for card in (pile.card,) if triggered or not pile.under else (pile.card, *pile.under):
+                name = card.name
+                if name is not None and (triggered_of(state, name) if triggered else passives_of(state, name)):
+                    found.append((owner, pile, card, name))
+        if triggered:
+            self._triggered = found
+        else:
+            self._passive = found
+        return found
 
     @property
     def tops(self) -> list[tuple[str, CardObj]]:
@@ -347,7 +414,7 @@ def field_marks(state: TtcgState) -> tuple[int, ...]:
     """For each player in turn: how many piles, how many of them tapped, how many effects switched on
     among them (counted again only once a pile's marks or the field's make-up may have changed)."""
     index = field_of(state)
-    edits = mark_edits()
+    edits = EDITS.marks
     if index._marks_at != edits:
         index._marks = field_marks_plain(state)
         index._marks_at = edits
@@ -373,7 +440,7 @@ def field_marks_plain(state: TtcgState) -> tuple[int, ...]:
 def field_of(state: TtcgState) -> _Field:
     """The make-up of the field as it stands (read again once it changed or another player became active)."""
     found: _Field | None = state.field_index
-    if found is None or found.edits != field_edits() or found.active != state.active or found.cards is not state.cards:
+    if found is None or found.edits != EDITS.field or found.active != state.active or found.cards is not state.cards:
         found = state.field_index = _Field(state)
     return found
 
@@ -537,6 +604,7 @@ def step_covers(state: TtcgState, controller: str, source: Pile, what: T.Cards, 
     if what.quantifier == "this":
         return source.card.uid == card.uid
     if what.quantifier == "equipped":
+        READS.marks += 1
         target = pile_by_id(state, source.equipped_to)
         return target is not None and target.card.uid == card.uid
     if what.other and source.card.uid == card.uid:
@@ -552,6 +620,7 @@ def covered(state: TtcgState, controller: str, source: Pile, what: T.Cards,
         uid = source.card.uid
         return [entry for entry in field if entry[1].uid == uid]
     if what.quantifier == "equipped":
+        READS.marks += 1
         target = pile_by_id(state, source.equipped_to)
         if target is None:
             return []
@@ -573,8 +642,10 @@ def whose(state: TtcgState, controller: str, relative: str | None) -> list[str]:
     if relative == "opponent":
         return [state.other(controller)]
     if relative == "active":
+        READS.active += 1
         return [state.active]
     if relative == "nonactive":
+        READS.active += 1
         return [state.nonactive]
     return list(state.players)
 
@@ -667,6 +738,8 @@ def in_force(state: TtcgState, owner: str, pile: Pile, card: CardObj, index: int
     under = card.uid != pile.card.uid
     if under and not speaks_of_being_under(ability):
         return False  # 2.2.6.e: cards beneath take no part, unless their text says so (2.2.5.b)
+    if label in _MARKED:
+        READS.marks += 1
     if label == "equip" and (under or pile.equipped_to is None or pile_by_id(state, pile.equipped_to) is None):
         return False
     if label == "continuous" and (under or index not in pile.switched_on):
@@ -676,7 +749,14 @@ def in_force(state: TtcgState, owner: str, pile: Pile, card: CardObj, index: int
     if label in ("counter", "dormant"):
         return False
     cond = _condition_for(ability)
-    return cond is None or condition_holds(state, owner, cond, card, pile)
+    if cond is None:
+        return True
+    READS.conditions += 1
+    return condition_holds(state, owner, cond, card, pile)
+
+
+_MARKED = ("equip", "continuous", "latent")
+"""The effect types whose being in force depends on their pile's marks (2.2.5.i)."""
 
 
 def statics(state: TtcgState) -> list[tuple[str, Pile, A.Step]]:
@@ -699,15 +779,30 @@ def statics_of(state: TtcgState, kinds: type | tuple[type, ...]) -> list[tuple[s
     type, a condition :func:`condition_holds` reads) adds nothing and raises nothing, so
     it is left unread; every other one is read as :func:`statics` reads it. Which cards
     of the field have such effects is kept with the field's make-up (:func:`_statics_entries`).
+
+    What it finds is kept with the field's make-up too, unless it read a condition; if it
+    read a pile's marks (:data:`READS`), only until a mark changes. The list given is
+    shared: callers only read it.
     """
+    index = field_of(state)
+    kept = index.statics.get(kinds)
+    if kept is not None:
+        if kept[0] is None:
+            return kept[1]
+        if kept[0] == EDITS.marks:
+            READS.marks += 1  # what it gives depends on the marks, as a reading afresh would tell
+            return kept[1]
     entries = _statics_entries(state, kinds)
     if entries is None:
         return statics_of_plain(state, kinds)
+    marks, conditions = READS.marks, READS.conditions
     found: list[tuple[str, Pile, Any]] = []
     for owner, pile, card, passives in entries:
-        for index, label, ability, steps in passives:
-            if in_force(state, owner, pile, card, index, label, ability):
+        for number, label, ability, steps in passives:
+            if in_force(state, owner, pile, card, number, label, ability):
                 found.extend((owner, pile, step) for step in steps)
+    if READS.conditions == conditions and index is state.field_index:
+        index.statics[kinds] = (mark_edits() if READS.marks != marks else None, found)
     return found
 
 
@@ -722,16 +817,12 @@ def _statics_entries(state: TtcgState, kinds: Any) -> tuple[tuple[str, Pile, Car
     known = _reading(state.cards).of_kind
     out = []
     try:
-        for owner, pile in index.piles:
-            for card in (pile.card, *pile.under) if pile.under else (pile.card,):
-                name = card.name
-                if name is None:
-                    continue
-                passives = known.get((name, kinds))
-                if passives is None:
-                    passives = _passives_of_kind(state, name, kinds)
-                if passives:
-                    out.append((owner, pile, card, passives))
+        for owner, pile, card, name in index.holders(state, triggered=False):
+            passives = known.get((name, kinds))
+            if passives is None:
+                passives = _passives_of_kind(state, name, kinds)
+            if passives:
+                out.append((owner, pile, card, passives))
     except Exception:  # noqa: BLE001 - read card by card instead, failing where that fails
         kept[kinds] = None
         return None
@@ -755,11 +846,7 @@ def watching(state: TtcgState, event: str) -> tuple[tuple[str, Pile, CardObj, Nu
     table = trigger_table(state)
     out = []
     try:
-        for owner, pile in index.piles:
-            top = pile.card
-            name = top.name
-            if name is None:
-                continue
+        for owner, pile, top, name in index.holders(state, triggered=True):
             found = table.get((name, event))
             if found is None:
                 found = triggers(state, name, event)
@@ -881,15 +968,20 @@ def condition_holds(state: TtcgState, controller: str, cond: A.Condition, card: 
         if value == "under another card":
             return place is not None and place.card.uid != card.uid
         if value in ("tapped", "dormant"):
+            READS.marks += 1
             return place is not None and place.card.uid == card.uid and place.tapped
         if value == "untapped":
+            READS.marks += 1
             return place is None or place.card.uid != card.uid or not place.tapped
         if value == "in hand":
+            READS.beyond += 1
             return any(c.uid == card.uid for c in state.sides[card.owner].hand)
         if value == "in discard pile":
+            READS.beyond += 1
             return any(c.uid == card.uid for c in state.sides[card.owner].discard)
         raise Unmodelled(f"the condition 'this card is {value}' is not modelled")
     if cond.subject == "points":
+        READS.beyond += 1
         player = whose(state, controller, cond.of.owner if cond.of is not None else "you")[0]
         return _compare(state.sides[player].points, cond.op, cond.value)
     if cond.subject == "cards" and cond.of is not None:

@@ -58,6 +58,7 @@ from spec.core.findings import Violation
 from spec.core.game import Ruling
 from spec.core.state import CardObj
 from spec.ttcg import board as B
+from spec.ttcg.state import EDITS, mark_edits
 
 STATED = "ttcg:2.2.5.b"
 TWO_PLAYS = "ttcg:2.2.3.a.2.a"
@@ -235,6 +236,43 @@ def _in_force(state: Any) -> tuple[list[Effect], frozenset[str]]:
     return effects, frozenset(e.id for e in effects)
 
 
+def _signature_kept(state: Any, memo: dict[str, Any]) -> frozenset[str]:
+    """The ids of the effects in force (as :func:`_in_force` gives them), kept in ``memo``
+    while what the reading looked at stays as it was.
+
+    A reading depends on the field's make-up (any change to it moves
+    :func:`spec.ttcg.state.field_edits`; a state put back from a snapshot has sides of its
+    own), the lasting results and the extra plays granted; on the piles' marks, the active
+    player and points, hands or discard pile only if it looked at them, as
+    :data:`spec.ttcg.board.READS` tells. The ids do not depend on the order the field is
+    read in. A reading that looked at points, a hand or a discard pile is not kept. When
+    :func:`_nothing_in_force` tells that nothing is in force (from the field's make-up, the
+    lasting results and the extra plays alone), the reading is not made.
+    """
+    flags = state.flags
+    extra = tuple(flags.extra)
+    base = (state.sides, EDITS.field, tuple(state.lasting), extra, tuple(flags.extra_sources))
+    kept = memo.get("reading")
+    if kept is not None and kept[0] == base:
+        _base, marks, active, signature = kept
+        if (marks is None or marks == EDITS.marks) and (active is None or active == state.active):
+            return signature
+    if _nothing_in_force(state):
+        signature = frozenset()
+        memo["reading"] = (base, None, None, signature)
+        return signature
+    before = B.READS.now()
+    _effects, signature = _in_force(state)
+    reads_marks, reads_active, reads_beyond = B.READS.now()
+    if reads_beyond != before[2]:
+        memo.pop("reading", None)
+        return signature
+    marks = mark_edits() if reads_marks != before[0] else None
+    active = state.active if reads_active != before[1] or extra else None
+    memo["reading"] = (base, marks, active, signature)
+    return signature
+
+
 def _field_and_clashes(state: Any) -> tuple[list[tuple[str, CardObj]], list[tuple[str, Any, Any]]]:
     """The top cards of the field (with their owners), and (controller, source pile, step) of
     the can'ts and set values among the statics in force, both in field order.
@@ -316,15 +354,21 @@ def conflicts_met(state: Any, memo: dict[str, Any]) -> list[Ruling]:
     """Findings for clashes between effects in force not reported yet (see the module docstring)."""
     if state.stage != "turn":
         return []
+    stamp = (state.next_uid, state.next_order, len(state.lasting), state.turn, len(state.flags.extra), EDITS.field, EDITS.marks,
+             state.sides)  # change_stamp(state), written out: it is asked after every event
+    if memo.get("stamp") == stamp:
+        return []  # nothing the change key counts can have moved: most events
+    memo["stamp"] = stamp
     quick = change_key(state)
     if memo.get("quick") == quick:
         return []  # nothing entered, left, tapped, switched on or began: most events
     memo["quick"] = quick
     try:
-        effects, signature = ([], frozenset()) if _nothing_in_force(state) else _in_force(state)
+        signature = _signature_kept(state, memo)
+        if memo.get("effects") == signature:
+            return []
+        effects = _read_in_force(state) if signature else []  # the effects themselves, in field order
     except Exception:  # noqa: BLE001 - a card the spec cannot read is reported by the event itself
-        return []
-    if memo.get("effects") == signature:
         return []
     memo["effects"] = signature
     if not could_interact(effects, POLICY):
@@ -341,6 +385,17 @@ def conflicts_met(state: Any, memo: dict[str, Any]) -> list[Ruling]:
         seen.add(resolution.undecided)
         rulings.append(Ruling(None, Violation(resolution.undecided, severity="unverifiable"), "conflicts"))
     return rulings
+
+
+def change_stamp(state: Any) -> tuple[Any, ...]:
+    """What :func:`conflicts_met` looks at first: while it stays the same, so does :func:`change_key`.
+
+    It holds the plain numbers of the change key, and instead of the marks counted on the
+    field, the counts of changes to the field's make-up and to the piles' marks (in any
+    state), with the state's sides (a state put back from a snapshot has sides of its own).
+    """
+    return (state.next_uid, state.next_order, len(state.lasting), state.turn, len(state.flags.extra), EDITS.field, EDITS.marks,
+            state.sides)
 
 
 def change_key(state: Any) -> tuple[Any, ...]:

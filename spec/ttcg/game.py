@@ -167,9 +167,7 @@ class Ttcg(Game[TtcgState, Event]):
 
     def apply(self, state: TtcgState, event: Event) -> list[Ruling]:
         kind = str(event.__struct_config__.tag)
-        seq = event.seq
-        for side in state.sides.values():
-            side.knowledge.now = seq
+        state.seq = event.seq
         if state.notes:
             state.notes = []
         try:
@@ -200,9 +198,8 @@ class Ttcg(Game[TtcgState, Event]):
         return [Ruling(cite("2.2.1.b"), Violation(outcome.explanation, "an arrangement of the deck that gives the log",
                                                   "none exists", "inconsistent"), "hidden")]
 
-    def conflicts_met(self, state: TtcgState, memo: dict[str, Any]) -> list[Ruling]:
-        """Clashes of effects in force, settled by the TTCG policy (spec.ttcg.conflicts)."""
-        return TC.conflicts_met(state, memo)
+    conflicts_met = staticmethod(TC.conflicts_met)
+    """Clashes of effects in force, settled by the TTCG policy (:func:`spec.ttcg.conflicts.conflicts_met`)."""
 
     def _apply(self, state: TtcgState, ev: Any, kind: str) -> list[Ruling]:
         by = ev.by
@@ -210,13 +207,14 @@ class Ttcg(Game[TtcgState, Event]):
             problem = actor_problem(kind, by, state.players, kind not in NO_ACTOR)
             if problem is not None:
                 return problem
-        fields = _CARD_FIELDS.get(type(ev))
-        if fields is None:
-            fields = _CARD_FIELDS[type(ev)] = _card_fields(type(ev))
+        facts = _FACTS.get(type(ev))
+        if facts is None:
+            facts = _FACTS[type(ev)] = _Facts(type(ev), kind)
+        fields = facts.fields
         missing = self._unknown_card(state, ev, kind, fields) if fields else None
         if missing is not None:
             return [missing]
-        claim = E.KINDS[kind] == "claim"
+        claim = facts.claim
         if state.stage == "over" and not claim:
             return [Ruling(cite("2.2.8.c"), Violation("an event after the game was over", "no more events", kind))]
         if not claim:
@@ -224,7 +222,7 @@ class Ttcg(Game[TtcgState, Event]):
             state.spared_mark = len(state.spared)
         if state.resolution is not None and state.resolution.need is not None and not claim:
             return self._feed(state, ev, kind)
-        action = BOOK.actions[kind]
+        action = facts.action
         hit = action.first_violation(state, ev)
         if hit is not None and kind != "pass" and not state.explicit_passes:
             snapshot: Snapshot | None = None
@@ -249,8 +247,8 @@ class Ttcg(Game[TtcgState, Event]):
             check, violation = hit
             self._apply_anyway(state, ev, kind)
             return [Ruling(check.rule, violation, check.name)]
-        perform = getattr(self, _PERFORM[kind], None)
-        return (perform(state, ev) if perform is not None else None) or []
+        perform = facts.perform
+        return (perform(self, state, ev) if perform is not None else None) or []
 
     @staticmethod
     def _answers(need: Need, kind: str) -> bool:
@@ -275,13 +273,17 @@ class Ttcg(Game[TtcgState, Event]):
                     names.append(ref.card)
         if "cards" in fields:
             names += [ref.card for ref in getattr(ev, "cards", [])]
+        typed = B.typed_names(state)
         for name in names:
+            if name in typed:
+                continue
             if name not in state.cards:
                 if kind in ("draw", "mill"):
                     return None  # the card moves as a hidden card; reported below
                 return Ruling(None, Violation(f"{name!r} is not in the card database {state.cards.name}", "a card the spec knows",
                                               name, "unverifiable"))
             B.check_type(state.cards[name])
+            typed.add(name)
         return None
 
     # ------------------------------------------------------------------ set-up
@@ -334,7 +336,7 @@ class Ttcg(Game[TtcgState, Event]):
             rulings.append(Ruling(cite("2.2.1.b"), Violation(X.too_many(state, player, name, words),
                                                               f"at most {side.knowledge.bound(name)} cop(ies)",
                                                               f"copy {side.knowledge.located[name] + 1}", "inconsistent"), "hidden"))
-        side.knowledge.reveal(name, words)
+        side.knowledge.dated(state.seq).reveal(name, words)
         return rulings
 
     def _maybe_start(self, state: TtcgState) -> None:
@@ -349,7 +351,9 @@ class Ttcg(Game[TtcgState, Event]):
     # ------------------------------------------------------------------ moves
 
     def _do_pass(self, state: TtcgState, ev: E.Pass) -> None:
-        if state.priority.pass_(ev.by or "", state.other(ev.by or "")):
+        by = ev.by or ""
+        first, second = state.players
+        if state.priority.pass_(by, second if by == first else first):  # the other player is due to act next
             self._advance(state)
 
     @BOOK.encodes("2.2.3.a.2.a", "2.2.6.c.p1", "2.2.6.c.p2", "2.2.5.i.4.b",
@@ -409,7 +413,7 @@ class Ttcg(Game[TtcgState, Event]):
                 card = state.new_card(name, player)
             else:
                 side.hand.remove(card)
-                side.knowledge.reveal(name, f"showed {name} from a hidden card of the hand", "hidden")
+                side.knowledge.dated(state.seq).reveal(name, f"showed {name} from a hidden card of the hand", "hidden")
             card.name, card.defn = name, state.cards.get(name)
         else:
             side.hand.remove(card)
@@ -649,7 +653,7 @@ class Ttcg(Game[TtcgState, Event]):
         if choice.zone == "deck":
             for ref in refs:
                 owner = ref.owner or choice.owners[0]
-                state.sides[owner].knowledge.reveal(ref.card, f"searched the deck for {choice.describe()} and took {ref.card}")
+                state.sides[owner].knowledge.dated(state.seq).reveal(ref.card, f"searched the deck for {choice.describe()} and took {ref.card}")
                 out.append(state.new_card(ref.card, owner, state.cards.get(ref.card)))
             return out
         if choice.zone == "hand":
@@ -1239,14 +1243,26 @@ class Ttcg(Game[TtcgState, Event]):
         return options
 
 
-_PERFORM = {kind: f"_do_{kind}" for kind in E.KINDS}
-"""Event kind -> the name of the method that carries it out (``Ttcg._do_<kind>``), if it has one."""
-
 _NAMING = ("card", "on", "equip", "target", "cards")
 """The fields of an event that name cards of the database: a name, references, a list of references."""
 
-_CARD_FIELDS: dict[type, tuple[str, ...]] = {}
-"""Event type -> which of :data:`_NAMING` it has (see ``Ttcg._unknown_card``)."""
+
+class _Facts:
+    """What :meth:`Ttcg._apply` needs to know of one type of event, worked out once per type: which
+    of :data:`_NAMING` it has, whether it is a claim, its action (the checks) and the method
+    that carries it out (``Ttcg._do_<kind>``, if there is one)."""
+
+    __slots__ = ("action", "claim", "fields", "perform")
+
+    def __init__(self, cls: type, kind: str) -> None:
+        self.fields = _card_fields(cls)
+        self.claim = E.KINDS[kind] == "claim"
+        self.action = BOOK.actions[kind]
+        self.perform = getattr(Ttcg, f"_do_{kind}", None)
+
+
+_FACTS: dict[type, _Facts] = {}
+"""Event type -> its :class:`_Facts`."""
 
 
 def _card_fields(cls: type) -> tuple[str, ...]:

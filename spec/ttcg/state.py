@@ -34,37 +34,47 @@ EXHAUSTION_LOSS = 5
 """Points lost at a Draw Phase begun with an empty deck (2.2.11)."""
 
 
-_field_edits = 0
-"""How many times the field of any TTCG state changed its make-up (see :func:`field_edits`)."""
+class Edits:
+    """Counts of the changes made to the fields of all TTCG states (they only grow).
+
+    ``field``: the make-up of a field changed: a pile joined or left a row, a pile got a new
+    top card, or a card joined or left the cards under one. What :mod:`spec.ttcg.board`
+    reads of the field's make-up (its piles in order, which card effects of each kind lie
+    where) is kept until it moves. ``marks``: a pile's ``tapped``, ``switched_on`` or
+    ``equipped_to`` may have changed.
+
+    Readers on the hot path read the attributes; :func:`field_edits` and :func:`mark_edits`
+    give the same counts.
+    """
+
+    __slots__ = ("field", "marks")
+
+    def __init__(self) -> None:
+        self.field = 0
+        self.marks = 0
+
+
+EDITS = Edits()
+"""The counts of changes to the fields of all TTCG states (see :class:`Edits`)."""
 
 
 def field_edits() -> int:
-    """A count that changes whenever the make-up of a field changes, in any state: a pile joins
-    or leaves a row, a pile gets a new top card, or a card joins or leaves the cards under one.
-
-    What :mod:`spec.ttcg.board` reads of the field's make-up (its piles in order, which card
-    effects of each kind lie where) is kept until this count moves.
-    """
-    return _field_edits
+    """A count that changes whenever the make-up of a field changes, in any state (``EDITS.field``)."""
+    return EDITS.field
 
 
 def _field_changed() -> None:
-    global _field_edits
-    _field_edits += 1
-
-
-_mark_edits = 0
-"""How many times a pile of any TTCG state was tapped or untapped, or had its effects switched on changed."""
+    EDITS.field += 1
 
 
 def mark_edits() -> int:
-    """A count that changes whenever a pile's ``tapped`` or ``switched_on`` may have changed, in any state."""
-    return _mark_edits
+    """A count that changes whenever a pile's ``tapped``, ``switched_on`` or ``equipped_to`` may have changed,
+    in any state (``EDITS.marks``)."""
+    return EDITS.marks
 
 
 def _marks_changed() -> None:
-    global _mark_edits
-    _mark_edits += 1
+    EDITS.marks += 1
 
 
 class MarkSet(set):  # type: ignore[type-arg]
@@ -213,8 +223,8 @@ class Pile:
     """A card on the field (``card``, the top) with the cards under it, oldest first.
 
     A new top card or a new list of cards under it counts as a change of the field's
-    make-up (:func:`field_edits`), as does any change to that list; tapping, untapping and
-    switching effects on count as changes of its marks (:func:`mark_edits`).
+    make-up (:func:`field_edits`), as does any change to that list; tapping, untapping,
+    switching effects on and attaching it to a creature count as changes of its marks (:func:`mark_edits`).
     """
 
     id: int
@@ -294,7 +304,7 @@ class Side:
 
 
 _PILE_WATCHED = ("card", "under")
-_PILE_MARKS = ("tapped", "switched_on")
+_PILE_MARKS = ("tapped", "switched_on", "equipped_to")
 _ROWS = ("creatures", "magic")
 
 
@@ -448,6 +458,8 @@ class TtcgState:
     """Effects that did nothing because their card had left the field or they were countered (2.2.5.d.p2)."""
     next_uid: int = 1
     next_order: int = 1
+    seq: int | None = None
+    """The seq of the event being applied (what the deck journals are dated with, see ``DeckKnowledge.dated``)."""
     field_index: Any = field(default=None, repr=False, compare=False)
     """What :mod:`spec.ttcg.board` read of this field's make-up (its own, never copied; see :func:`field_edits`)."""
 
@@ -487,7 +499,7 @@ class TtcgState:
             [x.copy() for x in self.lasting], list(self.delayed), list(self.waiting),
             list(self.destroyed_log), self.destroyed_mark, self.destroyed_claimed, list(self.spared), self.spared_mark,
             list(self.notes), self.winner, self.fizzled,
-            self.next_uid, self.next_order,
+            self.next_uid, self.next_order, self.seq,
         )
 
 
