@@ -118,3 +118,36 @@ def test_a_timeline_does_not_change_the_report(game: str) -> None:
             plain = verify_file(path, keep_going=keep_going)
             drawn = verify_file(path, keep_going=keep_going, timeline=Timeline())
             assert to_json(plain) == to_json(drawn), path
+
+
+# ---------------------------------------------------------------------- conflicts stamp
+
+def _neopets_replays_with_conflicts() -> list[Path]:
+    return sorted(Path("replays/neopets").rglob("*.jsonl"))
+
+
+def test_a_conflicts_stamp_skips_only_calls_that_find_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Neopets names ``state.changes`` as its stamp: every shipped replay, verified with and
+    without it (and with ``--keep-going``), gives the very same report, and the stamp does
+    leave most events without a ``conflicts_met`` call."""
+    from spec import load_game
+
+    game = load_game("neopets")
+    assert game.conflicts_stamp == "changes"
+    calls = {"count": 0}
+    plain_met = game.conflicts_met
+
+    def counted(state: Any, memo: dict[str, Any]) -> Any:
+        calls["count"] += 1
+        return plain_met(state, memo)
+
+    monkeypatch.setattr(game, "conflicts_met", counted)
+    replays = _neopets_replays_with_conflicts()
+    with_stamp = [to_json(verify_file(p, keep_going=k)) for p in replays for k in (False, True)]
+    asked_with_stamp = calls["count"]
+    monkeypatch.setattr(game, "conflicts_stamp", None)
+    calls["count"] = 0
+    without = [to_json(verify_file(p, keep_going=k)) for p in replays for k in (False, True)]
+    assert with_stamp == without
+    assert any(b'"conflicts"' in r for r in with_stamp), "no shipped replay meets a conflict: the comparison proves little"
+    assert asked_with_stamp < calls["count"] / 2

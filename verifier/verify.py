@@ -14,6 +14,7 @@ Findings come out in contract 3's shape; the same input always gives the same re
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -77,6 +78,10 @@ class Verifier(Visitor[Report]):
         self._apply: Callable[[Any, Any], list[Ruling]] = _no_game
         self._conflicts_met: Callable[[Any, dict[str, Any]], list[Ruling]] = _no_game
         """The game's ``apply`` and ``conflicts_met``, bound once the header names the game."""
+        self._stamp: Callable[[Any], Any] | None = None
+        """Reads the game's ``conflicts_stamp`` off the state, when it names one."""
+        self._stamp_seen: Any = None
+        """The stamp after the last event ``conflicts_met`` was asked about."""
 
     # ---------------------------------------------------------------- header
 
@@ -104,6 +109,7 @@ class Verifier(Visitor[Report]):
         self.game = game
         self._apply = game.apply
         self._conflicts_met = game.conflicts_met
+        self._stamp = attrgetter(game.conflicts_stamp) if game.conflicts_stamp else None
         setup = Setup((header.players[0], header.players[1]), dict(header.decks), dict(header.options), cards)
         self.state = game.setup(setup)
         if self.timeline is not None:
@@ -130,7 +136,11 @@ class Verifier(Visitor[Report]):
             for ruling in rulings:
                 self._record(event.seq, line, ruling)
         if not self.diverged and not self.malformed:
-            met = self._conflicts_met(state, self.conflicts_memo)
+            stamp = self._stamp
+            now = None if stamp is None else stamp(state)
+            # a game's stamp that has not moved: its effects in force are as they were
+            met = self._conflicts_met(state, self.conflicts_memo) if now is None or now != self._stamp_seen else None
+            self._stamp_seen = now
             if met:
                 for ruling in met:
                     self._record(event.seq, line, ruling)

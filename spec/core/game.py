@@ -276,10 +276,18 @@ class Game(ABC, Generic[S, E]):
 
         return policy_for(self.id)
 
+    conflicts_stamp: ClassVar[str | None] = None
+    """The name of a state field that moves (a count, never ``None``) whenever
+    :meth:`conflicts_met` could find something new: a card entering or leaving play, a
+    lasting effect beginning or ending, whatever its effects in force depend on. A game
+    that names one is asked for conflicts only after the events that moved it; with
+    ``None`` (the default), after every event."""
+
     def conflicts_met(self, state: S, memo: dict[str, Any]) -> list[Ruling]:
         """Findings for conflicts between effects in force that were not reported yet.
 
-        The verifier calls this after every event with ``memo``, a dict it keeps for one
+        The verifier calls this after every event (or, for a game naming a
+        :attr:`conflicts_stamp`, after every event that moved it) with ``memo``, a dict it keeps for one
         replay (the game stores there what it has reported). A settled conflict gives an
         ``info`` finding naming the effects and the precedence rule; a gap in the rules, or
         a check z3 could not decide, an ``unverifiable`` one. Keep it cheap: the default

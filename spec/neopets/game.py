@@ -107,6 +107,8 @@ class Neopets(Game[NeopetsState, Event]):
     title: ClassVar[str] = "Neopets Battledome TCG"
     rulesets: ClassVar[tuple[str, ...]] = ("neopets/1",)
     default_cards: ClassVar[str] = "neopets/base"
+    conflicts_stamp: ClassVar[str | None] = "changes"
+    """Every change the effects in force depend on moves ``state.changes`` (see conflicts.py)."""
     events = E.EVENTS
     event_kinds = E.KINDS
     book = BOOK
