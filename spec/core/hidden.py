@@ -56,8 +56,9 @@ class DeckKnowledge:
 
     def can_reveal(self, name: str) -> bool:
         """Whether one more copy of ``name`` can come out of the hidden region."""
-        bound = self.bound(name)
-        return bound is None or self.located[name] < bound
+        registered = self.registered  # bound(), spelt out: every card shown asks this
+        bound = registered.get(name, 0) if registered is not None else self.limit(name)
+        return bound is None or self.located.get(name, 0) < bound
 
     def dated(self, seq: int | None) -> DeckKnowledge:
         """This knowledge, its next notes dated with ``seq`` (the event being applied); ``None``
@@ -80,8 +81,10 @@ class DeckKnowledge:
         ``source`` is ``deck`` when it came out of the deck itself, ``hidden`` when it
         was a hidden card out of the deck (in hand) now shown by name.
         """
-        self.located[name] += 1
-        self._note(Observation(self.now, "out", name, words=words or f"showed {name}", source=source))  # type: ignore[arg-type]
+        located = self.located
+        located[name] = located.get(name, 0) + 1
+        self.journal = (self.journal, Observation(self.now, "out", name, words=words or f"showed {name}", source=source))  # type: ignore[arg-type]
+        self.length += 1
 
     def conceal(self, name: str, words: str = "") -> None:
         """A known copy of ``name`` went back into the hidden region (shuffled in)."""
