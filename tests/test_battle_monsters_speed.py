@@ -408,3 +408,37 @@ def test_conflicts_met_are_those_of_the_plain_reading_along_shipped_replays() ->
             assert fast == plain
             compared += 1
     assert compared > 1000
+
+
+def test_answers_kept_while_reading_are_those_read_afresh_along_shipped_replays() -> None:
+    """Within a stretch of reading (``board.Reading``) ``applicable`` answers each question once and
+    gives the kept answer after: the same effects as read with nothing kept. The printed points
+    kept on a card (``board.printed_points``) are those its parts add up to; the database's profile
+    kept on the state is :func:`board.tame`'s; a card with no always-on ability shares one reading."""
+    actions = ("attack", "be_attacked", "attack_directly", "attack_twice", "lose_lives_in_battle", "be_switched", "summon")
+    compared = 0
+    for state, _event, _raw in _along_shipped_replays():
+        cards = state.on_field()
+        assert state.profile is None or state.profile is B.tame(state.cards)
+        for fc in cards:
+            for stat in ("attack", "defense"):
+                assert B.printed_points(fc, stat) == sum(part.stat(stat) for part in fc.parts)
+            held = B.passives_of(state, fc)
+            if held is not None and not held.entries:
+                assert held == B.Passives((), False, frozenset(), frozenset())
+                assert fc.fused or not _own_steps(state, fc)
+        if state.stage != "turn":
+            continue
+        subjects = [None, *cards[:2]]
+        questions = [(action, subject, player, other, when) for action in actions for subject in subjects
+                     for player in (None, state.active) for other in (None, cards[-1] if cards else None)
+                     for when in (None, "summoned_turn")]
+        try:
+            plain = [tuple(shape(found) for found in B.applicable(state, *q)) for q in questions]
+        except B.Unmodelled:
+            continue
+        with B.Reading(state):
+            for _round in range(2):  # worked out, then kept
+                assert [tuple(shape(found) for found in B.applicable(state, *q)) for q in questions] == plain
+        compared += 1
+    assert compared > 1000

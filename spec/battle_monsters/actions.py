@@ -144,7 +144,7 @@ def two_chosen_for_graveyard(state: BattleMonstersState, ev: E.Bury) -> Check:
 def buried_card_is_in_deck(state: BattleMonstersState, ev: E.Bury) -> Check:
     knowledge = state.sides[ev.by or ""].knowledge
     if not knowledge.can_reveal(ev.card):
-        why = H.explain(knowledge, ev.card, f"put {ev.card} into the graveyard at set-up", "deck")
+        why = H.explain(knowledge.dated(state.seq), ev.card, f"put {ev.card} into the graveyard at set-up", "deck")
         return Violation(f"{ev.card} cannot come from this deck: {why}", expected="a card the registered deck still holds",
                          actual=ev.card, severity="inconsistent")
     return None
@@ -202,7 +202,7 @@ def draw_known_card(state: BattleMonstersState, ev: E.Draw) -> Check:
     if ev.card is not None and not state.sides[ev.by or ""].knowledge.can_reveal(ev.card):
         side = state.sides[ev.by or ""]
         where = "the graveyard" if side.graveyard.find(ev.card) is not None else "elsewhere"
-        why = H.explain(side.knowledge, ev.card, f"drew {ev.card}", "deck")
+        why = H.explain(side.knowledge.dated(state.seq), ev.card, f"drew {ev.card}", "deck")
         return Violation(f"{ev.card} drawn, but every copy of the registered deck is accounted for ({where}): {why}",
                          expected="a card the supply deck can hold", actual=ev.card, severity="inconsistent")
     return None
@@ -219,7 +219,7 @@ def hidden_card_from_deck(state: BattleMonstersState, ev: Any) -> Check:
     if side.hand.find(ev.card) is not None or side.hand.unknown() is None or B.card_kind(state.cards, ev.card) is None:
         return None
     verb = "summoned" if ev.__struct_config__.tag == "summon" else "discarded"
-    return H.unheld(side.knowledge, ev.card, f"{verb} {ev.card} from a hand of unseen draws")
+    return H.unheld(side.knowledge.dated(state.seq), ev.card, f"{verb} {ev.card} from a hand of unseen draws")
 
 
 def _hand_has(state: BattleMonstersState, player: str, name: str) -> bool:

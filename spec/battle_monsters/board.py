@@ -17,6 +17,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from operator import attrgetter
 from typing import Any, TypeVar
 
@@ -69,7 +70,7 @@ def _printed_table(cards: CardDatabase) -> dict[str, tuple[CardDef, ...] | None]
 
 def printed(cards: CardDatabase, name: str) -> tuple[CardDef, ...] | None:
     """The parts of a printed card (prefix, root, suffix; or the one spell or trap), or ``None``."""
-    known = _printed_table(cards)
+    known = _LAST_PRINTED[1] if _LAST_PRINTED[0] is cards else _printed_table(cards)
     if name in known:
         return known[name]
     found: tuple[CardDef, ...] | None = None
@@ -119,7 +120,14 @@ def species(fc: OnField) -> str | None:
 
 
 def printed_points(fc: OnField, stat: str) -> int:
-    return sum(part.stat(stat) for part in fc.parts)
+    """The points its printed parts give a card (kept on the card: its parts never change)."""
+    kept = fc.printed
+    if kept is None:
+        kept = fc.printed = {}
+    total = kept.get(stat)
+    if total is None:
+        total = kept[stat] = sum(part.stat(stat) for part in fc.parts)
+    return total
 
 
 # ====================================================================== abilities
@@ -518,7 +526,9 @@ def statics(state: BattleMonstersState, want: str | None = None) -> list[Static]
     if want is None:
         out = _all_statics(state)
     else:
-        profile = tame(state.cards)
+        profile = state.profile
+        if profile is None:
+            profile = state.profile = tame(state.cards)
         if not profile.ok:
             out = [s for s in statics(state) if wanted(s.step, want)]
         elif want in profile.spoken:
@@ -872,7 +882,7 @@ def passives_of(state: BattleMonstersState, fc: OnField) -> Passives | None:
     Kept on the card (its parts never change) with the partners it is fused with that are
     on the field (their abilities count too). ``None`` when its text cannot be run.
     """
-    partners = tuple(find_uid(state, uid) for uid in fc.fused) if fc.fused else ()
+    partners = tuple(map(find_uid, repeat(state), fc.fused)) if fc.fused else ()
     kept = fc.passives
     if kept is not None and kept[0] == partners:
         return kept[1]  # type: ignore[no-any-return]
@@ -897,14 +907,21 @@ def passives_of(state: BattleMonstersState, fc: OnField) -> Passives | None:
                         return None
     except Unmodelled:
         return None
-    steps = _steps_of(entries)
-    held = Passives(tuple(entries), any(_may_allow(ability_step) for ability_step in steps),
-                    frozenset(sort for ability_step in steps for sort in _wants(ability_step)), _can_turns(steps))
+    if entries:
+        steps = _steps_of(entries)
+        held = Passives(tuple(entries), any(_may_allow(ability_step) for ability_step in steps),
+                        frozenset(sort for ability_step in steps for sort in _wants(ability_step)), _can_turns(steps))
+    else:
+        held = NO_PASSIVES  # most cards: nothing always on
     fc.passives = (partners, held)
     if not partners:  # read off its own parts alone: what they lack, they lack for good
         fc.silent = not held.entries
         fc.quiet = not held.may_allow
     return held
+
+
+NO_PASSIVES = Passives((), False, frozenset(), frozenset())
+"""The always-on abilities of a card that has none (what :func:`passives_of` would read for it)."""
 
 
 def _while_on_field(cond: Any) -> bool:
@@ -950,6 +967,8 @@ def may_allow(state: BattleMonstersState) -> bool:
                 continue
             if _may_allow_card(state, fc):
                 return True
+    if not state.lasting:
+        return False
     return any(isinstance(lasting.step, N.Can) for lasting in state.lasting)
 
 
@@ -972,7 +991,12 @@ def _may_allow_card(state: BattleMonstersState, fc: OnField) -> bool:
     if not held.may_allow:
         return False
     turns = held.can_turns  # "this card can ... on the turn it is summoned": in force on that turn only
-    return turns is None or any(_when_ok(state, when, fc) for when in turns)
+    if turns is None:
+        return True
+    for when in turns:
+        if _when_ok(state, when, fc):
+            return True
+    return False
 
 
 def _unfold(state: BattleMonstersState, step: Any, ctx: Ctx, stamp: int, source: str) -> list[Static]:
@@ -1091,13 +1115,23 @@ def applicable(state: BattleMonstersState, action: str, subject: OnField | None,
 
     The usual answer, that nothing speaks of the action, is given at once when no lasting
     effect is in force and no always-on ability of the database speaks of it (:func:`tame`).
+    While the state is only read (:class:`Reading`), each question is answered once (the
+    lists are then shared: callers only read them).
     """
     yes: list[Static] = []
     no: list[Static] = []
     if not state.lasting:
-        profile = tame(state.cards)
+        profile = state.profile
+        if profile is None:
+            profile = state.profile = tame(state.cards)
         if profile.ok and "act:" + action not in profile.spoken:
             return yes, no
+    memo = state.statics_memo
+    key = (action, subject, player, other, when)
+    if memo is not None:  # board.Reading: several checks of one move ask the same question
+        kept = memo.get(key)
+        if kept is not None:
+            return kept  # type: ignore[no-any-return]
     for static in statics(state, "act:" + action):
         step = static.step
         if isinstance(step, N.Cannot) and action in step.actions:
@@ -1120,6 +1154,8 @@ def applicable(state: BattleMonstersState, action: str, subject: OnField | None,
             if step.by is not None and (other is None or not matches(state, step.by, other, static.ctx)):
                 continue
             yes.append(static)
+    if memo is not None:
+        memo[key] = (yes, no)
     return yes, no
 
 

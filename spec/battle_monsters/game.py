@@ -153,6 +153,8 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
 
     def __init__(self) -> None:
         self.effects = Effects(self)
+        # Asked after every event: the function the method conflicts_met calls, bound without the extra call.
+        self.conflicts_met = BC.conflicts_met  # type: ignore[method-assign]
 
     # ================================================================== set-up and decks
 
@@ -191,8 +193,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         facts = FACTS.get(type(event))
         if facts is None:
             facts = facts_of(type(event), str(event.__struct_config__.tag))
-        for side in state.sides.values():
-            side.knowledge.now = event.seq
+        state.seq = event.seq  # the decks' journals are dated with it as they note (DeckKnowledge.dated)
         try:
             return self._apply(state, event, facts)
         except (B.Unmodelled, UnsupportedStep) as error:
@@ -216,7 +217,14 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         claim = facts.claim
         if not claim:
             state.mark = len(state.facts)
-        hit = B.read_only(state, facts.action.first_violation, ev)  # the checks only read the state
+        if state.statics_memo is None:  # the checks only read the state: a stretch of reading (board.read_only, inline)
+            state.statics_memo = {}
+            try:
+                hit = facts.action.first_violation(state, ev)
+            finally:
+                state.statics_memo = None
+        else:
+            hit = facts.action.first_violation(state, ev)
         if hit is not None:
             check, violation = hit
             if not claim:
@@ -227,7 +235,8 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         if kind != "agree":
             state.offer = None
         getattr(self, facts.perform)(state, ev)
-        self._progress(state)
+        if state.pending or state.battle is not None or state.ending:  # else _progress would find nothing to do
+            self._progress(state)
         return []
 
     def _apply_anyway(self, state: BattleMonstersState, ev: Any, kind: str) -> None:
@@ -241,7 +250,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
 
     def _do_bury(self, state: BattleMonstersState, ev: E.Bury) -> None:
         side = state.sides[ev.by or ""]
-        side.knowledge.reveal(ev.card, f"put {ev.card} into the graveyard at set-up")
+        side.knowledge.dated(state.seq).reveal(ev.card, f"put {ev.card} into the graveyard at set-up")
         side.graveyard.add(state.new_card(ev.card, side.name))
         side.supply = None if side.supply is None else side.supply - 1
         side.buried += 1
@@ -249,14 +258,14 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
     def _draw(self, state: BattleMonstersState, player: str, name: str | None) -> None:
         side = state.sides[player]
         if name is not None:
-            side.knowledge.reveal(name, f"drew {name}")
+            side.knowledge.dated(state.seq).reveal(name, f"drew {name}")
         side.hand.add(state.new_card(name, player))
         side.supply = None if side.supply is None else side.supply - 1
 
     @BOOK.encodes("BM.actions.draw", "BM.actions.ends_turn", what="the draw action takes one card, then the turn passes")
     def _do_draw(self, state: BattleMonstersState, ev: E.Draw) -> None:
         player = ev.by or ""
-        if X.answering(state, ev):
+        if state.pending and X.answering(state, ev):  # only an effect being carried out waits for a draw
             self._draw(state, player, ev.card)
             self._answered(state)
             return
@@ -283,7 +292,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
             card = side.hand.unknown()
             if card is None:
                 raise B.Unmodelled(f"{name} is not in {player}'s hand")
-            side.knowledge.reveal(name, f"showed {name} from the hand", source="hidden")
+            side.knowledge.dated(state.seq).reveal(name, f"showed {name} from the hand", source="hidden")
         side.hand.remove(card)
 
     @BOOK.encodes("BM.actions.discard", "BM.actions.discard.no_trigger",
@@ -292,7 +301,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         player = ev.by or ""
         self._take_from_hand(state, player, ev.card)
         state.sides[player].graveyard.add(state.new_card(ev.card, player))
-        if X.answering(state, ev):
+        if state.pending and X.answering(state, ev):  # only an effect being carried out waits for a discard
             self._answered(state)
             return
         state.ending = True
@@ -446,8 +455,9 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         if fc not in side.field:
             return False
         side.field.remove(fc)
-        state.lasting = [x for x in state.lasting if not (x.source_uid == fc.uid and x.step is not None and x.controller != "" and
-                                                           isinstance(x.step, N.Cannot) and x.step.subject.quantifier == "this")]
+        if state.lasting:  # its own lasting "cannot"s go with it
+            state.lasting = [x for x in state.lasting if not (x.source_uid == fc.uid and x.step is not None and x.controller != "" and
+                                                               isinstance(x.step, N.Cannot) and x.step.subject.quantifier == "this")]
         return True
 
     @BOOK.encodes("BM.gloss.graveyard", "BM.monster.loss", what="a card leaving the field for the graveyard; its own effect on that goes off")

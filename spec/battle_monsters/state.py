@@ -82,6 +82,8 @@ class OnField:
     ``False`` also while that is not known. Only meaningful while it is fused with nothing."""
     quiet: bool = field(default=False, init=False, repr=False, compare=False)
     """Known to hold no always-on "can" of its own (``board.Passives.may_allow``), even under a condition (likewise)."""
+    printed: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
+    """Its printed points per stat, once added up (``board.printed_points``; the parts never change)."""
     name: str = field(default="", init=False, repr=False, compare=False)
     """The card's name, id and owner, read off ``card`` once: a card on the field keeps them."""
     uid: int = field(default=0, init=False, repr=False, compare=False)
@@ -181,10 +183,15 @@ class BattleMonstersState:
     found_uid: dict[int, OnField] = field(default_factory=dict, init=False, repr=False, compare=False)
     """Cards once found on the field by their id (``board.find_uid``): a hint, believed only while
     the card is still on its owner's side."""
-    statics_memo: dict[str | None, Any] | None = field(default=None, init=False, repr=False, compare=False)
+    profile: Any = field(default=None, init=False, repr=False, compare=False)
+    """What the always-on abilities of its card database can do (``board.tame``), once asked."""
+    seq: int | None = field(default=None, init=False, repr=False, compare=False)
+    """The seq of the event being applied: the date of what the decks' journals note (``DeckKnowledge.dated``)."""
+    statics_memo: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False)
     """While the state is only being read (``board.Reading``): the always-on effects once worked out, per sort
-    (``None``: all of them), the cards whose effects work (``"cards"``), and the cards the move names
-    (``"card"``, ``"target"``: the event with what was found)."""
+    (``None``: all of them), the cards whose effects work (``"cards"``), the cards the move names
+    (``"card"``, ``"target"``: the event with what was found), and the effects that allow and forbid
+    an action (``board.applicable``, by its question: a tuple)."""
 
     def other(self, player: str) -> str:
         a, b = self.players
@@ -216,8 +223,10 @@ class BattleMonstersState:
             battle = Battle(by_uid.get(self.battle.attacker.uid, self.battle.attacker),
                             None if self.battle.defender is None else by_uid.get(self.battle.defender.uid, self.battle.defender),
                             self.battle.used)
-        return BattleMonstersState(
+        other = BattleMonstersState(
             self.players, sides, self.cards, self.stage, self.first, self.active, self.turn, list(self.turn_owner),
             [r.copy() for r in self.pending], list(self.lasting), battle, list(self.facts), self.mark, self.winner,
             self.result, self.ended_by, self.offer, self.next_uid, self.next_stamp, self.depth, self.ending,
         )
+        other.seq = self.seq
+        return other
