@@ -78,6 +78,7 @@ from grammar.battle_monsters_nodes import (
     TriggerEffect,
     TurnOf,
 )
+from grammar.lexer import NO_PARSE
 from grammar.parser import CoreBuilder, GameGrammar
 from grammar.render import capitalise as _cap
 
@@ -1083,10 +1084,11 @@ def _cut(text: str, read: Callable[[str], Any], read_all: bool) -> list[tuple[in
     copies of the EFFECT line differ by spaces only, the one blank the grammar skips;
     a line with other blanks around it (a tab) reads its EFFECT line first, as ever.
     """
-    from grammar.lexer import NO_PARSE
-
-    lines = [(n, line.rstrip("\r")) for n, line in enumerate(text.split("\n"), start=1)
-             if line.strip()]
+    if "\n" not in text:  # one line: nothing to join
+        lines = [(1, text.rstrip("\r"))] if text.strip() else []
+    else:
+        lines = [(n, line.rstrip("\r")) for n, line in enumerate(text.split("\n"), start=1)
+                 if line.strip()]
     out: list[tuple[int, str, Any]] = []
     i = 0
     while i < len(lines):

@@ -811,6 +811,8 @@ def _check_length(text: str) -> None:
 
 def _lines(text: str) -> list[tuple[int, str]]:
     """The non-blank lines of ``text`` with their 1-based numbers."""
+    if "\n" not in text:  # one line: no cutting
+        return [(1, text.rstrip("\r"))] if text.strip() else []
     return [
         (number, line.rstrip("\r"))
         for number, line in enumerate(text.split("\n"), start=1)
@@ -922,9 +924,15 @@ def parse_lenient(text: str, game: str = "neopets", card_type: str | None = None
     Spell (or a Passive on a permanent). Only an over-long text raises
     :class:`CardTextError`; :func:`grammar.ast.unknown_parts` lists what was not read.
     """
-    spec, read = _lenient_reading(game)
-    _check_card_type(card_type, spec)
-    _check_length(text)
+    known = _READERS.get(game)
+    if known is not None and known[0] is _PARSERS.get(game):  # the common case, without a call
+        spec, read = known[1], known[2]
+    else:
+        spec, read = _lenient_reading(game)
+    if card_type is not None:
+        _check_card_type(card_type, spec)
+    if len(text) > MAX_TEXT_LENGTH:
+        _check_length(text)
     settle = spec.settle
     abilities: list[Ability] = []
     if spec.split_read is not None:  # the game's cut hands on the readings it made
@@ -934,7 +942,7 @@ def parse_lenient(text: str, game: str = "neopets", card_type: str | None = None
             else:
                 abilities.append(settle(ability, card_type))
         return CardText(tuple(abilities))
-    for _number, line in _split(text, spec):
+    for _number, line in _lines(text) if spec.split is None else spec.split(text):
         ability = read(line)
         if ability is fast.NO_PARSE:
             abilities.extend(_lenient_sentences(line, read, card_type, spec))
