@@ -462,6 +462,7 @@ def holds(state: BattleMonstersState, cond: Any, ctx: Ctx) -> bool:
         if battle is None or ctx.holder is None:
             return False
         me = ctx.holder.uid
+        other: OnField | None
         if cond.role == "defending":
             ok, other = battle.defender is not None and battle.defender.uid == me, battle.attacker
         elif cond.role == "attacking":

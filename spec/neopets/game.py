@@ -665,8 +665,7 @@ class Neopets(Game[NeopetsState, Event]):
         elif kind == "reveal" and not ev.card:
             self._reveal_unnamed(state, need)
         elif kind == "reveal":
-            card = side.inventory.find(ev.card)
-            if card is None:
+            if side.inventory.find(ev.card) is None:
                 hidden = side.inventory.unknown()
                 if hidden is not None:
                     side.knowledge.dated(state.seq).reveal(ev.card, f"revealed {ev.card} from a hidden card of the Inventory", "hidden")
@@ -1300,16 +1299,17 @@ class Neopets(Game[NeopetsState, Event]):
             return [E.Draw(0, p, n) for n in self._drawable(state, p, rng)]
         if need.kind in ("discard", "reveal"):
             names = sorted({n for n in side.inventory.names()})
-            cls = E.Discard if need.kind == "discard" else E.Reveal
-            return [cls(0, p, n) for n in names] or ([cls(0, p, None)] if need.kind == "discard" else [])
+            if need.kind == "discard":
+                return [E.Discard(0, p, n) for n in names] or [E.Discard(0, p, None)]
+            return [E.Reveal(0, p, n) for n in names]
         if need.kind == "attach":
             return [E.Attach(0, p, n) for n in sorted(set(side.inventory.names())) if state.cards[n].type == "Codestone"]
         if need.kind == "scrap":
             return [E.Scrap(0, p, n) for n in self._drawable(state, p, rng)]
         if need.kind == "search":
-            names = [None] + [d.name for d in state.cards if B.selector_accepts(d, need.detail) and side.knowledge.can_reveal(d.name)
-                              and (side.knowledge.registered is None or side.knowledge.registered.get(d.name, 0) > 0)]
-            return [E.Search(0, p, n) for n in names]
+            found = [d.name for d in state.cards if B.selector_accepts(d, need.detail) and side.knowledge.can_reveal(d.name)
+                     and (side.knowledge.registered is None or side.knowledge.registered.get(d.name, 0) > 0)]
+            return [E.Search(0, p, n) for n in (None, *found)]  # finding nothing is a choice too
         if need.kind == "shuffle":
             return [E.Shuffle(0, p)]
         if need.kind == "roll":

@@ -626,8 +626,8 @@ def covered(state: TtcgState, controller: str, source: Pile, what: T.Cards,
             return []
         uid = target.card.uid
         return [entry for entry in field if entry[1].uid == uid]
-    uid = source.card.uid if what.other else None
-    return [entry for entry in field if entry[1].uid != uid and cards_match(state, entry[1], what, controller)]
+    itself = source.card.uid if what.other else None
+    return [entry for entry in field if entry[1].uid != itself and cards_match(state, entry[1], what, controller)]
 
 
 # ---------------------------------------------------------------------- matching cards
