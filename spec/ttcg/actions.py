@@ -344,9 +344,7 @@ def equip_target(state: TtcgState, ev: E.Play) -> Check:
 
 def activated_pile(state: TtcgState, ev: E.Activate) -> Pile | None:
     """The pile whose top card the activate move names (in the row of its kind), or ``None``."""
-    found = _last_activated
-    if found.move is not ev or found.state is not state or found.sides is not state.sides or found.edits != EDITS.field:
-        found = _activated(state, ev)
+    found = _activated(state, ev)
     if found.pile is _UNREAD:
         found.pile = activated_pile_plain(state, ev)
     return found.pile  # type: ignore[return-value]
@@ -361,9 +359,7 @@ def activated_pile_plain(state: TtcgState, ev: E.Activate) -> Pile | None:
 
 def effect_of(state: TtcgState, ev: E.Activate) -> tuple[str, object] | None:
     """``(label, ability)`` of the effect the activate move names, or ``None`` if its card has no such effect."""
-    found = _last_activated
-    if found.move is not ev or found.state is not state or found.sides is not state.sides or found.edits != EDITS.field:
-        found = _activated(state, ev)
+    found = _activated(state, ev)
     if found.effect is _UNREAD:
         found.effect = effect_of_plain(state, ev)
     return found.effect  # type: ignore[return-value]
@@ -404,10 +400,12 @@ _last_activated = _Activated(None, None)
 
 
 def _activated(state: TtcgState, ev: E.Activate) -> _Activated:
-    """A new :class:`_Activated` for the move ``ev`` in ``state``, kept as the last one (the callers
-    ask for it when the last one is of another move, state or field)."""
+    """The :class:`_Activated` of the move ``ev`` in ``state``: the last one while it is of this
+    move, state and field, else a new one, kept as the last."""
     global _last_activated
-    last = _last_activated = _Activated(state, ev)
+    last = _last_activated
+    if last.move is not ev or last.state is not state or last.sides is not state.sides or last.edits != EDITS.field:
+        last = _last_activated = _Activated(state, ev)
     return last
 
 
