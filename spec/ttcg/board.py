@@ -16,7 +16,7 @@ their text speaks of being under another card (2.2.5.b).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from grammar import ast as A
@@ -814,20 +814,27 @@ def _statics_entries(state: TtcgState, kinds: Any) -> tuple[tuple[str, Pile, Car
     kept = index.kinds
     if kinds in kept:
         return kept[kinds]
-    known = _reading(state.cards).of_kind
+    found = kept[kinds] = _holders_reading(state, index, False, kinds, _reading(state.cards).of_kind, _passives_of_kind)
+    return found
+
+
+def _holders_reading(state: TtcgState, index: Any, triggered: bool, key: Any, known: dict[Any, Any],
+                     read: Callable[[TtcgState, str, Any], Any]) -> tuple[tuple[str, Pile, CardObj, Any], ...] | None:
+    """``(owner, pile, card, reading)`` for each holder of the field ``index`` picks out (with
+    passive effects, or, ``triggered``, with triggered ones) whose reading for ``key`` is not
+    empty: from ``known`` by ``(name, key)``, else ``read(state, name, key)``; ``None`` when a
+    card's text cannot be read (the callers then read card by card, failing where that fails)."""
     out = []
     try:
-        for owner, pile, card, name in index.holders(state, triggered=False):
-            passives = known.get((name, kinds))
-            if passives is None:
-                passives = _passives_of_kind(state, name, kinds)
-            if passives:
-                out.append((owner, pile, card, passives))
-    except Exception:  # noqa: BLE001 - read card by card instead, failing where that fails
-        kept[kinds] = None
+        for owner, pile, card, name in index.holders(state, triggered=triggered):
+            found = known.get((name, key))
+            if found is None:
+                found = read(state, name, key)
+            if found:
+                out.append((owner, pile, card, found))
+    except Exception:  # noqa: BLE001 - see above
         return None
-    found = kept[kinds] = tuple(out)
-    return found
+    return tuple(out)
 
 
 def nothing_loud(state: TtcgState) -> bool:
@@ -843,20 +850,8 @@ def watching(state: TtcgState, event: str) -> tuple[tuple[str, Pile, CardObj, Nu
     kept = index.watchers
     if event in kept:
         return kept[event]
-    table = trigger_table(state)
-    out = []
-    try:
-        for owner, pile, top, name in index.holders(state, triggered=True):
-            found = table.get((name, event))
-            if found is None:
-                found = triggers(state, name, event)
-            if found:
-                out.append((owner, pile, top, found))
-    except Exception:  # noqa: BLE001 - read pile by pile instead, failing where that fails
-        kept[event] = None
-        return None
-    result = kept[event] = tuple(out)
-    return result
+    found = kept[event] = _holders_reading(state, index, True, event, trigger_table(state), triggers)
+    return found
 
 
 def watching_plain(state: TtcgState, event: str) -> tuple[tuple[str, Pile, CardObj, Numbered], ...]:
