@@ -16,6 +16,7 @@ from grammar import ast as A
 from grammar import bakugan_nodes as K
 from spec.bakugan.state import Bakugan, BakuganState
 from spec.core.cards import CardDef
+from spec.core.interpreter import by_trigger_event
 from spec.core.state import CardObj
 
 FACTIONS = K.FACTIONS
@@ -99,10 +100,7 @@ def triggers_by_event(state: BakuganState, name: str | None) -> dict[str, tuple[
         cache = state.cards.__dict__["_bakugan_triggers_by_event"] = {}
     found = cache.get(name)
     if found is None:
-        found = {}
-        for ability in abilities(state, name, A.Triggered):
-            found[ability.trigger.event] = (*found.get(ability.trigger.event, ()), ability)
-        cache[name] = found
+        found = cache[name] = by_trigger_event(abilities(state, name, A.Triggered))
     return found
 
 

@@ -13,10 +13,11 @@ which the verifier reports as ``unverifiable``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from grammar.ast import Step
+from grammar.ast import Step, Triggered
 
 
 class UnsupportedStep(Exception):
@@ -106,3 +107,13 @@ def run(handlers: object, state: Any, res: Resolution) -> bool:
             raise UnsupportedStep(step)
         res.need = handler(state, res, step)
     return res.need is None and not res.frames
+
+
+def by_trigger_event(abilities: Iterable[Triggered]) -> dict[str, tuple[Triggered, ...]]:
+    """Triggered abilities grouped by the event that sets each off, a group in the order given
+    (a card's printed order), for looking up what one moment sets off at once."""
+    grouped: dict[str, tuple[Triggered, ...]] = {}
+    for ability in abilities:
+        event = ability.trigger.event
+        grouped[event] = (*grouped.get(event, ()), ability)
+    return grouped

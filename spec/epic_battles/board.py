@@ -16,6 +16,7 @@ from typing import Any
 from grammar import ast as A
 from grammar import epic_battles_nodes as N
 from spec.core.cards import CardDef
+from spec.core.interpreter import by_trigger_event
 from spec.core.state import CardObj
 from spec.epic_battles.state import EpicBattlesState, Lasting, labels_of
 
@@ -133,10 +134,7 @@ def triggered_on(state: EpicBattlesState, name: str, event: str) -> tuple[A.Trig
     table = state.cat.triggers
     by_event = table.get(name)
     if by_event is None:
-        by_event = {}
-        for ability in abilities(state, name, A.Triggered):
-            by_event[ability.trigger.event] = (*by_event.get(ability.trigger.event, ()), ability)
-        table[name] = by_event
+        by_event = table[name] = by_trigger_event(abilities(state, name, A.Triggered))
     return by_event.get(event, ())
 
 
