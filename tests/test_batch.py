@@ -42,6 +42,21 @@ def test_two_processes_give_the_same_reports_as_one(folder: Path) -> None:
     assert len(one) == len(files)
 
 
+@pytest.mark.parametrize(("count", "jobs"), [(2, 2), (3, 3), (2, 4), (3, 2)])
+def test_a_batch_no_larger_than_the_pool_finishes(folder: Path, count: int, jobs: int) -> None:
+    """Every worker is handed a file of its own before any gets a second: a worker left
+    with none would be waited on for ever (a batch of two files on two jobs once hung)."""
+    import threading
+
+    files = sorted(folder.glob("*.jsonl"))[:count]
+    reports: list = []
+    batch = threading.Thread(target=lambda: reports.extend(verify_many(files, jobs=jobs)), daemon=True)
+    batch.start()
+    batch.join(timeout=120)
+    assert not batch.is_alive(), "the batch never finished"
+    assert _verdicts(reports) == _verdicts(list(verify_many(files, jobs=1)))
+
+
 def test_each_report_goes_to_the_results_file_and_resume_skips_them(folder: Path, tmp_path: Path) -> None:
     files = sorted(folder.glob("*.jsonl"))
     results = tmp_path / "results.jsonl"

@@ -18,10 +18,11 @@ import gc
 import json
 import multiprocessing
 import os
+import selectors
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import IO, Any
 
@@ -123,11 +124,14 @@ def _run_pool(todo: list[str], job: Job, jobs: int) -> Iterator[bytes]:
     left with a big file at the end while the others wait).
 
     Each worker has its own pipe and is kept :data:`AHEAD` files ahead, so it never waits
-    for the parent; the parent's share of the work is one small message out and one
-    report back per file (a general-purpose executor costs the parent several times that,
-    taken from the same two cores). A worker that dies on a file (a crash in native code,
-    the system killing it) gives that file a ``malformed`` report and is replaced; the
-    files it had not begun go to the others.
+    for the parent; near the end of the batch it is sent one file at a time, so that no
+    worker still has files queued while another has none. The parent's share of the work
+    is one small message out and one report back per file, through one selector that
+    watches every worker's pipe and process for the whole batch (a general-purpose
+    executor, or a selector made per wait, costs the parent several times that, taken
+    from the same two cores). A worker that dies on a file (a crash in native code, the
+    system killing it) gives that file a ``malformed`` report and is replaced; the files
+    it had not begun go to the others.
 
     The objects the parent has built so far (modules, parsed card databases) are frozen
     out of the garbage collector while the workers run: forked workers then share those
@@ -136,36 +140,63 @@ def _run_pool(todo: list[str], job: Job, jobs: int) -> Iterator[bytes]:
     waiting = deque(sorted(todo, key=_size, reverse=True))
     context = _worker_context()
     workers: list[_Worker] = []
+    watch = selectors.DefaultSelector()
+
+    def start() -> _Worker:
+        worker = _Worker.start(context, job)
+        workers.append(worker)
+        watch.register(worker.connection, selectors.EVENT_READ, worker)
+        watch.register(worker.process.sentinel, selectors.EVENT_READ, worker)
+        return worker
+
+    def share() -> int:
+        """How many files a worker is kept ahead: :data:`AHEAD`, or one once fewer files
+        wait than there are workers (so that none has files queued while another has none)."""
+        return AHEAD if len(waiting) >= len(workers) else 1
+
+    def retire(worker: _Worker) -> None:
+        workers.remove(worker)
+        if worker.talking:
+            watch.unregister(worker.connection)
+        watch.unregister(worker.process.sentinel)
+        worker.stop()
+
     gc.freeze()
     try:
         for _ in range(min(jobs, len(todo))):
-            workers.append(_Worker.start(context, job, waiting))
+            start().feed(waiting, 1)  # one file each first: no worker starts with none
+        for worker in workers:
+            worker.feed(waiting, share())
         while workers:
-            ready = set(wait([w.connection for w in workers] + [w.process.sentinel for w in workers]))
-            for worker in list(workers):
-                if worker.connection in ready:
+            for key, _ in watch.select():
+                worker = key.data
+                if worker not in workers:
+                    continue  # retired on an earlier event of this round
+                if key.fileobj is worker.connection:
                     raw = worker.receive()
                     if raw is not None:
                         worker.ahead.popleft()
-                        worker.feed(waiting)
+                        worker.feed(waiting, share())
                         yield raw
                         if not worker.ahead:
-                            workers.remove(worker)
-                            worker.stop()
+                            retire(worker)
                         continue
-                elif worker.process.sentinel not in ready or worker.connection.poll():
-                    continue  # still working, or dead with reports still to read first
-                workers.remove(worker)  # the worker died
-                worker.stop()
+                    worker.talking = False  # its end of the pipe closed: only its sentinel is left to wait for
+                    watch.unregister(worker.connection)
+                    continue
+                if worker.talking:
+                    continue  # it has ended: what it sent before is read first, then its pipe closes
+                retire(worker)  # the worker died
                 if worker.ahead:
                     lost = worker.ahead.popleft()
                     waiting.extendleft(reversed(worker.ahead))
                     yield _died(lost, worker.process.exitcode)
                 if waiting:
-                    workers.append(_Worker.start(context, job, waiting))
+                    start().feed(waiting, share())
     finally:
         for worker in workers:
             worker.stop()
+        watch.close()
         gc.unfreeze()
 
 
@@ -173,30 +204,30 @@ AHEAD = 2
 """Files sent to a worker before its previous report is back (so it never idles)."""
 
 
-@dataclass
+@dataclass(eq=False)
 class _Worker:
     """One worker process, its end of the pipe, and the files it was sent, oldest first."""
 
     process: Any
     connection: Connection
     ahead: deque[str]
+    talking: bool = True
+    """Whether its pipe is still open (it closes as the process exits)."""
 
     @classmethod
-    def start(cls, context: multiprocessing.context.BaseContext, job: Job, waiting: deque[str]) -> _Worker:
+    def start(cls, context: multiprocessing.context.BaseContext, job: Job) -> _Worker:
         ours, theirs = context.Pipe()
         process = context.Process(target=_serve, args=(theirs, job), daemon=True)  # type: ignore[attr-defined]
         process.start()
         theirs.close()
-        worker = cls(process, ours, deque())
-        worker.feed(waiting)
-        return worker
+        return cls(process, ours, deque())
 
-    def feed(self, waiting: deque[str]) -> None:
-        """Send files until the worker is :data:`AHEAD` files ahead or none are left."""
-        while waiting and len(self.ahead) < AHEAD:
+    def feed(self, waiting: deque[str], limit: int) -> None:
+        """Send files until the worker is ``limit`` files ahead or none are left."""
+        while waiting and len(self.ahead) < limit:
             path = waiting.popleft()
             self.ahead.append(path)
-            self.connection.send(path)
+            self.connection.send_bytes(os.fsencode(path))
 
     def receive(self) -> bytes | None:
         """The next report, or ``None`` if the worker is gone."""
@@ -208,7 +239,7 @@ class _Worker:
     def stop(self) -> None:
         """Tell the worker to finish (if it still can), and wait for it."""
         try:
-            self.connection.send(None)
+            self.connection.send_bytes(b"")
         except (OSError, ValueError):
             pass
         self.connection.close()
@@ -219,15 +250,16 @@ class _Worker:
 
 
 def _serve(connection: Connection, job: Job) -> None:
-    """A worker's loop: verify each file the parent sends, send its report back, until ``None``."""
+    """A worker's loop: verify each file the parent sends, send its report back, until an
+    empty message (or the parent's end of the pipe closes)."""
     while True:
         try:
-            path = connection.recv()
+            path = connection.recv_bytes()
         except EOFError:
             return
-        if path is None:
+        if not path:
             return
-        connection.send_bytes(verify_one(path, job))
+        connection.send_bytes(verify_one(os.fsdecode(path), job))
 
 
 def _died(path: str, exitcode: int | None) -> bytes:
