@@ -154,12 +154,13 @@ def _run_pool(todo: list[str], job: Job, jobs: int) -> Iterator[bytes]:
         wait than there are workers (so that none has files queued while another has none)."""
         return AHEAD if len(waiting) >= len(workers) else 1
 
-    def retire(worker: _Worker) -> None:
+    def retire(worker: _Worker, done: bool) -> None:
+        """Stop watching a worker and stop it; one ``done`` with its files is not waited for."""
         workers.remove(worker)
         if worker.talking:
             watch.unregister(worker.connection)
         watch.unregister(worker.process.sentinel)
-        worker.stop()
+        worker.stop(wait=not done)
 
     gc.freeze()
     try:
@@ -179,14 +180,14 @@ def _run_pool(todo: list[str], job: Job, jobs: int) -> Iterator[bytes]:
                         worker.feed(waiting, share())
                         yield raw
                         if not worker.ahead:
-                            retire(worker)
+                            retire(worker, done=True)
                         continue
                     worker.talking = False  # its end of the pipe closed: only its sentinel is left to wait for
                     watch.unregister(worker.connection)
                     continue
                 if worker.talking:
                     continue  # it has ended: what it sent before is read first, then its pipe closes
-                retire(worker)  # the worker died
+                retire(worker, done=False)  # the worker died
                 if worker.ahead:
                     lost = worker.ahead.popleft()
                     waiting.extendleft(reversed(worker.ahead))
@@ -236,13 +237,21 @@ class _Worker:
         except (EOFError, OSError):
             return None
 
-    def stop(self) -> None:
-        """Tell the worker to finish (if it still can), and wait for it."""
+    def stop(self, wait: bool = True) -> None:
+        """Tell the worker to finish (if it still can), and wait for it unless ``wait`` is false.
+
+        A worker that has sent every report it owed is not waited for: the system takes
+        some milliseconds to tear down a process forked from a large one, and nothing of
+        the batch depends on it. Such a worker is reaped with the next pool, or when
+        this process exits (``multiprocessing`` joins its children then).
+        """
         try:
             self.connection.send_bytes(b"")
         except (OSError, ValueError):
             pass
         self.connection.close()
+        if not wait:
+            return
         self.process.join(timeout=5)
         if self.process.is_alive():
             self.process.kill()
