@@ -20,7 +20,7 @@ import multiprocessing
 import os
 import selectors
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -71,7 +71,7 @@ def done_in(results: Path) -> set[str]:
 
 def verify_many(paths: Iterable[Path], *, jobs: int = 1, keep_going: bool = False, cards: Path | None = None,
                 results: Path | None = None, resume: bool = False, scheduler: str | None = None,
-                on_done: Callable[[Report], None] | None = None) -> Iterator[Report]:
+                on_done: Callable[[Report], None] | None = None) -> Generator[Report, None, None]:
     """Verify replays, yielding each report as soon as it is done (not in input order when parallel)."""
     todo = [str(p) for p in paths]
     if resume and results is not None:
