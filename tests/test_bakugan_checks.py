@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -20,14 +20,14 @@ from spec import load_game
 from spec.bakugan import board as B
 from spec.bakugan import events as E
 from spec.bakugan.corpus import replay_states
-from spec.bakugan.game import card_identity
+from spec.bakugan.game import Bakugan, card_identity
 from spec.bakugan.state import BakuganState, EnergyCard, Lasting
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.game import Setup
 from spec.core.state import CardObj
 from verifier.simulate import simulate
 
-GAME = load_game("bakugan")
+GAME = cast(Bakugan, load_game("bakugan"))
 
 
 @cache
@@ -105,6 +105,22 @@ def _tie_started(s: BakuganState) -> None:
     s.tie = {holder(s): "Scorchline"}
 
 
+def _hero_with_energy(name: str, n: int) -> Callable[[BakuganState], None]:
+    """Arrange: the priority holder gets the hero ``name`` in play and exactly ``n`` energy cards."""
+    def arrange(s: BakuganState) -> None:
+        hero(s, holder(s), name)
+        energy(s, holder(s), n)
+    return arrange
+
+
+def _hero_with_empty_hand(name: str) -> Callable[[BakuganState], None]:
+    """Arrange: the priority holder gets the hero ``name`` in play and an empty hand."""
+    def arrange(s: BakuganState) -> None:
+        hero(s, holder(s), name)
+        s.sides[holder(s)].hand.cards.clear()
+    return arrange
+
+
 def in_deal(s: BakuganState) -> bool:
     return s.stage == "turn" and s.node == "damage" and s.mode == "deal" and s.attack is not None and s.resolution is None
 
@@ -126,15 +142,15 @@ CASES: list[Case] = [
     Case("bakugan:1.8.1.2.2", "activate_x_value", window("power"), lambda s: hero(s, holder(s), "Wren Halloway"),
          lambda s: E.Activate(0, holder(s), "Wren Halloway", 0, [own_face_up(s, holder(s))])),
     Case("bakugan:1.7.1.1.1", "activate_uncharge_as_needed", lambda s: window("power")(s) and any(p == holder(s) for p, _b in B.face_up(s)),
-         lambda s: (hero(s, holder(s), "Rook Castellan"), energy(s, holder(s), 4)),
+         _hero_with_energy("Rook Castellan", 4),
          lambda s: E.Activate(0, holder(s), "Rook Castellan", 0, [own_face_up(s, holder(s))], uncharge=4)),
-    Case("bakugan:6.4.2.p1", "activate_affordable", window("power"), lambda s: (hero(s, holder(s), "Rook Castellan"), energy(s, holder(s), 0)),
+    Case("bakugan:6.4.2.p1", "activate_affordable", window("power"), _hero_with_energy("Rook Castellan", 0),
          lambda s: E.Activate(0, holder(s), "Rook Castellan", 0, [])),
     Case("bakugan:6.4.3", "activate_extra_cost", window("power"),
-         lambda s: (hero(s, holder(s), "Sable Quint"), s.sides[holder(s)].hand.cards.clear()),
+         _hero_with_empty_hand("Sable Quint"),
          lambda s: E.Activate(0, holder(s), "Sable Quint", 0, [])),
     Case("bakugan:6.2.1.2", "activate_targets", lambda s: window("power")(s) and any(p != holder(s) for p, _b in B.face_up(s)),
-         lambda s: (hero(s, holder(s), "Rook Castellan"), energy(s, holder(s), 2)),
+         _hero_with_energy("Rook Castellan", 2),
          lambda s: E.Activate(0, holder(s), "Rook Castellan", 0,
                               [next(E.TargetRef(b.name, p) for p, b in B.face_up(s) if p != holder(s))])),
     Case("bakugan:5.6.1", "no_pass_before_selection", lambda s: s.stage == "turn" and s.node == "selection" and s.mode == "pick",
@@ -365,7 +381,7 @@ def test_d13_the_batch_completes_from_its_end_and_priority_returns_to_the_starti
 
 def test_d14_an_energized_card_enters_charged_and_a_pass_declines() -> None:
     """Decision 14: 5.4.1, 5.4.2, 7.2.4.1."""
-    state = state_where(lambda s: s.stage == "turn" and s.node == "energize" and not s.flags.energize_done and len(s.sides[s.starting].hand))
+    state = state_where(lambda s: s.stage == "turn" and s.node == "energize" and not s.flags.energize_done and len(s.sides[s.starting].hand) > 0)
     a = state.starting
     card = state.sides[a].hand.names()[0]
     before = len(state.sides[a].energy)

@@ -10,7 +10,7 @@ makes sure every check has one or the other.) The decision tests pin
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -88,7 +88,7 @@ def to_hand(s: BattleMonstersState, player: str, name: str) -> None:
 
 def outside_deck(s: BattleMonstersState, player: str) -> str:
     """A monster of the database the player's registered deck does not hold and that is nowhere in play."""
-    registered = s.sides[player].knowledge.registered or {}
+    registered: Mapping[str, int] = s.sides[player].knowledge.registered or {}
     return next(c.name for c in s.cards if B.kind_of(c) == "monster" and registered.get(c.name, 0) == 0
                 and s.sides[player].graveyard.find(c.name) is None and s.sides[player].hand.find(c.name) is None)
 
@@ -207,14 +207,29 @@ def _heron_later_than_adept(s: BattleMonstersState) -> None:
     put(s, foe(s), "Vigil Heron")
 
 
+def _spent_name(s: BattleMonstersState) -> str:
+    """The card :func:`_spent_from_unseen_hand` spends: the active player's first registered monster by name."""
+    side = s.sides[me(s)]
+    return next(n for n, k in sorted((side.knowledge.registered or {}).items()) if B.card_kind(s.cards, n) == "monster")
+
+
 def _spent_from_unseen_hand(s: BattleMonstersState) -> None:
     """The active player's hand is unseen, and every registered copy of a card is already on the field."""
     side = s.sides[me(s)]
-    name = next(n for n, k in sorted((side.knowledge.registered or {}).items()) if B.card_kind(s.cards, n) == "monster")
+    name = _spent_name(s)
     side.hand.cards.clear()
     side.hand.add(s.new_card(None, me(s)))
     side.knowledge.located[name] = side.knowledge.bound(name) or 0
-    s.hidden_name = name  # type: ignore[attr-defined]
+
+
+def _acted_this_turn(name: str, acted: str, **extra: Any) -> Callable[[BattleMonstersState], None]:
+    """Arrange: ``_ready(name, **extra)``, and that card did ``acted`` (summon, reveal, attack, switch) this turn."""
+    def arrange(s: BattleMonstersState) -> None:
+        _ready(name, **extra)(s)
+        history: dict[str, dict[str, Any]] = {"summon": {"summoned_turn": s.turn}, "reveal": {"revealed_turn": s.turn},
+                                              "attack": {"attacked_turns": [s.turn]}, "switch": {}}
+        _set(s, **history[acted], acted_turn=s.turn, acted=acted)
+    return arrange
 
 
 CASES: list[Case] = [
@@ -239,7 +254,7 @@ CASES: list[Case] = [
     Case("battle_monsters:BM.monster.graveyard", "no_summon_from_graveyard", turn_open, _in_graveyard,
          lambda s: E.Summon(0, me(s), s.sides[me(s)].graveyard.cards[-1].name or "")),
     Case("battle_monsters:BM.gloss.draw", "hidden_card_from_deck", turn_open, _spent_from_unseen_hand,
-         lambda s: E.Summon(0, me(s), s.hidden_name)),
+         lambda s: E.Summon(0, me(s), _spent_name(s))),
     Case("battle_monsters:BM.summon.where", "summon_from_hand", turn_open, _nothing,
          lambda s: E.Summon(0, me(s), outside_deck(s, me(s)))),
     Case("battle_monsters:BM.subactions.summon", "summon_a_printed_card", turn_open, lambda s: to_hand(s, me(s), "the Unbroken"),
@@ -251,7 +266,7 @@ CASES: list[Case] = [
     Case("battle_monsters:BM.rules.card", "reveal_not_forbidden", turn_open, _reveal_forbidden,
          lambda s: E.Reveal(0, me(s), "Quarry Golem")),
     Case("battle_monsters:BM.subactions.per_card", "one_subaction_per_card", turn_open,
-         lambda s: _ready("Quarry Golem", visible=False)(s) or _set(s, summoned_turn=s.turn, acted_turn=s.turn, acted="summon"),
+         _acted_this_turn("Quarry Golem", "summon", visible=False),
          lambda s: E.Reveal(0, me(s), "Quarry Golem")),
     Case("battle_monsters:BM.subactions.attack", "attacker_is_own_monster", turn_open, _ready("Scroll of Plenty"),
          _attack("Scroll of Plenty")),
@@ -263,13 +278,13 @@ CASES: list[Case] = [
          _ready("Quarry Golem", mode="defense"), _attack("Quarry Golem")),
     Case("battle_monsters:BM.rules.conflict", "attack_clash_settled", turn_open, _heron_later_than_adept, _attack("Coil Adept")),
     Case("battle_monsters:BM.subactions.attack", "attacks_once_per_turn", turn_open,
-         lambda s: _ready("Quarry Golem")(s) or _set(s, attacked_turns=[s.turn], acted_turn=s.turn, acted="attack"), _attack("Quarry Golem")),
+         _acted_this_turn("Quarry Golem", "attack"), _attack("Quarry Golem")),
     Case("battle_monsters:BM.subactions.attack.timing", "no_attack_on_summon_turn", turn_open,
-         lambda s: _ready("Quarry Golem")(s) or _set(s, summoned_turn=s.turn, acted_turn=s.turn, acted="summon"), _attack("Quarry Golem")),
+         _acted_this_turn("Quarry Golem", "summon"), _attack("Quarry Golem")),
     Case("battle_monsters:BM.monster.reveal_turn", "no_attack_on_reveal_turn", turn_open,
-         lambda s: _ready("Quarry Golem")(s) or _set(s, revealed_turn=s.turn, acted_turn=s.turn, acted="reveal"), _attack("Quarry Golem")),
+         _acted_this_turn("Quarry Golem", "reveal"), _attack("Quarry Golem")),
     Case("battle_monsters:BM.subactions.switch.limits", "no_attack_after_switch", turn_open,
-         lambda s: _ready("Quarry Golem")(s) or _set(s, acted_turn=s.turn, acted="switch"), _attack("Quarry Golem")),
+         _acted_this_turn("Quarry Golem", "switch"), _attack("Quarry Golem")),
     Case("battle_monsters:BM.monster.no_attack", "no_attack_with_negative_points", turn_open, _lost_points, _attack("Quarry Golem")),
     Case("battle_monsters:BM.rules.card", "attack_not_forbidden", turn_open, _ready("Hexbound Warden"), _attack("Hexbound Warden")),
     Case("battle_monsters:BM.start.direct_attack", "direct_attack_needs_open_field", turn_open,
@@ -292,13 +307,13 @@ CASES: list[Case] = [
     Case("battle_monsters:BM.subactions.switch", "switch_own_card", turn_open, _ready("Quarry Golem"),
          lambda s: E.Switch(0, me(s), "Gravel Titan")),
     Case("battle_monsters:BM.gloss.attack_mode.switch", "no_switch_after_attack", turn_open,
-         lambda s: _ready("Quarry Golem")(s) or _set(s, attacked_turns=[s.turn], acted_turn=s.turn, acted="attack"),
+         _acted_this_turn("Quarry Golem", "attack"),
          lambda s: E.Switch(0, me(s), "Quarry Golem")),
     Case("battle_monsters:BM.gloss.defence_mode.switch", "switch_once_per_turn", turn_open,
-         lambda s: _ready("Quarry Golem", mode="defense")(s) or _set(s, acted_turn=s.turn, acted="switch"),
+         _acted_this_turn("Quarry Golem", "switch", mode="defense"),
          lambda s: E.Switch(0, me(s), "Quarry Golem")),
     Case("battle_monsters:BM.subactions.switch.limits", "no_defence_on_reveal_turn", turn_open,
-         lambda s: _ready("Quarry Golem")(s) or _set(s, revealed_turn=s.turn, acted_turn=s.turn, acted="reveal"),
+         _acted_this_turn("Quarry Golem", "reveal"),
          lambda s: E.Switch(0, me(s), "Quarry Golem")),
     Case("battle_monsters:BM.rules.card", "switch_not_forbidden", turn_open, _switch_forbidden, lambda s: E.Switch(0, me(s), "Quarry Golem")),
     Case("battle_monsters:BM.gloss.revealed.permanent", "conceal_own_face_up", turn_open, _ready("Quarry Golem", visible=False),

@@ -60,12 +60,13 @@ def test_the_legal_game_lists_each_conflict_it_meets_and_how_it_was_settled() ->
     _expect(LEGAL)
     report = verify_file(LEGAL)
     assert report.verdict == "legal"
-    assert sorted(c.rule for c in report.conflicts) == [CARD, CONFLICT]
+    assert sorted(c.rule or "" for c in report.conflicts) == [CARD, CONFLICT]
     assert all(c.severity == "info" and "settled by" in c.message for c in report.conflicts)
     later = next(c for c in report.conflicts if c.rule == CONFLICT)
     assert "the later card wins" in later.message and "Coil Adept was played later than Vigil Heron" in later.message
     manual = next(c for c in report.conflicts if c.rule == CARD)
-    assert "BM.monster.reveal_turn" in manual.message and manual.actual.startswith("gives way: the rules")
+    assert "BM.monster.reveal_turn" in manual.message
+    assert manual.actual is not None and manual.actual.startswith("gives way: the rules")
     messages = [c.message for c in report.conflicts]
     assert len(messages) == len(set(messages))  # each conflict once
 

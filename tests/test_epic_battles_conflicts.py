@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -24,6 +25,7 @@ from spec.core.hidden import DeckKnowledge
 from spec.epic_battles import conflicts as EC
 from spec.epic_battles import events as E
 from spec.epic_battles.corpus import HIDDEN_DECK, hidden_replay, replay_states
+from spec.epic_battles.game import EpicBattles
 from spec.epic_battles.state import EpicBattlesState, Lasting
 from verifier.replay import HeaderReader, read
 from verifier.verify import expectation_matches, verify_file
@@ -33,7 +35,7 @@ CORPUS = ROOT / "replays" / "epic_battles"
 LEGAL = CORPUS / "legal" / "conflicts-settled-2.jsonl"
 WRONG_WAY = CORPUS / "illegal" / "breaks-EB-recover-effect.jsonl"
 HIDDEN = CORPUS / "illegal" / "inconsistent-hidden-event.jsonl"
-GAME = load_game("epic_battles")
+GAME = cast(EpicBattles, load_game("epic_battles"))
 WIRED = (EC.COPIES, EC.RECOVERY, EC.FLIP_TIMING)
 
 
@@ -54,7 +56,8 @@ def test_the_legal_game_lists_each_conflict_it_meets_and_how_it_was_settled() ->
     assert {c.rule for c in report.conflicts} == {f"epic_battles:{r.split(':', 1)[1]}" for r in WIRED}
     assert all(c.severity == "info" and "settled by" in c.message for c in report.conflicts)
     recovered = next(c for c in report.conflicts if c.rule == EC.RECOVERY)
-    assert "stays down until the combo is over" in recovered.message and recovered.actual.startswith("gives way: the rules")
+    assert "stays down until the combo is over" in recovered.message
+    assert recovered.actual is not None and recovered.actual.startswith("gives way: the rules")
     keys = [c.message for c in report.conflicts]
     assert len(keys) == len(set(keys))  # each conflict once
 
@@ -81,7 +84,7 @@ def test_the_inconsistent_reveal_needs_z3(monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_a_card_set_face_down_from_a_deck_without_events_is_found_by_counting(tmp_path: Path) -> None:
     lines = [json.loads(x) for x in hidden_replay()]
-    main = dict(HIDDEN_DECK["main"])
+    main = dict(cast(dict[str, int], HIDDEN_DECK["main"]))
     del main["Crowd Roars"]
     main["Reversal Catch"] += 1
     lines[0]["decks"]["alice"]["main"] = main
@@ -148,6 +151,7 @@ def _before_the_recovering_block() -> tuple[EpicBattlesState, E.Block]:
     for state, event, raw in replay_states(lines):
         if raw["seq"] == 111:
             assert raw["do"] == "block" and raw["card"] == "Steady Stance"
+            assert isinstance(event, E.Block)
             return state.copy(), event
     raise LookupError
 

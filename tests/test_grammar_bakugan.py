@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -623,8 +623,8 @@ SUBJECTS = st.one_of(
                      Selector("all", "Bakugan", owner="opponent")]),
     FACTION.map(lambda f: Selector("all", "Bakugan", team="non-" + f)),
 )
-ZONE = st.sampled_from([(None, None), ("hand", "you"), ("discard pile", "you"),
-                        ("deck", "you"), ("play", None)])
+ZONE: st.SearchStrategy[tuple[str | None, Who | None]] = st.sampled_from([
+    (None, None), ("hand", "you"), ("discard pile", "you"), ("deck", "you"), ("play", None)])
 
 
 @st.composite
@@ -828,7 +828,8 @@ HOLDERS = st.sampled_from([THAT, Selector("the", "Bakugan", owner="you"),
                            Selector("a", "Bakugan", owner="you"), IT,
                            Selector("the", "Bakugan", owner="opponent"),
                            Selector("this", "Bakugan")])
-COMPARE = st.tuples(st.sampled_from(["==", ">=", "<="]), st.one_of(NUMBERS, st.just(Var("X"))))
+COMPARE_OPS: st.SearchStrategy[Literal["==", ">=", "<="]] = st.sampled_from(["==", ">=", "<="])
+COMPARE = st.tuples(COMPARE_OPS, st.one_of(NUMBERS, st.just(Var("X"))))
 CONDITIONS = st.one_of(
     FACTION_OR_CORE_CONDITIONS,
     st.just(Condition("count", "==", 0, of=Selector("all", "card", owner="you", zone="hand"))),

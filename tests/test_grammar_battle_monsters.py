@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -47,6 +47,7 @@ from grammar.battle_monsters_nodes import (
     Fuse,
     IfThen,
     ImmuneTo,
+    Kind,
     Lives,
     Nullify,
     Points,
@@ -543,12 +544,16 @@ def test_real_card_coverage() -> None:
 
 # ------------------------------------------------------------- property round trip
 
-SPECIES = st.sampled_from(["dragon", "spellcaster", "golem", Slot("SPECIES"), Slot("SPECIES_C")])
-ELEMENTS = st.sampled_from(["fire", "water", "light", "plasma", Slot("ELEMENT_OR"),
-                            Slot("ELEMENT_AND")])
-KIND_SETS = st.sampled_from([("monster",), ("spell",), ("trap",), ("card",), ("spell", "trap"),
-                             ("monster", "trap", "spell"), ("trap", "spell")])
-STAT = st.sampled_from(["attack", "defense"])
+Stat = Literal["attack", "defense"]
+"""The type of :attr:`StatTest.stat` and :attr:`Cards.mode`."""
+
+SPECIES: st.SearchStrategy[str | Slot] = st.sampled_from(["dragon", "spellcaster", "golem", Slot("SPECIES"),
+                                                          Slot("SPECIES_C")])
+ELEMENTS: st.SearchStrategy[str | Slot] = st.sampled_from(["fire", "water", "light", "plasma", Slot("ELEMENT_OR"),
+                                                           Slot("ELEMENT_AND")])
+KIND_SETS: st.SearchStrategy[tuple[Kind, ...]] = st.sampled_from([
+    ("monster",), ("spell",), ("trap",), ("card",), ("spell", "trap"), ("monster", "trap", "spell"), ("trap", "spell")])
+STAT: st.SearchStrategy[Stat] = st.sampled_from(["attack", "defense"])
 SELF_REFS = st.sampled_from([THIS, IT])
 PLAYER_WHO: st.SearchStrategy[Who] = st.sampled_from(
     cast(list[Who], ["you", "opponent", "owner", "each"]))
@@ -566,15 +571,23 @@ def stat_tests(draw: st.DrawFn) -> StatTest:
     return StatTest(stat, draw(st.sampled_from(["<", ">", "<=", ">="])), draw(AMOUNTS))
 
 
+ZONES_AND_OWNERS: st.SearchStrategy[tuple[str | None, Who | None]] = st.sampled_from([
+    (None, None), ("field", None), ("field", "you"), ("field", "opponent"),
+    ("field", "owner"), ("hand", "you"), ("graveyard", "opponent"), ("graveyard", None),
+    (None, "you"), (None, "opponent")])
+"""Where the cards of :func:`filtered_cards` are, and whose."""
+PRESENT_ZONES_AND_OWNERS: st.SearchStrategy[tuple[str | None, Who | None]] = st.sampled_from([
+    (None, None), ("field", None), ("field", "you")])
+"""Where the card itself is, and whose, in a "there is" condition."""
+
+
 @st.composite
 def filtered_cards(draw: st.DrawFn, players: bool = False) -> Cards:
     """A noun phrase the canonical wording can say."""
-    quantifier = draw(st.sampled_from(["a", "all", "the", "chosen", "both", "up_to"]))
+    quantifier: Literal["a", "all", "the", "chosen", "both", "up_to"] = draw(
+        st.sampled_from(["a", "all", "the", "chosen", "both", "up_to"]))
     count = draw(SMALL) if quantifier in ("a", "up_to") else 1
-    zone, owner = draw(st.sampled_from([
-        (None, None), ("field", None), ("field", "you"), ("field", "opponent"),
-        ("field", "owner"), ("hand", "you"), ("graveyard", "opponent"), ("graveyard", None),
-        (None, "you"), (None, "opponent")]))
+    zone, owner = draw(ZONES_AND_OWNERS)
     if zone is None and owner is not None and not (
             quantifier == "all" or (quantifier == "a" and count == 1)):
         owner = None
@@ -613,6 +626,7 @@ PER = filtered_cards().map(lambda c: Cards(
     other=c.other, species=c.species, element=c.element, exclude_element=c.exclude_element,
     prefix=c.prefix, state=c.state, mode=c.mode, stat=c.stat))
 WHEN = st.sampled_from([None, "fused_turn", "revealed_turn", "summoned_turn", "this_turn"])
+RESULTS: st.SearchStrategy[Literal["win", "lose"]] = st.sampled_from(["win", "lose"])
 
 
 @st.composite
@@ -628,7 +642,7 @@ def choice_steps(draw: st.DrawFn, chooser: Who) -> Step:
         st.builds(Switch, ANY_CARDS, st.sampled_from(["attack", "defense"])),
         st.builds(Nullify, ANY_CARDS),
         st.builds(Fuse, ANY_CARDS),
-        st.sampled_from(["win", "lose"]).map(lambda r: EndGame(chooser, r)),
+        RESULTS.map(lambda r: EndGame(chooser, r)),
     ]
     step = draw(st.one_of(options))
     if draw(st.integers(0, 4)) == 0 and not isinstance(step, EndGame):
@@ -670,15 +684,15 @@ def conditions(draw: st.DrawFn) -> Cond:
     if kind == 8:
         return TurnOf(draw(PLAYER_WHO))
     if kind == 7:
-        zone = draw(st.sampled_from(["field", "hand", "graveyard"]))
+        zone: str | None = draw(st.sampled_from(["field", "hand", "graveyard"]))
         return Compare(Quantity("count", of=Cards("all", ("card",), owner=draw(st.sampled_from(
             ["you", "opponent", "owner"])), zone=zone)),
             draw(st.sampled_from(["<", ">", "<=", ">=", "=="])), draw(AMOUNTS))
     if kind == 0:
         base = draw(SELF_REFS)
-        zone, owner = draw(st.sampled_from([(None, None), ("field", None), ("field", "you")]))
+        zone, owner = draw(PRESENT_ZONES_AND_OWNERS)
         visible = draw(st.sampled_from([None, True, False]))
-        mode = draw(st.sampled_from([None, "attack", "defense"]))
+        mode: Stat | None = draw(st.sampled_from([None, "attack", "defense"]))
         if zone is None and visible is None and mode is None:
             visible = True
         what = Cards(base.quantifier, zone=zone, owner=owner, visible=visible, mode=mode)
@@ -692,8 +706,8 @@ def conditions(draw: st.DrawFn) -> Cond:
             return Present(what, negated=True)
         return Present(what)
     if kind == 2:
-        turn = draw(st.sampled_from(["previous", "this"]))
-        whose = draw(st.sampled_from([None, "you", "opponent", "owner"])) \
+        turn: Literal["previous", "this"] = draw(st.sampled_from(["previous", "this"]))
+        whose: Who | None = draw(st.sampled_from([None, "you", "opponent", "owner"])) \
             if turn == "previous" else None
         return Did(draw(ANY_CARDS), draw(st.sampled_from(["attacked", "defended"])), turn, whose)
     if kind == 3:
@@ -707,7 +721,7 @@ def conditions(draw: st.DrawFn) -> Cond:
         right = draw(st.one_of(AMOUNTS, st.builds(Quantity, STAT, of=ANY_CARDS)))
         return Compare(Quantity(stat, of=draw(ANY_CARDS)),
                        draw(st.sampled_from(["<", ">", "<=", ">=", "=="])), right)
-    who = draw(st.sampled_from(["you", "opponent", "owner"]))
+    who: Who = draw(st.sampled_from(["you", "opponent", "owner"]))
     zones = draw(st.permutations(["field", "hand", "graveyard"]))
     return Compare(Quantity("count", of=Cards("all", ("card",), owner=who, zone=zones[0])),
                    ">", Quantity("count", of=Cards("all", ("card",), owner=who, zone=zones[1])))

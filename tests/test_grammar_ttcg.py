@@ -60,6 +60,7 @@ from grammar.ttcg_nodes import (
     PlaceUnder,
     PlayCards,
     Points,
+    Quantifier,
     RankUp,
     Redirect,
     Restrict,
@@ -554,7 +555,7 @@ DURATIONS = st.sampled_from([Duration("end_of_turn"), Duration("your_next_turn")
                              Duration("next_turn"), Duration("next_2_turns"),
                              Duration("next_5_turns")])
 OPT_DURATIONS = st.one_of(st.none(), DURATIONS)
-PLACES = st.sampled_from([
+PLACES: st.SearchStrategy[dict[str, Any]] = st.sampled_from([
     {}, {"zone": "field"}, {"controller": "you", "zone": "field"},
     {"controller": "opponent", "zone": "field"}, {"controller": "they", "zone": "field"},
     {"owner": "you", "zone": "field"}, {"owner": "opponent", "zone": "field"},
@@ -577,8 +578,8 @@ def filters(draw: st.DrawFn) -> dict[str, Any]:
 @st.composite
 def picked(draw: st.DrawFn) -> Cards:
     """Cards as an object: any quantifier."""
-    quantifier = draw(st.sampled_from(["a", "up_to", "exactly", "all", "any", "this",
-                                       "equipped", "it"]))
+    quantifiers: list[Quantifier] = ["a", "up_to", "exactly", "all", "any", "this", "equipped", "it"]
+    quantifier = draw(st.sampled_from(quantifiers))
     if quantifier == "this":
         return Cards("this", **draw(PLACES))
     if quantifier in ("equipped", "it"):

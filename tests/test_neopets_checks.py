@@ -12,18 +12,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from spec import load_game
 from spec.core.state import CardObj
 from spec.neopets import events as E
+from spec.neopets.game import Neopets
 from spec.neopets.state import Lasting, NeopetsState
 from verifier.corpus import replay_states
 from verifier.simulate import simulate
 
-GAME = load_game("neopets")
+GAME = cast(Neopets, load_game("neopets"))
 
 
 @cache

@@ -160,6 +160,20 @@ def _spared() -> TtcgState:
     return state
 
 
+def _third_play(s: TtcgState) -> E.Play:
+    """Event: ``ann`` has made her two plays this turn and plays Mire Tentacle."""
+    s.flags.plays = 2
+    return E.Play(0, "ann", "Mire Tentacle")
+
+
+def _out_of_turn(name: str) -> Callable[[TtcgState], E.Activate]:
+    """Event: ``ben`` is given priority in ``ann``'s turn and activates effect 0 of ``name``."""
+    def event(s: TtcgState) -> E.Activate:
+        s.priority.reset("ben")
+        return E.Activate(0, "ben", name, 0)
+    return event
+
+
 CASES: list[Case] = [
     Case("roll_once", "ttcg:2.2.2.a.p1", lambda: _setup("ann"), lambda s: E.Roll(0, None, 3)),
     Case("die_face", "ttcg:2.2.2.a.p2", lambda: _setup(), lambda s: E.Roll(0, None, 7)),
@@ -176,7 +190,7 @@ CASES: list[Case] = [
          lambda s: E.Play(0, "ann", "Pebble Imp")),
     Case("play_from_hand", "ttcg:2.2.3.a.2.a", lambda: fresh(hands={"ann": ["Pebble Imp"]}), lambda s: E.Play(0, "ann", "Static Wisp")),
     Case("two_plays", "ttcg:2.2.3.a.2.a", lambda: fresh(hands={"ann": ["Pebble Imp", "Static Wisp", "Mire Tentacle"]}),
-         lambda s: (setattr(s.flags, "plays", 2), E.Play(0, "ann", "Mire Tentacle"))[1]),
+         _third_play),
     Case("high_rank_levels_up", "ttcg:2.2.6.a", lambda: fresh(hands={"ann": ["Kiln Drake"]}), lambda s: E.Play(0, "ann", "Kiln Drake")),
     Case("level_up_fits", "ttcg:2.2.6.b", lambda: fresh(hands={"ann": ["Quarry Colossus"]}, fields={"ann": ["Ember Whelp"]}),
          lambda s: E.Play(0, "ann", "Quarry Colossus", E.Ref("Ember Whelp"))),
@@ -192,9 +206,9 @@ CASES: list[Case] = [
     Case("activate_when_acting", "ttcg:2.2.5.c", lambda: fresh(fields={"ben": ["Hush Veil"]}),
          lambda s: E.Activate(0, "ben", "Hush Veil", 1)),
     Case("creature_effect_own_turn", "ttcg:2.2.4.c.2", lambda: fresh(fields={"ben": ["Gravelhide Boar"]}),
-         lambda s: (s.priority.reset("ben"), E.Activate(0, "ben", "Gravelhide Boar", 0))[1]),
+         _out_of_turn("Gravelhide Boar")),
     Case("counter_answers", "ttcg:2.2.5.i.3", lambda: fresh(fields={"ben": ["Hush Veil"]}),
-         lambda s: (s.priority.reset("ben"), E.Activate(0, "ben", "Hush Veil", 0))[1]),
+         _out_of_turn("Hush Veil")),
     Case("creature_untapped", "ttcg:2.2.5.e", _tapped("Gravelhide Boar"), lambda s: E.Activate(0, "ann", "Gravelhide Boar", 0)),
     Case("magic_untapped", "ttcg:2.2.5.f.2", _tapped("Hush Veil"), lambda s: E.Activate(0, "ann", "Hush Veil", 1)),
     Case("dormant_needs_tapped", "ttcg:2.2.5.i.6.p1", lambda: fresh(fields={"ann": ["Static Wisp"]}),
