@@ -10,6 +10,12 @@ passive abilities kept with the board and per card in its context, and of lastin
 effects (conflicts.effects_in_force, conflicts.passive_effects); the target selectors
 kept per tuple of abilities (actions.target_selectors) are those a walk finds.
 The per-kind facts that ``Neopets.apply`` reads are checked against their sources.
+
+The checks ``Neopets.apply`` leaves out where the game stands (the per node, window and,
+for plays, card type tables of spec.neopets.actions.checks_in_turn) are run at every
+judged event of a turn and must find nothing, and the tables keep every check wherever
+its declaration lets it fail. conflicts_met, which skips a key it met before, finds at
+every call the clashes that working the effects in force out afresh finds.
 """
 
 from __future__ import annotations
@@ -254,3 +260,124 @@ def test_kept_card_effects_follow_the_neopet_a_negation_names() -> None:
         plain = [e for e in NC.passive_effects(state)[0] if e.kind == "negate"]
     assert after == plain
     assert before != after and after[0].negates == (f"Hushwing#{opponent.neopet.card.uid}",)
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=_ids)
+def test_checks_left_out_where_the_game_stands_cannot_fail_there(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At every judged event of a turn, each check its action's table leaves out for the node
+    and window finds nothing (its :func:`spec.neopets.actions.fails_only` declaration holds),
+    and the table's first broken check is the action's first broken check."""
+    from spec.neopets import actions as X
+    from spec.neopets import game as G
+    from spec.neopets.actions import BOOK
+
+    original = G.Neopets.apply
+    judged = 0
+
+    def checked(self: Any, state: Any, event: Any, kind: str | None = None, again: bool = False) -> Any:
+        nonlocal judged
+        name = kind or str(event.__struct_config__.tag)
+        resolution = state.resolution
+        if state.stage == "turn" and (resolution is None or resolution.need is None):
+            judged += 1
+            facts = G._FACTS[name]
+            tables = facts.in_turn
+            if facts.by_type is not None:
+                tables = facts.by_type.get(X._card_type(state, event.card), facts.in_turn)
+            staged = tables[state.node][state.window]
+            kept = [check for _test, check in staged]
+            for check in BOOK.actions[name].checks:
+                if check not in kept:
+                    assert check.test(state, event) is None, f"{check.name} failed at {state.node}/{state.window} (seq {event.seq})"
+            first = next(((check, v) for test, check in staged if (v := test(state, event)) is not None), None)
+            assert first == BOOK.actions[name].first_violation(state, event)
+        return original(self, state, event, kind, again)
+
+    monkeypatch.setattr(G.Neopets, "apply", checked)
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0
+
+
+def test_each_check_is_in_the_tables_wherever_it_can_fail() -> None:
+    """The per-node tables keep every check, in registration order, at every node and window
+    where its declaration lets it fail (and an undeclared check everywhere); outside a turn
+    every check runs."""
+    from spec.neopets import actions as X
+    from spec.neopets import game as G
+    from spec.neopets.turn import TURN
+
+    declared = 0
+    for kind, facts in G._FACTS.items():
+        action = facts.action
+        assert [check for _test, check in facts.checks] == action.checks, kind
+        for node in TURN.order:
+            for window in X.WINDOW_NAMES:
+                staged = [check for _test, check in facts.in_turn[node][window]]
+                expected = [c for c in action.checks if c.test not in X.WHERE or X.WHERE[c.test].holds("turn", node, window)]
+                assert staged == expected, (kind, node, window)
+                assert all(test is check.test for test, check in facts.in_turn[node][window])
+        for card_type, by_node in (facts.by_type or {}).items():
+            for node in TURN.order:
+                for window in X.WINDOW_NAMES:
+                    staged = [check for _test, check in by_node[node][window]]
+                    expected = [c for c in action.checks if c.test not in X.WHERE or X.WHERE[c.test].holds("turn", node, window, card_type)]
+                    assert staged == expected, (kind, card_type, node, window)
+        declared += sum(c.test in X.WHERE for c in action.checks)
+    assert declared == len(X.WHERE)  # every declaration belongs to a registered check
+    assert [c.name for _t, c in G._FACTS["pass"].in_turn["train"]["open"]] == ["pass_with_priority"]
+    assert [c.name for _t, c in G._FACTS["pass"].in_turn["draw"]["act"]] == ["pass_with_priority", "no_pass_before_draw"]
+    assert G._FACTS["pass"].by_type is None and G._FACTS["play"].by_type is not None
+    food = [c.name for _t, c in G._FACTS["play"].by_type["Food"]["preparation"]["act"]]
+    assert "potion_timing" not in food and "play_with_priority" in food and "cant_beats_can" in food
+    assert len(food) < len(G._FACTS["play"].in_turn["preparation"]["act"])
+
+
+def _conflicts_without_keys(state: Any, memo: dict[str, Any]) -> list[Any]:
+    """conflicts_met without its keys: the effects in force worked out at every call."""
+    from spec.core.findings import Violation
+    from spec.core.game import Ruling
+
+    if state.stage != "turn":
+        return []
+    effects = NC.effects_in_force(state, memo)
+    signature = frozenset((e.id, e.since) for e in effects)
+    if memo.get("effects") == signature:
+        return []
+    memo["effects"] = signature
+    if not NC.could_interact(effects, NC.POLICY):
+        return []
+    resolution = NC.resolve(effects, NC.POLICY)
+    seen: set[Any] = memo.setdefault("seen", set())
+    rulings = []
+    for conflict in resolution.conflicts:
+        if conflict.key not in seen:
+            seen.add(conflict.key)
+            rulings.append(NC.conflict_ruling(conflict))
+    if resolution.undecided and resolution.undecided not in seen:
+        seen.add(resolution.undecided)
+        rulings.append(Ruling(None, Violation(resolution.undecided, severity="unverifiable"), "conflicts"))
+    return rulings
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=_ids)
+def test_a_key_met_before_finds_no_new_clash(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """conflicts_met skips a key (play version, lasting effects, active player, round...)
+    it has met before: at every call, working the effects in force out afresh finds
+    the same new clashes (none where a key was met before)."""
+    from spec.neopets.game import Neopets
+
+    original = NC.conflicts_met
+    plain_memo: dict[int, dict[str, Any]] = {}
+    calls = 0
+
+    def checked(state: Any, memo: dict[str, Any]) -> Any:
+        nonlocal calls
+        calls += 1
+        found = original(state, memo)
+        plain = _conflicts_without_keys(state, plain_memo.setdefault(id(memo), {}))
+        assert [(r.rule, r.violation) for r in found] == [(r.rule, r.violation) for r in plain], f"other clashes at call {calls}"
+        return found
+
+    monkeypatch.setattr(Neopets, "conflicts_met", staticmethod(checked))
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0

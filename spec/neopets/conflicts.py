@@ -374,14 +374,21 @@ def conflicts_met(state: NeopetsState, memo: dict[str, Any]) -> list[Ruling]:
     memo["quick"] = quick
     if state.stage != "turn":
         return []
-    first, second = state.pair  # the sides, in the order of players
-    key = (len(state.entered), len(first.faerie) + len(first.equipment) + len(first.play_area.cards),
-           len(second.faerie) + len(second.equipment) + len(second.play_area.cards), state.next_order, len(state.lasting),
-           state.active, state.round, len(state.damage_log) if memo.get("conditional") else 0)
-    # cards entering play always get a new stamp in ``entered``; leaving play changes a count
-    if memo.get("key") == key:
+    # What decides the effects in force: the cards in play (``play_version`` moves whenever
+    # one enters or leaves play, as for the board of spec.neopets.board), the lasting
+    # effects (each new one takes the next ``next_order``; one ending shortens the list),
+    # who is active, the round, and the damage dealt once an ability in play has a
+    # condition. The counters only grow, so a key met before means the very effects met
+    # then: their clashes were all reported then (a turn coming back to the same cards).
+    key = (state.play_version, state.next_order, len(state.lasting), state.active, state.round,
+           len(state.damage_log) if memo.get("conditional") else 0)
+    try:
+        met = memo["keys"]
+    except KeyError:
+        met = memo["keys"] = set()
+    if key in met:
         return []
-    memo["key"] = key
+    met.add(key)
     effects = effects_in_force(state, memo)
     policy = POLICY
     signature = frozenset((e.id, e.since) for e in effects)

@@ -199,7 +199,10 @@ class Neopets(Game[NeopetsState, Event]):
         In order: who acts (a player, or nobody for a derived fact), the cards it names,
         the game not over, an effect waiting for a choice (:meth:`_feed`), then the
         preconditions of its kind (the book's action: :meth:`_refused` when one is
-        broken) and what it does (``_do_<kind>``). What the spec cannot model makes the
+        broken) and what it does (``_do_<kind>``; a pass is done here). In a turn only
+        the preconditions that can fail at the node and window (and, for a play, for the
+        card's type) are run, in their order (:func:`spec.neopets.actions.checks_in_turn`);
+        the others cannot find anything there. What the spec cannot model makes the
         event unverifiable; once a hidden card was shown only as a kind, the hidden cards
         are checked after every event (:meth:`_hidden_contradiction`).
 
@@ -210,33 +213,53 @@ class Neopets(Game[NeopetsState, Event]):
         of a replay comes through here.
         """
         if kind is None:
-            kind = _KIND.get(type(event)) or event.__struct_config__.tag  # type: ignore[assignment]
+            facts = _FACTS_OF[type(event)]  # events are of the game's classes (its decoder's)
+            kind = facts.kind
             state.seq = event.seq
-        facts = _FACTS[kind]  # type: ignore[index]
+        else:
+            facts = _FACTS[kind]
         try:
             by = event.by  # type: ignore[attr-defined]
             if by not in state.opponent and (problem := actor_problem(kind, by, state.players, facts.actor)) is not None:  # type: ignore[arg-type]
                 rulings = problem  # not a player (the keys of ``opponent``), or nobody where a player acts
             elif facts.card_fields and (missing := self._unknown_card(state, event, kind)) is not None:  # type: ignore[arg-type]
                 rulings = [missing]
-            elif (move := not facts.claim) and state.stage == "over":  # a move or chance event, not a claim
+            elif (stage := state.stage) == "over" and not facts.claim:  # a move or chance event, not a claim
                 rulings = [Ruling(cite("3.p4"), Violation("an event after the game was won", "no more events", kind))]
             else:
-                if move and state.unmarked:  # damage or a round since the last move: it came before this one
+                if state.unmarked and not facts.claim:  # damage or a round since the last move: it came before this one
                     state.damage_mark = len(state.damage_log)
                     state.rounds_mark = len(state.round_winners)
                     state.unmarked = False
-                resolution = state.resolution
-                if move and resolution is not None and resolution.need is not None:
+                if (resolution := state.resolution) is not None and resolution.need is not None and not facts.claim:
                     rulings = self._feed(state, event, kind)  # type: ignore[arg-type]
-                elif (hit := facts.action.first_violation(state, event)) is not None:
-                    rulings = self._refused(state, event, kind, facts, hit)  # type: ignore[arg-type]
-                elif (perform := facts.perform) is None:
-                    rulings = []
-                elif facts.notes:
-                    rulings = NC.move_notes(state, event, kind) + (perform(self, state, event) or [])  # type: ignore[arg-type]
                 else:
-                    rulings = perform(self, state, event) or []
+                    # the action's checks that can fail where the game stands, in order
+                    # (actions.checks_in_turn): the first broken one refuses the move
+                    if stage != "turn":
+                        staged = facts.checks
+                    elif (by_type := facts.by_type) is None:
+                        staged = facts.in_turn[state.node][state.window]
+                    else:  # a play: the checks that can fail for the type of the card played
+                        staged = by_type.get(X._card_type(state, event.card), facts.in_turn)[state.node][state.window]  # type: ignore[attr-defined]
+                    for test, check in staged:
+                        if (violation := test(state, event)) is not None:
+                            rulings = self._refused(state, event, kind, facts, (check, violation))  # type: ignore[arg-type]
+                            break
+                    else:
+                        if facts.passes:  # _do_pass spelt out on the most common event: priority goes over
+                            priority = state.priority
+                            priority.passes += 1
+                            priority.holder = state.opponent[by]  # type: ignore[index]  # ``by`` names a player (checked above)
+                            if priority.passes >= 2:  # the second pass in succession moves the game on
+                                self._advance(state)
+                            rulings = []
+                        elif (perform := facts.perform) is None:
+                            rulings = []
+                        elif facts.notes:
+                            rulings = NC.move_notes(state, event, kind) + (perform(self, state, event) or [])  # type: ignore[arg-type]
+                        else:
+                            rulings = perform(self, state, event) or []
         except (B.Unmodelled, UnsupportedStep) as error:
             if again:
                 raise
@@ -381,7 +404,9 @@ class Neopets(Game[NeopetsState, Event]):
     def _do_pass(self, state: NeopetsState, ev: E.Pass) -> None:
         """Priority goes to the opponent; the second pass in succession moves the game on.
 
-        What :meth:`spec.core.queue.Priority.pass_` does, spelt out on the most common event.
+        What :meth:`spec.core.queue.Priority.pass_` does, spelt out on the most common event;
+        :meth:`apply` does the same itself for a legal pass (this handler serves a pass
+        carried out anyway, :meth:`spec.core.game.Game.apply_anyway`).
         """
         priority = state.priority
         priority.passes += 1
@@ -813,9 +838,13 @@ class Neopets(Game[NeopetsState, Event]):
         self._start_turn(state)
 
     def _expire(self, state: NeopetsState, until: str) -> None:
+        """The lasting effects that last until ``until`` end; the change count moves only
+        when one did (a phase beginning usually ends none)."""
         if state.lasting:
-            state.lasting = [x for x in state.lasting if x.until != until]
-            state.changed()
+            kept = [x for x in state.lasting if x.until != until]
+            if len(kept) < len(state.lasting):
+                state.lasting = kept
+                state.changed()
 
     @BOOK.encodes("9.3.1.p2", "9.3.2", what="an exhausted player's Neopet takes one damage as their Draw Phase begins")
     def _exhaustion(self, state: NeopetsState) -> None:
@@ -1345,9 +1374,11 @@ _PERFORM: dict[str, Any] = {
 class KindFacts:
     """What :meth:`Neopets.apply` asks of every event of one kind, looked up once per kind."""
 
-    __slots__ = ("action", "actor", "card_fields", "claim", "notes", "perform")
+    __slots__ = ("action", "actor", "by_type", "card_fields", "checks", "claim", "in_turn", "kind", "notes", "passes", "perform")
 
     def __init__(self, actor: bool, card_fields: tuple[str, ...], claim: bool, action: Any, perform: Any) -> None:
+        self.kind: str = action.name
+        """The kind of event (its tag, the name of its action)."""
         self.actor = actor
         """Whether a player performs it (its ``by`` is required; see :data:`NO_ACTOR`)."""
         self.card_fields = card_fields
@@ -1360,6 +1391,14 @@ class KindFacts:
         """What it does once judged legal (:data:`_PERFORM`), or ``None``."""
         self.notes = action.name == "play"
         """Whether a legal move lists the clashes that decided it (:func:`spec.neopets.conflicts.move_notes`: plays)."""
+        self.passes = action.name == "pass"
+        """Whether it is a pass (done in :meth:`Neopets.apply` itself: see :meth:`Neopets._do_pass`)."""
+        self.checks = X.all_checks(action)
+        """Its checks as (test, check) pairs, in order: what is run outside a turn."""
+        self.in_turn = X.checks_in_turn(action)
+        """Per node and window of a turn, the checks that can fail there (:func:`spec.neopets.actions.checks_in_turn`)."""
+        self.by_type = X.checks_in_turn_by_type(action)
+        """For plays, the same per type of the card played (:func:`spec.neopets.actions.checks_in_turn_by_type`)."""
 
 
 _FACTS: dict[str, KindFacts] = {
@@ -1368,5 +1407,5 @@ _FACTS: dict[str, KindFacts] = {
 }
 """Per event kind, the facts :meth:`Neopets.apply` reads on every event."""
 
-_KIND: dict[type, str] = {event: str(event.__struct_config__.tag) for event in E.EVENTS}
-"""The kind (tag) of each event class."""
+_FACTS_OF: dict[type, KindFacts] = {event: _FACTS[str(event.__struct_config__.tag)] for event in E.EVENTS}
+"""The facts of each event class (its kind's: one look-up per event)."""
