@@ -9,6 +9,13 @@ when it is put back; it keeps what it read of the field's make-up (piles by id a
 card, the cards with effects of each kind, the triggers of each event) until it changes,
 and the marks counted for the change key until a pile is tapped, untapped or switched on. Each test
 pins one of these against the plain reading, along the replays of ``replays/ttcg``.
+
+Session 7 added structure: each action runs only the checks that can fail where the game stands
+(``spec.ttcg.actions.fails_only``, held to each check's code at every event); the verifier asks
+for conflicts only after events that moved ``TtcgState.in_force_stamp``; a reading that looked at
+some piles' marks is kept while those piles' own marks stay; the field's reading is put in a new
+active player's order instead of being read again; the holders of Passive and triggered effects
+are picked out by one look-up per card.
 """
 
 from __future__ import annotations
@@ -412,3 +419,163 @@ def test_the_stamp_conflicts_met_keeps_is_the_change_stamp() -> None:
     for path in REPLAYS:
         read(path, _Memo(keep_going=True), _decoder_for)
     assert memos
+
+
+def test_checks_left_out_where_the_game_stands_cannot_fail_there(monkeypatch: Any) -> None:
+    """At every event judged along the replays (legal and illegal, with their inferred passes),
+    each check the staged tuple leaves out for where the game stands (and, for an activate move,
+    what it names) finds nothing and raises nothing (its :func:`spec.ttcg.actions.fails_only`
+    declaration holds), and the tuple's first broken check is the action's first broken check."""
+    from spec.ttcg import game as G
+
+    original = G._first_broken
+    judged: dict[str, int] = {}
+
+    def checked(facts: Any, state: TtcgState, event: Any) -> Any:
+        action = facts.action
+        place = state.node if state.stage == "turn" else state.stage
+        try:
+            staged = facts.by_place[place] if facts.per_move is None else facts.per_move(state, event, place)
+        except Exception:  # noqa: BLE001 - compared below: the staged reading fails as the plain one does
+            staged = None
+        kept = [check for _test, check in staged] if staged is not None else list(action.checks)
+        assert kept == [check for check in action.checks if check in kept]  # registration order
+        for check in action.checks:
+            if check in kept:
+                continue
+            try:
+                found = check.test(state, event)
+            except Exception as error:  # noqa: BLE001 - a check left out must not raise either
+                found = error
+            assert found is None, f"{check.name} left out at {place} but finds {found} (seq {event.seq})"
+        try:
+            plain: Any = ("ok", action.first_violation(state, event))
+        except Exception as error:  # noqa: BLE001 - both must fail alike
+            plain = ("raised", type(error), str(error))
+        try:
+            answer: Any = ("ok", original(facts, state, event))
+        except Exception as error:  # noqa: BLE001 - both must fail alike
+            answer = ("raised", type(error), str(error))
+        assert answer == plain, (action.name, place, answer, plain)
+        judged[action.name] = judged.get(action.name, 0) + 1
+        if answer[0] == "raised":
+            raise answer[1](answer[2])
+        return answer[1]
+
+    monkeypatch.setattr(G, "_first_broken", checked)
+    along_replays(lambda _state, _event: None)
+    assert {"pass", "draw", "activate", "play", "attack"} <= set(judged)
+    from tests.test_ttcg_checks import CASES  # one case per check, each breaking it: its place is where it can fail
+
+    for case in CASES:
+        state = case.state()
+        GAME.apply(state, case.event(state))
+
+
+def test_each_check_is_in_the_tables_wherever_it_can_fail() -> None:
+    """The staged tuples keep every check, in registration order, at every place (and for every
+    kind of effect and row an activate move can name) where its declaration lets it fail; an
+    undeclared check everywhere; and every declared check somewhere."""
+    from spec.ttcg import actions as X
+    from spec.ttcg import game as G
+
+    assert set(X.WHERE) <= {check.test for action in X.BOOK.actions.values() for check in action.checks}
+    runs: dict[Any, int] = {}
+    for action in X.BOOK.actions.values():
+        for place in X.PLACES:
+            for effect in (None, "counter", "dormant", "other"):
+                for row in (None, "creature", "magic"):
+                    staged = X.checks_where(action, place, effect, row)
+                    expected = [check for check in action.checks
+                                if check.test not in X.WHERE or X.WHERE[check.test].holds(place, effect, row)]
+                    assert [check for _test, check in staged] == expected
+                    assert all(test is check.test for test, check in staged)
+                    for check in expected:
+                        runs[check.test] = runs.get(check.test, 0) + 1
+    assert all(runs.get(test) for test in X.WHERE)
+    facts = G._Facts(G.E.Pass, "pass")
+    assert facts.by_place == {place: X.checks_where(X.PASS, place) for place in X.PLACES}
+
+
+def test_the_in_force_stamp_moves_whenever_the_change_stamp_does() -> None:
+    """The verifier asks for conflicts only after events that moved the game's ``conflicts_stamp``
+    (``TtcgState.in_force_stamp``, set by ``apply``): along the replays, whenever the change stamp ``conflicts_met``
+    compares moved over an event (sides compared by identity), so did it."""
+    assert GAME.conflicts_stamp == "in_force_stamp"
+    last: list[Any] = []
+    moved = {"both": 0}
+
+    from spec.ttcg.state import in_force_edits
+
+    def see(state: TtcgState, event: Any) -> None:
+        assert state.in_force_stamp == in_force_edits()  # as the event left it
+        stamp = TC.change_stamp(state)
+        now = (stamp[:-1], id(stamp[-1]), state.in_force_stamp, state)
+        if last and last[0][3] is state and (last[0][0] != now[0] or last[0][1] != now[1]):  # one replay's state
+            assert last[0][2] != now[2], event
+            moved["both"] += 1
+        last[:] = [now]
+
+    along_replays(see)
+    assert moved["both"]
+
+
+def test_each_pile_counts_the_changes_of_its_own_marks() -> None:
+    """Tapping, untapping, attaching and switching effects on, made any way, move the pile's own
+    ``mark_count`` (and the count of all marks), never another pile's; a reading that looked at
+    some piles' marks is kept while theirs stay, and tells a reading under way around it."""
+    from spec.core.state import CardObj
+    from spec.ttcg.state import EDITS, Pile
+
+    first, second = Pile(1, CardObj(1, "a", "ann"), "creature"), Pile(2, CardObj(2, "b", "ann"), "magic")
+    changes: list[Callable[[], Any]] = [
+        lambda: setattr(first, "tapped", True), lambda: setattr(first, "equipped_to", 2),
+        lambda: setattr(first, "switched_on", {1}), lambda: first.switched_on.add(2), lambda: first.switched_on.discard(2),
+        lambda: first.switched_on.update({3}), lambda: first.switched_on.clear(),
+        lambda: first.switched_on.__ior__({4}), lambda: first.switched_on.__isub__({4}),
+    ]
+    for change in changes:
+        mine, other, every = first.mark_count, second.mark_count, EDITS.marks
+        change()
+        assert first.mark_count > mine and second.mark_count == other and EDITS.marks > every
+    second.switched_on = first.switched_on  # another pile's set: copied, so that each counts its own
+    assert second.switched_on is not first.switched_on and second.switched_on.pile is second
+
+    def outer_reading() -> Any:
+        B._marks_read(second)
+        return B.marks_recorded(lambda: B._marks_read(first))[1]
+
+    inner_seen, seen = B.marks_recorded(outer_reading)
+    assert [p for p, _c in inner_seen] == [first] and [p for p, _c in seen] == [second, first]
+    assert B.marks_unchanged(inner_seen)
+    second.tapped = True
+    assert B.marks_unchanged(inner_seen) and not B.marks_unchanged(seen)
+    first.tapped = False
+    assert not B.marks_unchanged(inner_seen)
+
+
+def test_the_field_turned_to_a_new_active_player_is_the_field_read_afresh_along_the_replays() -> None:
+    """At every event, the field's reading (perhaps put in a new active player's order by
+    ``_Field.turned``) lists the piles and holders a reading afresh lists; and it was turned at times."""
+    turned = {"count": 0}
+    original = B._Field.turned
+
+    def counted(self: Any, state: TtcgState) -> Any:
+        turned["count"] += 1
+        return original(self, state)
+
+    def see(state: TtcgState, _event: Any) -> None:
+        index, fresh = B.field_of(state), B._Field(state)
+        assert index.piles == fresh.piles and index.first == fresh.first
+        if index.splits is not None:  # (None: read while a card was not known yet)
+            assert index.splits == fresh.splits
+        if fresh.splits is not None:
+            for triggered in (False, True):
+                assert index.holders(state, triggered) == fresh.holders(state, triggered)
+
+    B._Field.turned = counted  # type: ignore[method-assign]
+    try:
+        along_replays(see)
+    finally:
+        B._Field.turned = original  # type: ignore[method-assign]
+    assert turned["count"]

@@ -8,17 +8,20 @@ events that pass them. They only read the state; the flow and the effects live i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from grammar import ast as A
 from grammar import ttcg_nodes as T
 from spec.core.findings import Violation
-from spec.core.rules import RuleBook, RuleIndex
+from spec.core.rules import Action, RuleBook, RuleIndex
 from spec.core.state import CardObj
 from spec.ttcg import board as B
 from spec.ttcg import conflicts as TC
 from spec.ttcg import events as E
 from spec.ttcg.state import EDITS, HAND_LIMIT, OPENING_HAND, PLAYS_PER_MAIN_PHASE, ZONE_SIZE, Pile, TtcgState, field_edits
+from spec.ttcg.turn import PHASES
 
 BOOK = RuleBook(RuleIndex.load("ttcg", Path(__file__).with_name("rules.tsv")))
 
@@ -38,6 +41,99 @@ POINTS = BOOK.action("points")
 GAME = BOOK.action("game")
 
 Check = Violation | None
+
+
+# ====================================================================== where a check can fail
+
+PLACES: tuple[str, ...] = ("setup", *PHASES, "over")
+"""Where the game can stand: set-up, a phase of a turn (:data:`spec.ttcg.turn.PHASES`), or over."""
+
+
+def place_of(state: TtcgState) -> str:
+    """Where the game stands (one of :data:`PLACES`)."""
+    return state.node if state.stage == "turn" else state.stage
+
+
+class Where(NamedTuple):
+    """Where a check can fail, read off its own condition (``None``: anywhere): the ``places``
+    the game stands in (:data:`PLACES`); for an activate move, the ``effects`` it names (of
+    the kinds :func:`activate_situation` tells apart) and the ``rows`` its card belongs to."""
+
+    places: tuple[str, ...] | None = None
+    effects: tuple[str, ...] | None = None
+    rows: tuple[str, ...] | None = None
+
+    def holds(self, place: str, effect: str | None = None, row: str | None = None) -> bool:
+        """Whether the check can fail at ``place`` for a move naming an ``effect`` of a card of ``row``
+        (``None``: not known, so it may)."""
+        return ((self.places is None or place in self.places)
+                and (self.effects is None or effect is None or effect in self.effects)
+                and (self.rows is None or row is None or row in self.rows))
+
+
+ANYWHERE = Where()
+"""Where a check without a declaration can fail."""
+
+WHERE: dict[Callable[..., Check], Where] = {}
+"""The checks declared to fail only somewhere (:func:`fails_only`); the others can fail anywhere."""
+
+
+def fails_only(places: tuple[str, ...] | None = None, effects: tuple[str, ...] | None = None,
+               rows: tuple[str, ...] | None = None) -> Callable[[Callable[..., Check]], Callable[..., Check]]:
+    """Declare where the decorated check can fail: the condition it tests first confines it
+    there, so that anywhere else it finds nothing (and raises nothing). Placed under the
+    ``precondition`` that registers the check; ``tests/test_ttcg_speed.py`` runs every check
+    at every event of the shipped replays to hold each declaration to its code."""
+    def declare(test: Callable[..., Check]) -> Callable[..., Check]:
+        WHERE[test] = Where(places, effects, rows)
+        return test
+    return declare
+
+
+StagedChecks = tuple[tuple[Callable[..., Check], Any], ...]
+"""An action's checks as (test, check) pairs, in the order they were registered."""
+
+
+def checks_where(action: Action[Any, Any], place: str, effect: str | None = None, row: str | None = None) -> StagedChecks:
+    """The action's checks that can fail at ``place`` (for an activate move, naming an ``effect``
+    of a card of ``row``), as (test, check) pairs in registration order.
+
+    Only the checks declared (:func:`fails_only`) to fail elsewhere are left out: the first
+    check a move breaks there is the first of all its checks it breaks. ``Ttcg._apply`` runs
+    the tuple of the place the game stands in (built once per place) instead of every check.
+    """
+    return tuple((check.test, check) for check in action.checks if WHERE.get(check.test, ANYWHERE).holds(place, effect, row))
+
+
+def activate_situation(state: TtcgState, ev: E.Activate) -> tuple[str | None, str]:
+    """What an activate move names, as the declarations of its checks tell it apart: the kind of
+    its effect (``counter``, ``dormant`` or ``other``; ``None`` when the card has no such effect
+    or its text cannot be read) and the row its card goes in (``creature`` or ``magic``, as
+    :func:`activated_pile` looks for it)."""
+    row = "creature" if B.is_creature(state.cards.get(ev.card)) else "magic"
+    try:
+        found = effect_of(state, ev)
+    except Exception:  # noqa: BLE001 - an unreadable text: every check runs, and one fails or raises as it would
+        return None, row
+    if found is None:
+        return None, row
+    label = found[0]
+    return (label if label in ("counter", "dormant") else "other"), row
+
+
+_ACTIVATE_STAGED: dict[tuple[str, str | None, str], StagedChecks] = {}
+"""The checks of an activate move by (place, effect kind, row): see :func:`activate_checks`."""
+
+
+def activate_checks(state: TtcgState, ev: E.Activate, place: str) -> StagedChecks:
+    """The checks of the activate move ``ev`` that can fail where the game stands (see
+    :func:`checks_where`, :func:`activate_situation`), worked out once per situation."""
+    effect, row = activate_situation(state, ev)
+    key = (place, effect, row)
+    found = _ACTIVATE_STAGED.get(key)
+    if found is None:
+        found = _ACTIVATE_STAGED[key] = checks_where(ACTIVATE, place, effect, row)
+    return found
 
 
 def in_setup(state: TtcgState) -> bool:
@@ -91,6 +187,7 @@ def shuffle_called_for(state: TtcgState, ev: E.Shuffle) -> Check:
 
 
 @DRAW.precondition("2.2.2.b", "opening hands are seven cards each, drawn once the first player is known")
+@fails_only(places=("setup",))
 def opening_hand(state: TtcgState, ev: E.Draw) -> Check:
     if not in_setup(state):
         return None
@@ -102,6 +199,7 @@ def opening_hand(state: TtcgState, ev: E.Draw) -> Check:
 
 
 @DRAW.precondition("2.2.2.c.p2", "the first player draws nothing in their first turn")
+@fails_only(places=("draw",))
 def no_draw_first_turn(state: TtcgState, ev: E.Draw) -> Check:
     if state.stage == "turn" and state.turn == 1 and state.node == "draw" and ev.by == state.active:
         return Violation("the first player drew in their first turn", expected="no draw in the first turn", actual="draw")
@@ -109,6 +207,7 @@ def no_draw_first_turn(state: TtcgState, ev: E.Draw) -> Check:
 
 
 @DRAW.precondition("2.2.3.a.1", "outside set-up and effects, a card is drawn only as the active player's one Draw Phase draw")
+@fails_only(places=(*PHASES, "over"))
 def draw_in_draw_phase(state: TtcgState, ev: E.Draw) -> Check:
     if in_setup(state):
         return None
@@ -143,6 +242,7 @@ def draw_due(state: TtcgState) -> bool:
 
 
 @PASS.precondition("2.2.3.a.1", "the Draw Phase is not passed through before its draw")
+@fails_only(places=("draw",))  # draw_due: only in a Draw Phase
 def no_pass_before_draw(state: TtcgState, ev: E.Pass) -> Check:
     if draw_due(state):
         return Violation("passed before the Draw Phase draw", expected="the draw", actual="pass")
@@ -155,6 +255,7 @@ def discard_due(state: TtcgState) -> bool:
 
 
 @PASS.precondition("2.2.10.b", "the turn does not end while the active player holds more than ten cards")
+@fails_only(places=("end",))  # discard_due: only at the end of a turn
 def no_pass_over_hand_limit(state: TtcgState, ev: E.Pass) -> Check:
     if discard_due(state):
         n = len(state.sides[state.active].hand)
@@ -446,6 +547,7 @@ def activate_when_acting(state: TtcgState, ev: E.Activate) -> Check:
 
 
 @ACTIVATE.precondition("2.2.4.c.2", "a creature's effects are used only in its owner's turn (Counter effects answer at any time)")
+@fails_only(effects=("dormant", "other"), rows=("creature",))
 def creature_effect_own_turn(state: TtcgState, ev: E.Activate) -> Check:
     found = effect_of(state, ev)
     if B.is_creature(state.cards.get(ev.card)) and ev.by != state.active and (found is None or found[0] != "counter"):
@@ -454,6 +556,7 @@ def creature_effect_own_turn(state: TtcgState, ev: E.Activate) -> Check:
 
 
 @ACTIVATE.precondition("2.2.5.i.3", "a Counter effect is used only in answer to an effect of the opponent on the chain")
+@fails_only(effects=("counter",))
 def counter_answers(state: TtcgState, ev: E.Activate) -> Check:
     found = effect_of(state, ev)
     if found is not None and found[0] == "counter" and (not state.chain or state.chain[-1].controller == ev.by):
@@ -468,6 +571,7 @@ def _dormant(state: TtcgState, ev: E.Activate) -> bool:
 
 
 @ACTIVATE.precondition("2.2.5.e", "a tapped creature uses no effect (its Dormant effects aside)")
+@fails_only(effects=("counter", "other"), rows=("creature",))
 def creature_untapped(state: TtcgState, ev: E.Activate) -> Check:
     pile = activated_pile(state, ev)
     if pile is not None and pile.row == "creature" and pile.tapped and not _dormant(state, ev):
@@ -476,6 +580,7 @@ def creature_untapped(state: TtcgState, ev: E.Activate) -> Check:
 
 
 @ACTIVATE.precondition("2.2.5.f.2", "a tapped magic card uses no effect (its Dormant effects aside)")
+@fails_only(effects=("counter", "other"), rows=("magic",))
 def magic_untapped(state: TtcgState, ev: E.Activate) -> Check:
     pile = activated_pile(state, ev)
     if pile is not None and pile.row == "magic" and pile.tapped and not _dormant(state, ev):
@@ -484,6 +589,7 @@ def magic_untapped(state: TtcgState, ev: E.Activate) -> Check:
 
 
 @ACTIVATE.precondition("2.2.5.i.6.p1", "a Dormant effect is used only while its card is tapped")
+@fails_only(effects=("dormant",))
 def dormant_needs_tapped(state: TtcgState, ev: E.Activate) -> Check:
     pile = activated_pile(state, ev)
     if pile is not None and _dormant(state, ev) and not pile.tapped:
@@ -492,6 +598,7 @@ def dormant_needs_tapped(state: TtcgState, ev: E.Activate) -> Check:
 
 
 @ACTIVATE.precondition("2.2.5.i.6.p2", "a Dormant effect is not used in the turn its card became tapped")
+@fails_only(effects=("dormant",))
 def dormant_not_same_turn(state: TtcgState, ev: E.Activate) -> Check:
     pile = activated_pile(state, ev)
     if pile is not None and _dormant(state, ev) and pile.tapped and pile.tapped_turn == state.turn:

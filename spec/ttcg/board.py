@@ -23,7 +23,7 @@ from grammar import ast as A
 from grammar import ttcg_nodes as T
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.state import CardObj
-from spec.ttcg.state import EDITS, Pile, TtcgState, field_edits, mark_edits
+from spec.ttcg.state import EDITS, Pile, TtcgState, field_edits
 
 ELEMENTS = ("water", "fire", "earth", "nature", "electric", "light", "dark")
 DEFINED_LABELS = ("normal", "continuous", "counter", "equip", "latent", "dormant", "passive")
@@ -137,10 +137,12 @@ class _Reading:
     :class:`Unmodelled` again.
     """
 
-    __slots__ = ("effects", "of_kind", "passives", "quiet", "triggered", "triggers", "typed")
+    __slots__ = ("effects", "holding", "of_kind", "passives", "quiet", "triggered", "triggers", "typed")
 
     def __init__(self) -> None:
         self.effects: dict[str, tuple[tuple[str, Any], ...]] = {}
+        self.holding: dict[str, tuple[bool, bool]] = {}
+        """Card name -> (whether it has Passive effects, whether it has triggered ones): see :func:`holding`."""
         self.passives: dict[str, Numbered] = {}
         self.triggered: dict[str, Numbered] = {}
         self.triggers: dict[tuple[str, str], Numbered] = {}
@@ -196,6 +198,21 @@ def _numbered_of(state: TtcgState, name: str, kind: type, known: dict[str, Numbe
     if found is None:
         found = known[name] = tuple((i, label, a) for i, (label, a) in enumerate(effects_of(state, name))
                                     if isinstance(a, kind))
+    return found
+
+
+def holding(state: TtcgState, name: str) -> tuple[bool, bool]:
+    """Whether a card has Passive effects, and whether it has effects a trigger sets off.
+
+    The field's index (:class:`_Field`) picks out the cards of the field holding either by
+    one look-up per card in the table this fills. Raises :class:`Unmodelled` for a text
+    that cannot be read (as :func:`passives_of` and :func:`triggered_of` both do), which is
+    then not remembered.
+    """
+    known = _reading(state.cards).holding
+    found = known.get(name)
+    if found is None:
+        found = known[name] = (bool(passives_of(state, name)), bool(triggered_of(state, name)))
     return found
 
 
@@ -278,20 +295,26 @@ class Reads:
     ``marks``, whether a pile is tapped, which effects it has switched on, what it is
     attached to; ``active``, which player is active (beyond the order the field is read
     in); ``beyond``, a player's points, a hand or a discard pile (conditions). And
-    ``conditions``: how many conditions of effects in force :func:`in_force` read.
+    ``conditions``: how many conditions of effects in force :func:`in_force` read;
+    ``counts``: how many of them counted cards of the field (which may read their ranks,
+    and so lasting results and other effects in force).
 
     A reading during which a count did not move does not depend on that thing, so what it
     found may be kept while the rest stays as it was (:func:`statics_of`,
-    ``conflicts._signature_kept``).
+    ``conflicts._signature_kept``). ``piles``: while a reading that keeps what it found is
+    under way (:func:`marks_recorded`), the piles whose marks it looked at: it is kept while
+    their own counts of changes (``Pile.mark_count``) stay as they were.
     """
 
-    __slots__ = ("active", "beyond", "conditions", "marks")
+    __slots__ = ("active", "beyond", "conditions", "counts", "marks", "piles")
 
     def __init__(self) -> None:
         self.marks = 0
         self.active = 0
         self.beyond = 0
         self.conditions = 0
+        self.counts = 0
+        self.piles: list[Pile] | None = None
 
     def now(self) -> tuple[int, int, int]:
         """The three counts as they stand: marks, active, beyond."""
@@ -300,6 +323,46 @@ class Reads:
 
 READS = Reads()
 """What the readings of this module looked at (see :class:`Reads`)."""
+
+
+def _marks_read(pile: Pile) -> None:
+    """Note that a reading looked at ``pile``'s marks (tapped, switched on, attached to)."""
+    READS.marks += 1
+    piles = READS.piles
+    if piles is not None:
+        piles.append(pile)
+
+
+MarksSeen = tuple[tuple[Pile, int], ...]
+"""The piles whose marks a reading looked at, each with its count of changes then (see :class:`Reads`)."""
+
+
+def marks_recorded(read: Callable[[], Any]) -> tuple[Any, MarksSeen]:
+    """What ``read()`` gives, with the piles whose marks it looked at (:data:`MarksSeen`); a
+    reading under way around it looked at them too."""
+    outer = READS.piles
+    seen: list[Pile] = []
+    READS.piles = seen
+    try:
+        found = read()
+    finally:
+        READS.piles = outer
+    if outer is not None:
+        outer.extend(seen)
+    return found, tuple((pile, pile.mark_count) for pile in seen)
+
+
+def marks_unchanged(seen: MarksSeen) -> bool:
+    """Whether the marks of the piles a reading looked at are as they were (see :func:`marks_recorded`);
+    then a reading under way looks at them too."""
+    for pile, count in seen:
+        if pile.mark_count != count:
+            return False
+    READS.marks += 1
+    piles = READS.piles
+    if piles is not None:
+        piles.extend(pile for pile, _count in seen)
+    return True
 
 
 # ---------------------------------------------------------------------- the field
@@ -336,25 +399,54 @@ class _Field:
 
     The cards of the field with Passive effects and the piles whose top card has triggered
     effects are picked out once (:meth:`holders`); each kind and each event is then looked
-    for among those only.
+    for among those only. They are picked out as the piles are listed, by one look-up per
+    card in the table of :func:`holding`, when it knows every card of the field; else on
+    first asking, card by card (filling the table, or failing where a text cannot be read).
+
+    A new active player with the make-up unchanged (a new turn) is a new reading of the same
+    lists, put in the new order by :meth:`turned` (each list holds the first player's
+    entries, then the other's, ``splits`` tells where they meet).
     """
 
-    __slots__ = ("_by_id", "_by_top", "_marks", "_marks_at", "_passive", "_tops", "_triggered", "active", "cards", "edits", "kinds",
-                 "piles", "statics", "watchers")
+    __slots__ = ("_by_id", "_by_top", "_marks", "_marks_at", "_passive", "_tops", "_triggered", "active", "cards", "edits", "first",
+                 "kinds", "piles", "splits", "statics", "watchers")
 
     def __init__(self, state: TtcgState) -> None:
         self.edits = field_edits()
         self.active = state.active
         self.cards = state.cards
         found: list[tuple[str, Pile]] = []
+        passive: list[tuple[str, Pile, CardObj, str]] | None = []
+        triggered: list[tuple[str, Pile, CardObj, str]] | None = []
+        table = _reading(state.cards).holding
         sides = state.sides
-        for owner in players_in_order(state):
+        order = players_in_order(state)
+        self.first = order[0]
+        splits: tuple[int, int, int] | None = None
+        for owner in order:
+            if owner != self.first and splits is None:
+                splits = (len(found), len(passive or ()), len(triggered or ()))
             side = sides[owner]
-            for pile in side.creatures:
-                found.append((owner, pile))
-            for pile in side.magic:
-                found.append((owner, pile))
+            for row in (side.creatures, side.magic):
+                for pile in row:
+                    found.append((owner, pile))
+                    if passive is None:
+                        continue
+                    top = pile.card
+                    for card in (top, *pile.under) if pile.under else (top,):
+                        name = card.name
+                        if name is None:
+                            continue
+                        holds = table.get(name)
+                        if holds is None:  # a card not read yet: picked out on first asking (holders)
+                            passive = triggered = None
+                            break
+                        if holds[1] and card is top:
+                            triggered.append((owner, pile, card, name))  # type: ignore[union-attr]
+                        if holds[0]:
+                            passive.append((owner, pile, card, name))  # type: ignore[union-attr]
         self.piles = found
+        self.splits = splits if passive is not None and len(order) == 2 else None
         self._tops: list[tuple[str, CardObj]] | None = None
         self._by_id: dict[int, tuple[Pile, str]] | None = None
         self._by_top: dict[int, Pile] | None = None
@@ -362,9 +454,32 @@ class _Field:
         self._marks_at = -1
         self.kinds: dict[Any, tuple[tuple[str, Pile, CardObj, Any], ...] | None] = {}
         self.watchers: dict[str, tuple[tuple[str, Pile, CardObj, Numbered], ...] | None] = {}
-        self.statics: dict[Any, tuple[int | None, list[tuple[str, Pile, Any]]]] = {}
-        self._passive: list[tuple[str, Pile, CardObj, str]] | None = None
-        self._triggered: list[tuple[str, Pile, CardObj, str]] | None = None
+        self.statics: dict[Any, tuple[MarksSeen | None, list[tuple[str, Pile, Any]]]] = {}
+        self._passive = passive
+        self._triggered = triggered
+
+    def turned(self, state: TtcgState) -> _Field:
+        """This reading with ``state.active`` as the active player, the field's make-up unchanged:
+        its piles and holders in the new order, the marks counted kept (they do not depend on it);
+        what depends on the order is read again when asked."""
+        other = _Field.__new__(_Field)
+        other.edits, other.active, other.cards = self.edits, state.active, self.cards
+        order = players_in_order(state)
+        other.first = order[0]
+        splits = self.splits
+        assert splits is not None
+        if order[0] == self.first:
+            other.piles, other._passive, other._triggered, other.splits = self.piles, self._passive, self._triggered, splits
+        else:
+            piles, passive, triggered = self.piles, self._passive, self._triggered
+            other.piles = piles[splits[0]:] + piles[:splits[0]]
+            other._passive = passive[splits[1]:] + passive[:splits[1]]  # type: ignore[index]
+            other._triggered = triggered[splits[2]:] + triggered[:splits[2]]  # type: ignore[index]
+            other.splits = (len(piles) - splits[0], len(passive) - splits[1], len(triggered) - splits[2])  # type: ignore[arg-type]
+        other._tops = other._by_id = other._by_top = None
+        other._marks, other._marks_at = self._marks, self._marks_at
+        other.kinds, other.watchers, other.statics = {}, {}, {}
+        return other
 
     def holders(self, state: TtcgState, triggered: bool) -> list[tuple[str, Pile, CardObj, str]]:
         """``(owner, pile, card, name)`` in field order: with ``triggered``, for each pile whose top
@@ -379,7 +494,7 @@ class _Field:
         for owner, pile in self.piles:
             for card in (pile.card,) if triggered or not pile.under else (pile.card, *pile.under):
                 name = card.name
-                if name is not None and (triggered_of(state, name) if triggered else passives_of(state, name)):
+                if name is not None and holding(state, name)[1 if triggered else 0]:
                     found.append((owner, pile, card, name))
         if triggered:
             self._triggered = found
@@ -441,7 +556,10 @@ def field_of(state: TtcgState) -> _Field:
     """The make-up of the field as it stands (read again once it changed or another player became active)."""
     found: _Field | None = state.field_index
     if found is None or found.edits != EDITS.field or found.active != state.active or found.cards is not state.cards:
-        found = state.field_index = _Field(state)
+        if found is not None and found.edits == EDITS.field and found.cards is state.cards and found.splits is not None and state.active:
+            found = state.field_index = found.turned(state)  # a new active player, the same make-up
+        else:
+            found = state.field_index = _Field(state)
     return found
 
 
@@ -604,7 +722,7 @@ def step_covers(state: TtcgState, controller: str, source: Pile, what: T.Cards, 
     if what.quantifier == "this":
         return source.card.uid == card.uid
     if what.quantifier == "equipped":
-        READS.marks += 1
+        _marks_read(source)
         target = pile_by_id(state, source.equipped_to)
         return target is not None and target.card.uid == card.uid
     if what.other and source.card.uid == card.uid:
@@ -620,7 +738,7 @@ def covered(state: TtcgState, controller: str, source: Pile, what: T.Cards,
         uid = source.card.uid
         return [entry for entry in field if entry[1].uid == uid]
     if what.quantifier == "equipped":
-        READS.marks += 1
+        _marks_read(source)
         target = pile_by_id(state, source.equipped_to)
         if target is None:
             return []
@@ -738,8 +856,10 @@ def in_force(state: TtcgState, owner: str, pile: Pile, card: CardObj, index: int
     under = card.uid != pile.card.uid
     if under and not speaks_of_being_under(ability):
         return False  # 2.2.6.e: cards beneath take no part, unless their text says so (2.2.5.b)
-    if label in _MARKED:
+    if label in _MARKED:  # _marks_read(pile), written out: it is asked for every effect read
         READS.marks += 1
+        if READS.piles is not None:
+            READS.piles.append(pile)
     if label == "equip" and (under or pile.equipped_to is None or pile_by_id(state, pile.equipped_to) is None):
         return False
     if label == "continuous" and (under or index not in pile.switched_on):
@@ -780,29 +900,36 @@ def statics_of(state: TtcgState, kinds: type | tuple[type, ...]) -> list[tuple[s
     it is left unread; every other one is read as :func:`statics` reads it. Which cards
     of the field have such effects is kept with the field's make-up (:func:`_statics_entries`).
 
-    What it finds is kept with the field's make-up too, unless it read a condition; if it
-    read a pile's marks (:data:`READS`), only until a mark changes. The list given is
+    What it finds is kept with the field's make-up too, unless a condition it read looked
+    beyond the field's make-up and marks (points, a hand or discard pile, the active player,
+    or a count of cards of the field: :data:`READS`); if it read some piles' marks, only until
+    one of theirs changes (:func:`marks_unchanged`). A condition on the card's own place (on
+    the field, under another card, tapped or not) reads only those. The list given is
     shared: callers only read it.
     """
     index = field_of(state)
     kept = index.statics.get(kinds)
-    if kept is not None:
-        if kept[0] is None:
-            return kept[1]
-        if kept[0] == EDITS.marks:
-            READS.marks += 1  # what it gives depends on the marks, as a reading afresh would tell
-            return kept[1]
+    if kept is not None and (kept[0] is None or marks_unchanged(kept[0])):
+        return kept[1]  # (marks_unchanged tells a reading under way what this one depends on)
     entries = _statics_entries(state, kinds)
     if entries is None:
         return statics_of_plain(state, kinds)
-    marks, conditions = READS.marks, READS.conditions
+    beyond, counts, active = READS.beyond, READS.counts, READS.active
     found: list[tuple[str, Pile, Any]] = []
-    for owner, pile, card, passives in entries:
-        for number, label, ability, steps in passives:
-            if in_force(state, owner, pile, card, number, label, ability):
-                found.extend((owner, pile, step) for step in steps)
-    if READS.conditions == conditions and index is state.field_index:
-        index.statics[kinds] = (mark_edits() if READS.marks != marks else None, found)
+    outer = READS.piles
+    seen: list[Pile] = []  # the piles whose marks this reading looks at (see marks_recorded)
+    READS.piles = seen
+    try:
+        for owner, pile, card, passives in entries:
+            for number, label, ability, steps in passives:
+                if in_force(state, owner, pile, card, number, label, ability):
+                    found.extend((owner, pile, step) for step in steps)
+    finally:
+        READS.piles = outer
+    if outer is not None:
+        outer.extend(seen)
+    if READS.beyond == beyond and READS.counts == counts and READS.active == active and index is state.field_index:
+        index.statics[kinds] = (tuple((pile, pile.mark_count) for pile in seen) if seen else None, found)
     return found
 
 
@@ -963,10 +1090,12 @@ def condition_holds(state: TtcgState, controller: str, cond: A.Condition, card: 
         if value == "under another card":
             return place is not None and place.card.uid != card.uid
         if value in ("tapped", "dormant"):
-            READS.marks += 1
+            if place is not None:
+                _marks_read(place)
             return place is not None and place.card.uid == card.uid and place.tapped
         if value == "untapped":
-            READS.marks += 1
+            if place is not None:
+                _marks_read(place)
             return place is None or place.card.uid != card.uid or not place.tapped
         if value == "in hand":
             READS.beyond += 1
@@ -980,6 +1109,7 @@ def condition_holds(state: TtcgState, controller: str, cond: A.Condition, card: 
         player = whose(state, controller, cond.of.owner if cond.of is not None else "you")[0]
         return _compare(state.sides[player].points, cond.op, cond.value)
     if cond.subject == "cards" and cond.of is not None:
+        READS.counts += 1
         count = 0
         for owner, other in piles(state):
             if cond.of.owner is not None and owner not in whose(state, controller, cond.of.owner):

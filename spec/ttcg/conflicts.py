@@ -58,7 +58,7 @@ from spec.core.findings import Violation
 from spec.core.game import Ruling
 from spec.core.state import CardObj
 from spec.ttcg import board as B
-from spec.ttcg.state import EDITS, mark_edits
+from spec.ttcg.state import EDITS
 
 STATED = "ttcg:2.2.5.b"
 TWO_PLAYS = "ttcg:2.2.3.a.2.a"
@@ -242,9 +242,10 @@ def _signature_kept(state: Any, memo: dict[str, Any]) -> frozenset[str]:
 
     A reading depends on the field's make-up (any change to it moves
     :func:`spec.ttcg.state.field_edits`; a state put back from a snapshot has sides of its
-    own), the lasting results and the extra plays granted; on the piles' marks, the active
-    player and points, hands or discard pile only if it looked at them, as
-    :data:`spec.ttcg.board.READS` tells. The ids do not depend on the order the field is
+    own), the lasting results and the extra plays granted; on the marks of some piles, the
+    active player and points, hands or discard pile only if it looked at them, as
+    :data:`spec.ttcg.board.READS` tells (for marks, on those piles' own only:
+    :func:`spec.ttcg.board.marks_recorded`). The ids do not depend on the order the field is
     read in. A reading that looked at points, a hand or a discard pile is not kept. When
     :func:`_nothing_in_force` tells that nothing is in force (from the field's make-up, the
     lasting results and the extra plays alone), the reading is not made.
@@ -255,19 +256,19 @@ def _signature_kept(state: Any, memo: dict[str, Any]) -> frozenset[str]:
     kept = memo.get("reading")
     if kept is not None and kept[0] == base:
         _base, marks, active, signature = kept
-        if (marks is None or marks == EDITS.marks) and (active is None or active == state.active):
+        if (marks is None or B.marks_unchanged(marks)) and (active is None or active == state.active):
             return signature
     if _nothing_in_force(state):
         signature = frozenset()
         memo["reading"] = (base, None, None, signature)
         return signature
     before = B.READS.now()
-    _effects, signature = _in_force(state)
-    reads_marks, reads_active, reads_beyond = B.READS.now()
+    (_effects, signature), seen = B.marks_recorded(lambda: _in_force(state))
+    _reads_marks, reads_active, reads_beyond = B.READS.now()
     if reads_beyond != before[2]:
         memo.pop("reading", None)
         return signature
-    marks = mark_edits() if reads_marks != before[0] else None
+    marks = seen if seen else None  # the piles whose marks it looked at, and their counts of changes
     active = state.active if reads_active != before[1] or extra else None
     memo["reading"] = (base, marks, active, signature)
     return signature

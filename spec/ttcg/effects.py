@@ -27,7 +27,7 @@ from spec.core.interpreter import Need, Resolution
 from spec.core.state import CardObj
 from spec.ttcg import board as B
 from spec.ttcg.actions import BOOK
-from spec.ttcg.state import Delayed, Lasting, Pile, TtcgState
+from spec.ttcg.state import Delayed, Lasting, Pile, TtcgState, force_changed
 
 if TYPE_CHECKING:
     from spec.ttcg.game import Ttcg
@@ -325,6 +325,7 @@ class Effects:
         if res.controller == state.active:
             state.flags.extra.append((_count(step.what.count, res), step.what.kinds))
             state.flags.extra_sources.append(res.source.name if res.source is not None and res.source.name else "an effect")
+            force_changed()
         return None
 
     def do_ttcg_rank_up(self, state: TtcgState, res: Resolution, step: T.RankUp) -> Need | None:
@@ -426,3 +427,4 @@ class Effects:
         state.lasting.append(Lasting(kind, res.controller, what, amount, uids, sel if cards is None else None, None,
                                      until_start, until_end, state.next_order))
         state.next_order += 1
+        force_changed()

@@ -48,6 +48,7 @@ from spec.ttcg import events as E
 from spec.ttcg.actions import BOOK
 from spec.ttcg.effects import Choice, Effects
 from spec.ttcg.state import (
+    EDITS,
     EXHAUSTION_LOSS,
     OPENING_HAND,
     Battle,
@@ -56,6 +57,7 @@ from spec.ttcg.state import (
     Side,
     Snapshot,
     TtcgState,
+    force_changed,
 )
 from spec.ttcg.turn import TURN
 
@@ -174,6 +176,7 @@ class Ttcg(Game[TtcgState, Event]):
             rulings = self._apply(state, event, kind)
         except (B.Unmodelled, UnsupportedStep) as error:
             state.notes = []
+            state.in_force_stamp = EDITS.field + EDITS.marks + EDITS.force  # in_force_edits(), written out
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
         if state.notes:
             rulings = [*rulings, *state.notes]
@@ -181,6 +184,7 @@ class Ttcg(Game[TtcgState, Event]):
         for side in state.sides.values():
             if side.knowledge.marks:
                 rulings = [*rulings, *self._hidden_contradiction(side)]
+        state.in_force_stamp = EDITS.field + EDITS.marks + EDITS.force  # in_force_edits(), written out: after every event
         return rulings
 
     def _hidden_contradiction(self, side: Side) -> list[Ruling]:
@@ -200,6 +204,11 @@ class Ttcg(Game[TtcgState, Event]):
 
     conflicts_met = staticmethod(TC.conflicts_met)
     """Clashes of effects in force, settled by the TTCG policy (:func:`spec.ttcg.conflicts.conflicts_met`)."""
+
+    conflicts_stamp: ClassVar[str | None] = "in_force_stamp"
+    """The verifier asks for conflicts only after an event that moved :attr:`TtcgState.in_force_stamp`
+    (:func:`spec.ttcg.state.in_force_edits` as :meth:`apply` left it): it moves with everything the
+    change stamp of :func:`spec.ttcg.conflicts.conflicts_met` holds."""
 
     def _apply(self, state: TtcgState, ev: Any, kind: str) -> list[Ruling]:
         by = ev.by
@@ -222,8 +231,7 @@ class Ttcg(Game[TtcgState, Event]):
             state.spared_mark = len(state.spared)
         if state.resolution is not None and state.resolution.need is not None and not claim:
             return self._feed(state, ev, kind)
-        action = facts.action
-        hit = action.first_violation(state, ev)
+        hit = _first_broken(facts, state, ev)
         if hit is not None and kind != "pass" and not state.explicit_passes:
             snapshot: Snapshot | None = None
             progressed: Any = hit
@@ -238,7 +246,7 @@ class Ttcg(Game[TtcgState, Event]):
                     if self._answers(need, kind) or need.optional:
                         return self._feed(state, ev, kind)
                     break
-                progressed = action.first_violation(state, ev)
+                progressed = _first_broken(facts, state, ev)
             if progressed is None:
                 hit = None
             elif snapshot is not None:
@@ -799,6 +807,7 @@ class Ttcg(Game[TtcgState, Event]):
         state.turn += 1
         state.flags = type(state.flags)()
         state.lasting = [x for x in state.lasting if x.until_start is None or x.until_start > state.turn]
+        force_changed()  # a new turn, flags and lasting results
         state.priority.reset(state.active)
         state.node = "draw"
         self.fire(state, "turn_begins", state.active, None)
@@ -811,6 +820,7 @@ class Ttcg(Game[TtcgState, Event]):
             state.sides[nxt].skips -= 1
             state.turn += 1  # the skipped turn passes, durations with it
             state.lasting = [x for x in state.lasting if x.until_start is None or x.until_start > state.turn]
+            force_changed()
             self._expire_turn_end(state)
             nxt = state.other(nxt)
         state.active = nxt
@@ -818,6 +828,7 @@ class Ttcg(Game[TtcgState, Event]):
 
     def _expire_turn_end(self, state: TtcgState) -> None:
         state.lasting = [x for x in state.lasting if x.until_end is None or x.until_end > state.turn]
+        force_changed()
 
     def duration_bounds(self, state: TtcgState, controller: str, duration: A.Duration | None) -> tuple[int | None, int | None]:
         """(turn it ends as it begins, turn it ends as it ends) for an effect's duration."""
@@ -911,6 +922,7 @@ class Ttcg(Game[TtcgState, Event]):
             if lasting.uids is not None and card.uid in lasting.uids:
                 lasting.uids = tuple(u for u in lasting.uids if u != card.uid)
         state.lasting = [x for x in state.lasting if x.uids != () or x.kind == "prohibit"]
+        force_changed()
 
     def change_points(self, state: TtcgState, player: str, delta: int) -> None:
         """Add ``delta`` points to ``player``; the game ends when a player has none left (docs/ttcg-decisions.rst)."""
@@ -1249,16 +1261,33 @@ _NAMING = ("card", "on", "equip", "target", "cards")
 
 class _Facts:
     """What :meth:`Ttcg._apply` needs to know of one type of event, worked out once per type: which
-    of :data:`_NAMING` it has, whether it is a claim, its action (the checks) and the method
-    that carries it out (``Ttcg._do_<kind>``, if there is one)."""
+    of :data:`_NAMING` it has, whether it is a claim, its action (the checks), the checks that can
+    fail in each place the game can stand in (:func:`spec.ttcg.actions.checks_where`; for an
+    activate move, asked per move: :func:`spec.ttcg.actions.activate_checks`) and the method that
+    carries it out (``Ttcg._do_<kind>``, if there is one)."""
 
-    __slots__ = ("action", "claim", "fields", "perform")
+    __slots__ = ("action", "by_place", "claim", "fields", "per_move", "perform")
 
     def __init__(self, cls: type, kind: str) -> None:
         self.fields = _card_fields(cls)
         self.claim = E.KINDS[kind] == "claim"
         self.action = BOOK.actions[kind]
+        self.by_place = {place: X.checks_where(self.action, place) for place in X.PLACES}
+        self.per_move = X.activate_checks if kind == "activate" else None
         self.perform = getattr(Ttcg, f"_do_{kind}", None)
+
+
+def _first_broken(facts: _Facts, state: TtcgState, ev: Any) -> tuple[Any, Violation] | None:
+    """The first check of the move's action it breaks where the game stands, with what it found
+    (``None``: none), as ``action.first_violation`` finds it: the checks that cannot fail there
+    (:func:`spec.ttcg.actions.checks_where`) are not run."""
+    place = state.node if state.stage == "turn" else state.stage
+    per_move = facts.per_move
+    for test, check in facts.by_place[place] if per_move is None else per_move(state, ev, place):
+        violation = test(state, ev)
+        if violation is not None:
+            return check, violation
+    return None
 
 
 _FACTS: dict[type, _Facts] = {}

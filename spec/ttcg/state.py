@@ -43,15 +43,22 @@ class Edits:
     where) is kept until it moves. ``marks``: a pile's ``tapped``, ``switched_on`` or
     ``equipped_to`` may have changed.
 
+    ``force``: something else the effects in force depend on changed: a card or pile was
+    made (``next_uid``), a lasting result began or ended, a turn began, an extra play was
+    granted, or a state was put back from a snapshot (:func:`force_changed`). While none of
+    the three moves, neither does what ``conflicts_met`` compares (its change stamp):
+:func:`in_force_edits` adds them up (for the verifier: :attr:`TtcgState.in_force_stamp`).
+
     Readers on the hot path read the attributes; :func:`field_edits` and :func:`mark_edits`
     give the same counts.
     """
 
-    __slots__ = ("field", "marks")
+    __slots__ = ("field", "force", "marks")
 
     def __init__(self) -> None:
         self.field = 0
         self.marks = 0
+        self.force = 0
 
 
 EDITS = Edits()
@@ -77,67 +84,83 @@ def _marks_changed() -> None:
     EDITS.marks += 1
 
 
-class MarkSet(set):  # type: ignore[type-arg]
-    """A pile's set of switched-on effects that counts its changes (:func:`mark_edits`); reading it
-    is a plain set's reading."""
+def in_force_edits() -> int:
+    """A count that moves whenever the change stamp ``conflicts_met`` compares may have moved (see :class:`Edits`)."""
+    return EDITS.field + EDITS.marks + EDITS.force
 
-    __slots__ = ()
+
+def force_changed() -> None:
+    """Count a change of what the effects in force depend on besides the field (``EDITS.force``)."""
+    EDITS.force += 1
+
+
+class MarkSet(set):  # type: ignore[type-arg]
+    """A pile's set of switched-on effects that counts its changes (:func:`mark_edits`, and the
+    pile's own ``mark_count``); reading it is a plain set's reading."""
+
+    __slots__ = ("pile",)
+
+    def _changed(self) -> None:
+        _marks_changed()
+        pile = getattr(self, "pile", None)
+        if pile is not None:
+            object.__setattr__(pile, "mark_count", pile.mark_count + 1)
 
     def add(self, item: Any) -> None:
         super().add(item)
-        _marks_changed()
+        self._changed()
 
     def discard(self, item: Any) -> None:
         super().discard(item)
-        _marks_changed()
+        self._changed()
 
     def remove(self, item: Any) -> None:
         super().remove(item)
-        _marks_changed()
+        self._changed()
 
     def pop(self) -> Any:
         item = super().pop()
-        _marks_changed()
+        self._changed()
         return item
 
     def clear(self) -> None:
         super().clear()
-        _marks_changed()
+        self._changed()
 
     def update(self, *others: Any) -> None:
         super().update(*others)
-        _marks_changed()
+        self._changed()
 
     def difference_update(self, *others: Any) -> None:
         super().difference_update(*others)
-        _marks_changed()
+        self._changed()
 
     def intersection_update(self, *others: Any) -> None:
         super().intersection_update(*others)
-        _marks_changed()
+        self._changed()
 
     def symmetric_difference_update(self, other: Any) -> None:
         super().symmetric_difference_update(other)
-        _marks_changed()
+        self._changed()
 
     def __ior__(self, other: Any) -> Self:
         super().__ior__(other)
-        _marks_changed()
+        self._changed()
         return self
 
     def __iand__(self, other: Any) -> Self:
         super().__iand__(other)
-        _marks_changed()
+        self._changed()
         return self
 
     def __isub__(self, other: Any) -> Self:
         super().__isub__(other)
-        _marks_changed()
+        self._changed()
         return self
 
     def __ixor__(self, other: Any) -> Self:
         super().__ixor__(other)
-        _marks_changed()
+        self._changed()
         return self
 
 
@@ -224,7 +247,9 @@ class Pile:
 
     A new top card or a new list of cards under it counts as a change of the field's
     make-up (:func:`field_edits`), as does any change to that list; tapping, untapping,
-    switching effects on and attaching it to a creature count as changes of its marks (:func:`mark_edits`).
+    switching effects on and attaching it to a creature count as changes of its marks
+    (:func:`mark_edits`, and ``mark_count``, this pile's own count of them: a reading that
+    looked at the marks of some piles only is kept while theirs stay as they were).
     """
 
     id: int
@@ -239,14 +264,19 @@ class Pile:
     """Continuous effects of the top card that were activated and stay in force (2.2.5.i.2)."""
     equipped_to: int | None = None
     """For a magic card attached as equipment: the pile id of its creature (2.2.5.i.4)."""
+    mark_count: int = field(default=0, repr=False, compare=False)
+    """How many times this pile's marks changed (see above)."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in _PILE_WATCHED:
             _watched(self, name, value, ("under",), ("card",))
         elif name in _PILE_MARKS:
-            if name == "switched_on" and type(value) is not MarkSet:
+            if name == "switched_on" and (type(value) is not MarkSet or getattr(value, "pile", self) is not self):
                 value = MarkSet(value)
+            if name == "switched_on":
+                value.pile = self
             object.__setattr__(self, name, value)
+            object.__setattr__(self, "mark_count", getattr(self, "mark_count", 0) + 1)
             _marks_changed()
         else:
             object.__setattr__(self, name, value)
@@ -462,6 +492,9 @@ class TtcgState:
     """The seq of the event being applied (what the deck journals are dated with, see ``DeckKnowledge.dated``)."""
     field_index: Any = field(default=None, repr=False, compare=False)
     """What :mod:`spec.ttcg.board` read of this field's make-up (its own, never copied; see :func:`field_edits`)."""
+    in_force_stamp: int = field(default=0, repr=False, compare=False)
+    """:func:`in_force_edits` as the last event applied left it (``Ttcg.apply`` sets it): the game's
+    ``conflicts_stamp``, read by the verifier after each event."""
 
     def other(self, player: str) -> str:
         a, b = self.players
@@ -474,10 +507,12 @@ class TtcgState:
     def new_card(self, name: str | None, owner: str, defn: CardDef | None = None) -> CardObj:
         card = CardObj(self.next_uid, name, owner, defn)
         self.next_uid += 1
+        EDITS.force += 1
         return card
 
     def new_id(self) -> int:
         self.next_uid += 1
+        EDITS.force += 1
         return self.next_uid - 1
 
     def copy(self) -> TtcgState:
@@ -519,3 +554,4 @@ class Snapshot:
     def restore(self, state: TtcgState) -> None:
         """Put ``state`` back as it stood (its own copies of everything, as ``state.copy()`` made them)."""
         state.__dict__.update(self.kept.copy().__dict__)
+        force_changed()  # sides of its own, and what they hold as it was
