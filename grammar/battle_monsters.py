@@ -78,7 +78,7 @@ from grammar.battle_monsters_nodes import (
     TriggerEffect,
     TurnOf,
 )
-from grammar.lexer import NO_PARSE
+from grammar.lexer import NO_PARSE, constant
 from grammar.parser import CoreBuilder, GameGrammar
 from grammar.render import capitalise as _cap
 
@@ -186,10 +186,8 @@ def _unwrap(cards: Any) -> Cards:
 
 
 def _const(value: Any) -> Callable[[Any, list[Any]], Any]:
-    def callback(self: Any, children: list[Any]) -> Any:
-        return value
-
-    return callback
+    """A callback that ignores its children and returns ``value`` (see :func:`grammar.lexer.constant`)."""
+    return constant(value)
 
 
 def _first(self: Any, children: list[Any]) -> Any:
@@ -197,10 +195,8 @@ def _first(self: Any, children: list[Any]) -> Any:
 
 
 def _tagged(key: str, value: Any) -> Callable[[Any, list[Any]], Any]:
-    def callback(self: Any, children: list[Any]) -> Any:
-        return (key, value)
-
-    return callback
+    """A callback that ignores its children and returns the modifier pair ``(key, value)``."""
+    return constant((key, value))
 
 
 # -------------------------------------------------------------------- the builder
@@ -1124,8 +1120,12 @@ def split(text: str) -> list[tuple[int, str]]:
 def split_read(text: str, read: Callable[[str], Any]) -> list[tuple[str, Any]]:
     """The lines of :func:`split`, each with its reading by ``read`` (the game's fast reader).
 
-    A joined line read while cutting is not read again.
+    A joined line read while cutting is not read again. A text of one line (most
+    monsters' special effects) is that line and its reading, as :func:`_cut` finds.
     """
+    if "\n" not in text:  # one line: nothing to join
+        line = text.rstrip("\r")
+        return [(line, read(line))] if text.strip() else []
     return [(line, reading) for _number, line, reading in _cut(text, read, True)]
 
 

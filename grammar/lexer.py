@@ -72,6 +72,7 @@ __all__ = [
     "DispatchContextualLexer",
     "DispatchScanner",
     "FastLALRParser",
+    "constant",
     "first_chars",
     "plugins",
     "reader",
@@ -95,6 +96,27 @@ class _Marker:
 
 NO_PARSE = _Marker("NO_PARSE")
 """What a :func:`reader` returns where Lark would raise ``UnexpectedInput``."""
+
+
+def constant(value: Any) -> Callable[[Any, list[Any]], Any]:
+    """A tree builder's method that gives ``value`` whatever the children.
+
+    The method carries the value along (as ``constant``, in a 1-tuple), so the parse
+    loop puts the value in place without calling it (see :func:`_reduction`); Lark's
+    own parser calls it and gets the same value.
+    """
+
+    def callback(self: Any, children: list[Any]) -> Any:
+        return value
+
+    callback.constant = (value,)  # type: ignore[attr-defined]
+    return callback
+
+
+def _constant_of(callback: Any) -> tuple[Any] | None:
+    """``(value,)`` when ``callback`` is (bound from) a :func:`constant` method, else ``None``."""
+    found = getattr(getattr(callback, "__func__", callback), "constant", None)
+    return found if type(found) is tuple and len(found) == 1 else None
 
 
 # ------------------------------------------------------------ first characters
@@ -692,6 +714,9 @@ def _childless_helpers(reductions: dict[Any, Any], starts: set[str]) -> frozense
     return frozenset(found)
 
 
+_ROOM = 32
+"""Stack places a line starts with (see :func:`_parse_loop`); deeper lines get more."""
+
 _NOTHING: tuple[()] = ()
 """The ``pick`` of a reduction whose callback gets no children."""
 
@@ -768,7 +793,8 @@ class _Fused:
 
     The lexer tables (``chars``, ``kinds``) are those of the state shifted to; ``state``
     is where the reductions lead, and each of ``steps``, ``(callback, with_child)``,
-    turns the value (see :func:`_unit_reductions` and :func:`_parse_loop`).
+    turns the value, or ``(None, value)`` puts a :func:`constant` value in its place
+    (see :func:`_unit_reductions` and :func:`_parse_loop`).
     """
 
     __slots__ = ("chars", "kinds", "state", "steps")
@@ -804,11 +830,23 @@ class _Reduce:
         self.pick = pick
 
 
+class _Constant:
+    """A reduction whose callback is a :func:`constant`: its ``value``, ``goto`` and ``size``."""
+
+    __slots__ = ("goto", "size", "value")
+
+    def __init__(self, value: Any, goto: dict[Any, Any], size: int) -> None:
+        self.value = value
+        self.goto = goto
+        self.size = size
+
+
 class _Splice(tuple):  # type: ignore[type-arg]
     """The ``pick`` of a reduction that inlines ``_rule`` children: ``(offset, inline)`` pairs.
 
     It does what Lark's child filter does: the children at the offsets (from the top of
-    the value stack) in order, the ``children`` of those marked ``inline`` in their place.
+    the value stack, see :func:`_reduction`) in order, the ``children`` of those marked
+    ``inline`` in their place.
     """
 
     __slots__ = ()
@@ -831,8 +869,8 @@ def _reduction(
     * a child filter keeping some children (dropping punctuation and ``_NAMED``
       terminals, inlining the children of ``_rule`` trees): the callback becomes the
       filter's inner one, and a ``pick`` says which children to keep (:data:`_NOTHING`,
-      one offset from the top of the value stack, an ``itemgetter`` of several, or a
-      :class:`_Splice` when some are inlined);
+      one offset from the top of the value stack, an ``itemgetter`` of several from
+      the rule's own children, or a :class:`_Splice` when some are inlined);
     * ``ExpandSingleChild`` (``?rule``) returning a lone child as it is: the callback is
       ``None`` (the kept child becomes the rule's value), and with more or fewer
       children, the inner function. When the number of children is only known as the
@@ -844,13 +882,18 @@ def _reduction(
     has a value no one reads: the loop does not build it, and with one symbol the rule
     is a mere pass-through.
 
+    An offset counts from the top of the value stack: ``0`` is the rule's last symbol,
+    ``1 - size`` its first (the loop adds it to its top index, see :func:`_parse_loop`).
+
     The result is a :class:`_PassOn` for a rule of one symbol passed on as it is (the
-    commonest ``?rule``), a :class:`_Unary` for one symbol handed to the callback, else a
-    :class:`_Reduce`, whose ``pick`` is ``None`` when the callback gets the rule's
-    children as they are. :func:`_join_passes` then gives each its :func:`_through`.
+    commonest ``?rule``), a :class:`_Constant` when the callback is a :func:`constant`
+    (whatever the children, the value is known), a :class:`_Unary` for one symbol
+    handed to the callback, else a :class:`_Reduce`, whose ``pick`` is ``None`` when
+    the callback gets the rule's children as they are. :func:`_join_passes` then gives
+    each its :func:`_through`.
     """
     if builds_nothing and size:
-        return _PassOn((goto,)) if size == 1 else _Reduce(None, goto, size, -1)
+        return _PassOn((goto,)) if size == 1 else _Reduce(None, goto, size, 0)
     pick: Any = None
     kept: int | None = size
     if type(callback) is ChildFilterLALR_NoPlaceholders:
@@ -859,23 +902,25 @@ def _reduction(
             include = [(i, inline) for i, inline in include if not (inline and expansion[i] in childless)]
         callback = callback.node_builder
         if any(inline for _i, inline in include):
-            pick = _Splice((i - size, bool(inline)) for i, inline in include)
+            pick = _Splice((i - size + 1, bool(inline)) for i, inline in include)
             kept = None
         else:
-            offsets = [i - size for i, _inline in include]
-            kept = len(offsets)
-            if not offsets:
+            kept = len(include)
+            if not include:
                 pick = _NOTHING
-            elif len(offsets) == 1:
-                pick = offsets[0]
+            elif len(include) == 1:
+                pick = include[0][0] - size + 1
             else:
-                pick = itemgetter(*offsets)
+                pick = itemgetter(*(i for i, _inline in include))
     if type(callback) is ExpandSingleChild and kept is not None:
         if kept == 1:
             callback = None
-            pick = -1 if pick is None else pick
+            pick = 0 if pick is None else pick
         else:
             callback = callback.node_builder
+    known = _constant_of(callback) if callback is not None else None
+    if known is not None:
+        return _Constant(known[0], goto, size)
     if size == 1 and kept == 1:
         return _PassOn((goto,)) if callback is None else _Unary(callback, goto)
     return _Reduce(callback, goto, size, pick)
@@ -961,8 +1006,8 @@ def _unit_reductions(
     that rule whatever the next token, unless the token is wrong there; the loop may
     then reduce as soon as it shifts (see :func:`_parse_loop`). ``step`` is ``None``
     when the reduction passes the value on as it is, ``(callback, True)`` when the
-    callback gets the value as its one child and ``(callback, False)`` when it gets no
-    children. Rules of a start symbol, and rules whose children are inlined, are left
+    callback gets the value as its one child, ``(callback, False)`` when it gets no
+    children and ``(None, value)`` when the value is a :func:`constant`'s. Rules of a start symbol, and rules whose children are inlined, are left
     out. ``columns`` holds the reductions as :func:`_reduction` codes them.
     """
     units: dict[Any, tuple[str, Any]] = {}
@@ -978,6 +1023,8 @@ def _unit_reductions(
         cls = coded.__class__
         if cls is _PassOn:
             step = None
+        elif cls is _Constant:
+            step = (None, coded.value)
         elif cls is _Unary:
             step = (coded.callback, True)
         else:
@@ -998,7 +1045,7 @@ def _join_passes(columns: dict[str, dict[Any, Any]], end_state: Any) -> None:
     """Give every reduction the :func:`_through` of its goto and look-ahead, in place.
 
     A :class:`_PassOn` becomes the :func:`_through` table itself; the goto of a
-    :class:`_Unary` or :class:`_Reduce` is replaced by one. Reductions of the same symbol
+    :class:`_Unary`, :class:`_Constant` or :class:`_Reduce` is replaced by one. Reductions of the same symbol
     on the same look-ahead share it.
     """
     for name, column in columns.items():
@@ -1006,7 +1053,7 @@ def _join_passes(columns: dict[str, dict[Any, Any]], end_state: Any) -> None:
         throughs: dict[int, dict[Any, Any]] = {}
         for state, action in column.items():
             cls = action.__class__
-            if cls is _PassOn or cls is _Unary or cls is _Reduce:
+            if cls is _PassOn or cls is _Unary or cls is _Reduce or cls is _Constant:
                 goto = action[0] if cls is _PassOn else action.goto
                 through = throughs.get(id(goto))
                 if through is None:
@@ -1015,6 +1062,8 @@ def _join_passes(columns: dict[str, dict[Any, Any]], end_state: Any) -> None:
                     column[state] = through
                 elif cls is _Unary:
                     column[state] = _Unary(action.callback, through)
+                elif cls is _Constant:
+                    column[state] = _Constant(action.value, through, action.size)
                 else:
                     column[state] = _Reduce(action.callback, through, action.size, action.pick)
 
@@ -1036,9 +1085,18 @@ def _parse_loop(
     ``ParserState.feed_token``, calling the same callbacks in the same order. A text
     with a line break goes to ``by_lark`` (the loop counts no lines).
 
+    The two stacks (states, and the values beside them) are lists of :data:`_ROOM`
+    places made once per text, with ``top`` the index of the last state: a shift
+    writes one place further, a reduction of ``size`` symbols writes its value and
+    state where its first symbol stood (``base``). Indexes counted from the front keep
+    Python on its quick path for lists, and nothing is appended or deleted; the
+    places above ``top`` are never read. A line that goes deeper (the ``IndexError``
+    of a write one place past the end) doubles both lists and writes again.
+
     Actions are told apart by class, commonest first: a :class:`_Shift` shifts, a
     :class:`_Reduce` reduces, a :class:`_Fused` shifts and reduces at once, a
-    :class:`_Unary` hands a lone child to a callback, a plain dictionary
+    :class:`_Unary` hands a lone child to a callback, a :class:`_Constant` puts its
+    value in place of the rule's symbols, a plain dictionary
     (:func:`_through`) passes it on, and an ``int`` shift becomes a :class:`_Shift`
     when first taken; each goto takes the pass-throughs after it. The
     plain dictionaries hold what they have worked out so far; a missing key asks the
@@ -1066,6 +1124,7 @@ def _parse_loop(
     splice_class = _Splice
     shift_class = _Shift
     fused_class = _Fused
+    constant_class = _Constant
     end_column = columns.get("$END", {})
     start_chars, start_kinds = lexer_of[start_state]
 
@@ -1092,14 +1151,18 @@ def _parse_loop(
             return _Fused(state, chars, kinds, tuple(steps))
         return _Shift(state, chars, kinds)
 
+    def grow(states: list[Any], values: list[Any]) -> None:
+        """Make both stacks twice as long."""
+        states += [None] * len(states)
+        values += [None] * len(values)
+
     def loop(text: str) -> Any:
         if "\n" in text:
             return by_lark(text)
         state = start_state
-        stack = [state]
-        values: list[Any] = []
-        push_state = stack.append
-        push_value = values.append
+        states = [state] * _ROOM
+        values: list[Any] = [None] * _ROOM
+        top = 0
         pos = 0
         chars = start_chars
         kinds = start_kinds
@@ -1109,7 +1172,7 @@ def _parse_loop(
                 try:
                     entry = chars[text[pos]]
                 except IndexError:  # past the last character
-                    return end(state, stack, values, text)
+                    return end(state, states, values, top, text)
                 except KeyError:  # a character not seen yet in this state
                     entry = chars[None](text[pos])
                 if entry is skip:
@@ -1123,11 +1186,11 @@ def _parse_loop(
                 column = kinds[group]
                 cls = column.__class__
                 if cls is retyped_class:
-                    found = column.words.get(m.group(group))
+                    found = column.words.get(m[group])
                     if found is not None:
                         column = found
                     elif column.ask is not None:
-                        column = column.ask(m.group(group))
+                        column = column.ask(m[group])
                     else:
                         column = column.unchanged
                     cls = column.__class__
@@ -1140,7 +1203,7 @@ def _parse_loop(
                     continue
                 kind = column.name
                 column = column.column
-                value = m.group(group)
+                value = m[group]
                 token = new_str(Token, value)
                 token.type = kind
                 token.start_pos = pos
@@ -1164,79 +1227,98 @@ def _parse_loop(
                     state = action.state
                     chars = action.chars
                     kinds = action.kinds
-                    push_state(state)
-                    push_value(token)
+                    top += 1
+                    try:
+                        states[top] = state
+                    except IndexError:  # a deep line: longer stacks
+                        grow(states, values)
+                        states[top] = state
+                    values[top] = token
                     break
                 if cls is reduce_class:
                     callback = action.callback
-                    size = action.size
                     pick = action.pick
+                    base = top - action.size + 1  # where the rule's first symbol stands
                     if callback is None:
-                        value = values[pick]
+                        value = values[top + pick]
                     else:
                         if pick is None:
-                            children = values[-size:] if size else []
+                            children = values[base:top + 1]
                         elif pick is nothing:
                             children = []
                         elif pick.__class__ is int:
-                            children = [values[pick]]
+                            children = [values[top + pick]]
                         elif pick.__class__ is splice_class:
                             children = []
                             for offset, inline in pick:
                                 if not inline:
-                                    children.append(values[offset])
+                                    children.append(values[top + offset])
                                 elif children:
-                                    children += values[offset].children
+                                    children += values[top + offset].children
                                 else:
-                                    children = values[offset].children
+                                    children = values[top + offset].children
                         else:
-                            children = list(pick(values))
+                            children = list(pick(values[base:top + 1]))
                         value = callback(children)
+                    top = base
                     goto = action.goto
-                    if size == 1:
-                        values[-1] = value
-                        try:
-                            state = stack[-1] = goto[stack[-2]]
-                        except KeyError:
-                            state = stack[-1] = goto[None](stack[-2])
-                        continue
-                    if size:
-                        del values[-size:]
-                        del stack[-size:]
-                    push_value(value)
                     try:
-                        state = goto[stack[-1]]
+                        state = goto[states[base - 1]]
                     except KeyError:
-                        state = goto[None](stack[-1])
-                    push_state(state)
+                        state = goto[None](states[base - 1])
+                    try:
+                        states[top] = state
+                    except IndexError:  # an empty rule on a deep line: longer stacks
+                        grow(states, values)
+                        states[top] = state
+                    values[top] = value
                     continue
                 if cls is fused_class:
                     state = action.state
                     chars = action.chars
                     kinds = action.kinds
-                    for callback, with_child in action.steps:
-                        token = callback([token] if with_child else [])
-                    push_state(state)
-                    push_value(token)
+                    for callback, arg in action.steps:
+                        token = arg if callback is None else callback([token] if arg else [])
+                    top += 1
+                    try:
+                        states[top] = state
+                    except IndexError:  # a deep line: longer stacks
+                        grow(states, values)
+                        states[top] = state
+                    values[top] = token
                     break
                 if cls is unary_class:
-                    values[-1] = action.callback([values[-1]])
+                    values[top] = action.callback([values[top]])
                     goto = action.goto
                     try:
-                        state = stack[-1] = goto[stack[-2]]
+                        state = states[top] = goto[states[top - 1]]
                     except KeyError:
-                        state = stack[-1] = goto[None](stack[-2])
+                        state = states[top] = goto[None](states[top - 1])
+                    continue
+                if cls is constant_class:
+                    top = base = top - action.size + 1
+                    goto = action.goto
+                    try:
+                        state = goto[states[base - 1]]
+                    except KeyError:
+                        state = goto[None](states[base - 1])
+                    try:
+                        states[top] = state
+                    except IndexError:  # an empty rule on a deep line: longer stacks
+                        grow(states, values)
+                        states[top] = state
+                    values[top] = action.value
                     continue
                 if cls is dict:  # a lone child passed on
                     try:
-                        state = stack[-1] = action[stack[-2]]
+                        state = states[top] = action[states[top - 1]]
                     except KeyError:
-                        state = stack[-1] = action[None](stack[-2])
+                        state = states[top] = action[None](states[top - 1])
                     continue
                 # an ``int``: the first time this shift is taken
                 column[state] = shift_to(action, state)
 
-    def end(state: Any, stack: list[Any], values: list[Any], text: str) -> Any:
+    def end(state: Any, states: list[Any], values: list[Any], top: int, text: str) -> Any:
         """At the end of the text: reduce until the start rule is complete."""
         while True:
             try:
@@ -1249,52 +1331,56 @@ def _parse_loop(
             if cls is dict or cls is unary_class:
                 if cls is unary_class:
                     goto = action.goto
-                    values[-1] = action.callback([values[-1]])
+                    values[top] = action.callback([values[top]])
                 else:
                     goto = action
                 try:
-                    state = stack[-1] = goto[stack[-2]]
+                    state = states[top] = goto[states[top - 1]]
                 except KeyError:
-                    state = stack[-1] = goto[None](stack[-2])
+                    state = states[top] = goto[None](states[top - 1])
                 if state == end_state:
-                    return values[-1]
+                    return values[top]
                 continue
-            callback = action.callback
-            goto = action.goto
-            size = action.size
-            pick = action.pick
-            if callback is None:
-                value = values[pick]
+            base = top - action.size + 1
+            if cls is constant_class:
+                value = action.value
+            elif action.callback is None:
+                value = values[top + action.pick]
             else:
+                callback = action.callback
+                pick = action.pick
                 if pick is None:
-                    children = values[-size:] if size else []
+                    children = values[base:top + 1]
                 elif pick is nothing:
                     children = []
                 elif pick.__class__ is int:
-                    children = [values[pick]]
+                    children = [values[top + pick]]
                 elif pick.__class__ is splice_class:
                     children = []
                     for offset, inline in pick:
                         if not inline:
-                            children.append(values[offset])
+                            children.append(values[top + offset])
                         elif children:
-                            children += values[offset].children
+                            children += values[top + offset].children
                         else:
-                            children = values[offset].children
+                            children = values[top + offset].children
                 else:
-                    children = list(pick(values))
+                    children = list(pick(values[base:top + 1]))
                 value = callback(children)
-            if size:
-                del values[-size:]
-                del stack[-size:]
-            values.append(value)
+            top = base
+            goto = action.goto
             try:
-                state = goto[stack[-1]]
+                state = goto[states[base - 1]]
             except KeyError:
-                state = goto[None](stack[-1])
-            stack.append(state)
+                state = goto[None](states[base - 1])
+            try:
+                states[top] = state
+            except IndexError:  # an empty rule on a deep line: longer stacks
+                grow(states, values)
+                states[top] = state
+            values[top] = value
             if state == end_state:
-                return values[-1]
+                return values[top]
 
     def run(text: str) -> Any:
         try:

@@ -198,12 +198,8 @@ def _neopet(owner: str) -> Selector:
 
 
 def _const(value: Any) -> Callable[[CoreBuilder, list[Any]], Any]:
-    """A callback that ignores its children and returns ``value``."""
-
-    def callback(self: CoreBuilder, children: list[Any]) -> Any:
-        return value
-
-    return callback
+    """A callback that ignores its children and returns ``value`` (the fast loop knows it: :func:`grammar.lexer.constant`)."""
+    return fast.constant(value)
 
 
 def _first(self: CoreBuilder, children: list[Any]) -> Any:
@@ -929,7 +925,7 @@ def parse_lenient(text: str, game: str = "neopets", card_type: str | None = None
         spec, read = known[1], known[2]
     else:
         spec, read = _lenient_reading(game)
-    if card_type is not None:
+    if card_type is not None and spec.card_types is not None:  # a game that lists its card types
         _check_card_type(card_type, spec)
     if len(text) > MAX_TEXT_LENGTH:
         _check_length(text)
@@ -942,7 +938,14 @@ def parse_lenient(text: str, game: str = "neopets", card_type: str | None = None
             else:
                 abilities.append(settle(ability, card_type))
         return CardText(tuple(abilities))
-    for _number, line in _lines(text) if spec.split is None else spec.split(text):
+    lines: Iterable[str]
+    if spec.split is not None:
+        lines = [line for _number, line in spec.split(text)]
+    elif "\n" not in text:  # one line: no cutting (the lines of :func:`_lines`, without their numbers)
+        lines = (text.rstrip("\r"),) if text.strip() else ()
+    else:
+        lines = [line.rstrip("\r") for line in text.split("\n") if line.strip()]
+    for line in lines:
         ability = read(line)
         if ability is fast.NO_PARSE:
             abilities.extend(_lenient_sentences(line, read, card_type, spec))

@@ -67,6 +67,7 @@ from grammar.ast import (
     Var,
     Who,
 )
+from grammar.lexer import constant
 from grammar.parser import NUMBER_WORDS as _WORDS
 from grammar.parser import CoreBuilder, GameGrammar, _player
 from grammar.render import RenderError
@@ -165,10 +166,8 @@ Part = dict[str, Any]
 
 
 def _const(value: Any) -> Callable[[Builder, list[Any]], Any]:
-    def callback(self: Builder, children: list[Any]) -> Any:
-        return value
-
-    return callback
+    """A callback that ignores its children and returns ``value`` (see :func:`grammar.lexer.constant`)."""
+    return constant(value)
 
 
 def _first(self: Builder, children: list[Any]) -> Any:
