@@ -151,3 +151,36 @@ def test_a_conflicts_stamp_skips_only_calls_that_find_nothing(monkeypatch: pytes
     assert with_stamp == without
     assert any(b'"conflicts"' in r for r in with_stamp), "no shipped replay meets a conflict: the comparison proves little"
     assert asked_with_stamp < calls["count"] / 2
+
+
+def test_checks_where_leaves_out_only_what_a_declaration_rules_out() -> None:
+    """``fails_only`` declares where a check can fail; ``Action.checks_where`` keeps every other
+    check, in registration order, and an aspect not given (or ``None``) rules nothing out."""
+    from spec.core.rules import Check, can_fail_in, fails_only
+
+    def anywhere(_state: Any, _move: Any) -> Violation | None:
+        return None
+
+    @fails_only(stage=("setup",))
+    def in_setup(_state: Any, _move: Any) -> Violation | None:
+        return None
+
+    @fails_only(stage=("turn",), node=("draw", "main"))
+    def early_in_turn(_state: Any, _move: Any) -> Violation | None:
+        return None
+
+    action: Action[Any, Any] = Action("draw", RuleBook(RuleIndex("toy", [])),
+                                      [Check("toy:1", "a", anywhere), Check("toy:2", "b", in_setup), Check("toy:3", "c", early_in_turn)])
+
+    def names(**situation: str | None) -> list[str]:
+        staged = action.checks_where(**situation)
+        assert all(test is check.test for test, check in staged)
+        return [check.name for _test, check in staged]
+
+    assert names() == ["anywhere", "in_setup", "early_in_turn"]
+    assert names(stage="setup") == ["anywhere", "in_setup"]
+    assert names(stage="turn", node="draw") == ["anywhere", "early_in_turn"]
+    assert names(stage="turn", node="end") == ["anywhere"]
+    assert names(stage="turn", node=None) == ["anywhere", "early_in_turn"]
+    assert not can_fail_in(early_in_turn, {"stage": "setup"}) and can_fail_in(anywhere, {"stage": "setup"})
+    assert action.declares("node") and not action.declares("card_type")

@@ -265,7 +265,7 @@ def test_kept_card_effects_follow_the_neopet_a_negation_names() -> None:
 @pytest.mark.parametrize("path", REPLAYS, ids=_ids)
 def test_checks_left_out_where_the_game_stands_cannot_fail_there(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """At every judged event of a turn, each check its action's table leaves out for the node
-    and window finds nothing (its :func:`spec.neopets.actions.fails_only` declaration holds),
+    and window finds nothing (its :func:`spec.core.rules.fails_only` declaration holds),
     and the table's first broken check is the action's first broken check."""
     from spec.neopets import actions as X
     from spec.neopets import game as G
@@ -302,28 +302,31 @@ def test_each_check_is_in_the_tables_wherever_it_can_fail() -> None:
     """The per-node tables keep every check, in registration order, at every node and window
     where its declaration lets it fail (and an undeclared check everywhere); outside a turn
     every check runs."""
+    from spec.core.rules import FAILS_ONLY, can_fail_in
     from spec.neopets import actions as X
     from spec.neopets import game as G
     from spec.neopets.turn import TURN
 
-    declared = 0
+    declared = set()
     for kind, facts in G._FACTS.items():
         action = facts.action
         assert [check for _test, check in facts.checks] == action.checks, kind
         for node in TURN.order:
             for window in X.WINDOW_NAMES:
                 staged = [check for _test, check in facts.in_turn[node][window]]
-                expected = [c for c in action.checks if c.test not in X.WHERE or X.WHERE[c.test].holds("turn", node, window)]
+                expected = [c for c in action.checks if can_fail_in(c.test, {"stage": "turn", "node": node, "window": window})]
                 assert staged == expected, (kind, node, window)
                 assert all(test is check.test for test, check in facts.in_turn[node][window])
         for card_type, by_node in (facts.by_type or {}).items():
             for node in TURN.order:
                 for window in X.WINDOW_NAMES:
                     staged = [check for _test, check in by_node[node][window]]
-                    expected = [c for c in action.checks if c.test not in X.WHERE or X.WHERE[c.test].holds("turn", node, window, card_type)]
+                    expected = [c for c in action.checks
+                                if can_fail_in(c.test, {"stage": "turn", "node": node, "window": window, "card_type": card_type})]
                     assert staged == expected, (kind, card_type, node, window)
-        declared += sum(c.test in X.WHERE for c in action.checks)
-    assert declared == len(X.WHERE)  # every declaration belongs to a registered check
+        declared |= {c.test for c in action.checks if c.test in FAILS_ONLY}
+    # every declaration of this game belongs to a registered check
+    assert declared == {test for test in FAILS_ONLY if test.__module__ == X.__name__}
     assert [c.name for _t, c in G._FACTS["pass"].in_turn["train"]["open"]] == ["pass_with_priority"]
     assert [c.name for _t, c in G._FACTS["pass"].in_turn["draw"]["act"]] == ["pass_with_priority", "no_pass_before_draw"]
     assert G._FACTS["pass"].by_type is None and G._FACTS["play"].by_type is not None

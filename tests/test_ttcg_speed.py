@@ -11,7 +11,7 @@ and the marks counted for the change key until a pile is tapped, untapped or swi
 pins one of these against the plain reading, along the replays of ``replays/ttcg``.
 
 Session 7 added structure: each action runs only the checks that can fail where the game stands
-(``spec.ttcg.actions.fails_only``, held to each check's code at every event); the verifier asks
+(``spec.core.rules.fails_only``, held to each check's code at every event); the verifier asks
 for conflicts only after events that moved ``TtcgState.in_force_stamp``; a reading that looked at
 some piles' marks is kept while those piles' own marks stay; the field's reading is put in a new
 active player's order instead of being read again; the holders of Passive and triggered effects
@@ -424,7 +424,7 @@ def test_the_stamp_conflicts_met_keeps_is_the_change_stamp() -> None:
 def test_checks_left_out_where_the_game_stands_cannot_fail_there(monkeypatch: Any) -> None:
     """At every event judged along the replays (legal and illegal, with their inferred passes),
     each check the staged tuple leaves out for where the game stands (and, for an activate move,
-    what it names) finds nothing and raises nothing (its :func:`spec.ttcg.actions.fails_only`
+    what it names) finds nothing and raises nothing (its :func:`spec.core.rules.fails_only`
     declaration holds), and the tuple's first broken check is the action's first broken check."""
     from spec.ttcg import game as G
 
@@ -476,10 +476,12 @@ def test_each_check_is_in_the_tables_wherever_it_can_fail() -> None:
     """The staged tuples keep every check, in registration order, at every place (and for every
     kind of effect and row an activate move can name) where its declaration lets it fail; an
     undeclared check everywhere; and every declared check somewhere."""
+    from spec.core.rules import FAILS_ONLY, can_fail_in
     from spec.ttcg import actions as X
     from spec.ttcg import game as G
 
-    assert set(X.WHERE) <= {check.test for action in X.BOOK.actions.values() for check in action.checks}
+    declared = {test for test in FAILS_ONLY if test.__module__ == X.__name__}
+    assert declared <= {check.test for action in X.BOOK.actions.values() for check in action.checks}
     runs: dict[Any, int] = {}
     for action in X.BOOK.actions.values():
         for place in X.PLACES:
@@ -487,12 +489,12 @@ def test_each_check_is_in_the_tables_wherever_it_can_fail() -> None:
                 for row in (None, "creature", "magic"):
                     staged = X.checks_where(action, place, effect, row)
                     expected = [check for check in action.checks
-                                if check.test not in X.WHERE or X.WHERE[check.test].holds(place, effect, row)]
+                                if can_fail_in(check.test, {"place": place, "effect": effect, "row": row})]
                     assert [check for _test, check in staged] == expected
                     assert all(test is check.test for test, check in staged)
                     for check in expected:
                         runs[check.test] = runs.get(check.test, 0) + 1
-    assert all(runs.get(test) for test in X.WHERE)
+    assert all(runs.get(test) for test in declared)
     facts = G._Facts(G.E.Pass, "pass")
     assert facts.by_place == {place: X.checks_where(X.PASS, place) for place in X.PLACES}
 

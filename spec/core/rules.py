@@ -94,6 +94,46 @@ class Check(Generic[S, M]):
         return self.test(state, move)
 
 
+# ---------------------------------------------------------------- where a check can fail
+
+FAILS_ONLY: dict[Callable[..., Any], dict[str, tuple[str, ...]]] = {}
+"""The checks declared (:func:`fails_only`) to fail only in some situations, with where."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fails_only(**where: tuple[str, ...]) -> Callable[[F], F]:
+    """Declare that the decorated check can fail only where each keyword allows.
+
+    A keyword names an aspect of the situation a move is judged in (the stage, the phase,
+    the kind of card played...: the game chooses the names and passes the same ones to
+    :meth:`Action.checks_where`) and gives the values in which the check can find
+    something; anywhere else its own first condition returns ``None`` at once, so it need
+    not be run there. Placed under the ``precondition`` that registers the check. A wrong
+    declaration would hide a violation: a game that declares any holds each declaration
+    to its check's code with a test running every left-out check at every event of its
+    shipped replays.
+    """
+    def declare(test: F) -> F:
+        FAILS_ONLY[test] = dict(where)
+        return test
+    return declare
+
+
+def can_fail_in(test: Callable[..., Any], situation: dict[str, str | None]) -> bool:
+    """Whether a check's declaration (:func:`fails_only`) lets it fail in ``situation``: an
+    undeclared check can fail anywhere, and an aspect the situation leaves out or gives as
+    ``None`` (not known) rules nothing out."""
+    where = FAILS_ONLY.get(test)
+    if where is None:
+        return True
+    for aspect, values in where.items():
+        value = situation.get(aspect)
+        if value is not None and value not in values:
+            return False
+    return True
+
+
 @dataclass
 class Action(Generic[S, M]):
     """A kind of event (``attach``, ``play``...) with its preconditions, in check order.
@@ -145,6 +185,20 @@ class Action(Generic[S, M]):
             if violation is not None:
                 return check, violation
         return None
+
+    def checks_where(self, **situation: str | None) -> tuple[tuple[Predicate[S, M], Check[S, M]], ...]:
+        """The checks that can fail in ``situation`` (see :func:`fails_only`), as (test, check)
+        pairs in registration order; with no situation, every check.
+
+        Only checks declared to fail elsewhere are left out, so the first of these a move
+        breaks is the first of all the action's checks it breaks: a game may run the tuple
+        of where it stands (worked out once per situation) instead of :meth:`first_violation`.
+        """
+        return tuple((check.test, check) for check in self.checks if can_fail_in(check.test, situation))
+
+    def declares(self, aspect: str) -> bool:
+        """Whether any check of the action is declared (:func:`fails_only`) for ``aspect``."""
+        return any(aspect in FAILS_ONLY.get(check.test, {}) for check in self.checks)
 
     def allows(self, state: S, move: M) -> bool:
         """Whether every precondition holds."""

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from grammar import ast as A
 from spec.core.findings import Violation
-from spec.core.rules import Action, RuleBook, RuleIndex
+from spec.core.rules import Action, RuleBook, RuleIndex, fails_only
 from spec.core.state import CardObj
 from spec.neopets import board as B
 from spec.neopets import conflicts as NC
@@ -49,46 +49,15 @@ Check = Violation | None
 
 
 # ====================================================================== where a check can fail
-
-class Where(NamedTuple):
-    """Where a check can fail, read off its own condition: only in these stages of the game,
-    nodes of the turn and priority windows, and for a play only for these types of the
-    card played (``None``: in any)."""
-
-    stages: tuple[str, ...] | None = None
-    nodes: tuple[str, ...] | None = None
-    windows: tuple[str, ...] | None = None
-    types: tuple[str, ...] | None = None
-
-    def holds(self, stage: str, node: str, window: str, card_type: str | None = None) -> bool:
-        """Whether the check can fail where the game stands at ``stage``, ``node``, ``window``
-        (for a card of ``card_type``; ``None``: a card of any type)."""
-        return ((self.stages is None or stage in self.stages) and (self.nodes is None or node in self.nodes)
-                and (self.windows is None or window in self.windows)
-                and (self.types is None or card_type is None or card_type in self.types))
-
-
-ANYWHERE = Where()
-"""Where a check without a declaration can fail."""
-
-WHERE: dict[Callable[..., Check], Where] = {}
-"""The checks declared to fail only somewhere (:func:`fails_only`); the others can fail anywhere."""
+#
+# A check whose first condition confines it to some stages, nodes, priority windows or
+# types of card played says so with core ``fails_only(stage=..., node=..., window=...,
+# card_type=...)`` under its precondition; ``Neopets.apply`` runs, per node and window of
+# a turn, only the checks that can fail there. tests/test_neopets_speed.py holds every
+# declaration to its check's code at every event of the shipped replays.
 
 WINDOW_NAMES = ("open", "act", "close")
 """The priority windows a node can have (spec.neopets.turn.WINDOWS)."""
-
-
-def fails_only(stages: tuple[str, ...] | None = None, nodes: tuple[str, ...] | None = None, windows: tuple[str, ...] | None = None,
-               types: tuple[str, ...] | None = None) -> Callable[[Callable[..., Check]], Callable[..., Check]]:
-    """Declare where the decorated check can fail: the condition it tests first confines it
-    there, so that anywhere else it finds nothing (and raises nothing). Placed under the
-    ``precondition`` that registers the check; ``tests/test_neopets_speed.py`` runs every
-    check at every event of the shipped replays to hold each declaration to its code."""
-    def declare(test: Callable[..., Check]) -> Callable[..., Check]:
-        WHERE[test] = Where(stages, nodes, windows, types)
-        return test
-    return declare
-
 
 StagedChecks = tuple[tuple[Callable[..., Check], Any], ...]
 """An action's checks as (test, check) pairs, in the order they were registered."""
@@ -96,16 +65,13 @@ StagedChecks = tuple[tuple[Callable[..., Check], Any], ...]
 
 def checks_in_turn(action: Action[Any, Any], card_type: str | None = None) -> dict[str, dict[str, StagedChecks]]:
     """Per node and priority window of a turn, the action's checks that can fail there
-    (for a play of a card of ``card_type``; ``None``: of any type).
+    (for a play of a card of ``card_type``; ``None``: of any type), by
+    :meth:`spec.core.rules.Action.checks_where`.
 
-    Each tuple keeps the order of registration and leaves out only the checks declared
-    (:func:`fails_only`) to fail elsewhere: the first check a move breaks there is the
-    first of all its checks it breaks. ``Neopets.apply`` looks the tuple up once per event
-    in a turn instead of running every check of the action; outside a turn (set-up, a new
-    round) it runs them all (:func:`all_checks`).
+    ``Neopets.apply`` looks the tuple up once per event in a turn instead of running every
+    check of the action; outside a turn (set-up, a new round) it runs them all.
     """
-    return {node: {window: tuple((check.test, check) for check in action.checks
-                                 if WHERE.get(check.test, ANYWHERE).holds("turn", node, window, card_type))
+    return {node: {window: action.checks_where(stage="turn", node=node, window=window, card_type=card_type)
                    for window in WINDOW_NAMES}
             for node in TURN.order}
 
@@ -118,14 +84,9 @@ CARD_TYPES = ("Codestone", "Equipment", "Faerie", "Food", "Hero", "Legend", "Loc
 def checks_in_turn_by_type(action: Action[Any, Any]) -> dict[str, dict[str, dict[str, StagedChecks]]] | None:
     """For an action with checks declared for some card types only (plays), per type of the
     card played, :func:`checks_in_turn`; ``None`` for the other actions."""
-    if not any(WHERE.get(check.test, ANYWHERE).types is not None for check in action.checks):
+    if not action.declares("card_type"):
         return None
     return {card_type: checks_in_turn(action, card_type) for card_type in CARD_TYPES}
-
-
-def all_checks(action: Action[Any, Any]) -> StagedChecks:
-    """Every check of the action as (test, check) pairs, in order (where no table applies)."""
-    return tuple((check.test, check) for check in action.checks)
 
 
 # ====================================================================== set-up (2)
@@ -157,7 +118,7 @@ def defer_by_starting_player(state: NeopetsState, ev: E.Defer) -> Check:
 
 
 @DRAW.precondition("2.p1", "no card is drawn before its player has shuffled their Main Deck")
-@fails_only(stages=("setup",))
+@fails_only(stage=("setup",))
 def draw_after_shuffle(state: NeopetsState, ev: E.Draw) -> Check:
     side = state.sides[ev.by or ""]
     if state.stage == "setup" and (not side.shuffled or side.mulligan_pending):
@@ -166,7 +127,7 @@ def draw_after_shuffle(state: NeopetsState, ev: E.Draw) -> Check:
 
 
 @DRAW.precondition("2.p6", "opening hands are drawn once the starting player is known, five cards each")
-@fails_only(stages=("setup",))
+@fails_only(stage=("setup",))
 def opening_hand(state: NeopetsState, ev: E.Draw) -> Check:
     if state.stage != "setup":
         return None
@@ -188,7 +149,7 @@ def draw_in_draw_phase(state: NeopetsState, ev: E.Draw) -> Check:
 
 
 @DRAW.precondition("5.2.1c", "both players pass priority before the Draw Phase draw")
-@fails_only(stages=("turn",), nodes=("draw",))
+@fails_only(stage=("turn",), node=("draw",))
 def draw_after_priority(state: NeopetsState, ev: E.Draw) -> Check:
     if state.stage == "turn" and state.node == "draw" and state.window == "open":
         return Violation("the card was drawn before both players passed priority", expected="two passes, then the draw", actual="draw")
@@ -233,7 +194,7 @@ def choose_after_hands(state: NeopetsState, ev: E.Choose) -> Check:
 
 
 @CHOOSE.precondition("5.5.12.p2", "in a new round the round's winner chooses first, then the other player")
-@fails_only(stages=("new_round",))
+@fails_only(stage=("new_round",))
 def choose_order(state: NeopetsState, ev: E.Choose) -> Check:
     if state.stage != "new_round":
         return None
@@ -283,7 +244,7 @@ def pass_with_priority(state: NeopetsState, ev: E.Pass) -> Check:
 
 
 @PASS.precondition("5.2.2b", "the Draw Phase cannot be passed through before the active player draws")
-@fails_only(nodes=("draw",), windows=("act",))
+@fails_only(node=("draw",), window=("act",))
 def no_pass_before_draw(state: NeopetsState, ev: E.Pass) -> Check:
     if state.node == "draw" and state.window == "act" and not state.flags.drew and not state.queue.items and len(state.sides[state.active].deck) > 0:
         return Violation("priority passed before the compulsory draw", expected="the draw", actual="pass")
@@ -291,7 +252,7 @@ def no_pass_before_draw(state: NeopetsState, ev: E.Pass) -> Check:
 
 
 @PASS.precondition("5.5.4c.p1", "the attack and defence steps cannot be passed through before their dice are rolled")
-@fails_only(nodes=("attack", "defence"), windows=("act",))
+@fails_only(node=("attack", "defence"), window=("act",))
 def no_pass_before_roll(state: NeopetsState, ev: E.Pass) -> Check:
     if state.node in ("attack", "defence") and state.window == "act" and not state.queue.items:
         return Violation("priority passed before the dice were rolled", expected="the roll", actual="pass")
@@ -353,7 +314,7 @@ def attach_by_active_player(state: NeopetsState, ev: E.Attach) -> Check:
 
 
 @ATTACH.precondition("5.3.1c.p2", "both players pass priority before the Codestone is attached")
-@fails_only(windows=("open",))
+@fails_only(window=("open",))
 def attach_after_priority(state: NeopetsState, ev: E.Attach) -> Check:
     if state.window == "open":
         return Violation("attached before both players passed priority", expected="two passes first", actual="attach")
@@ -382,7 +343,7 @@ def attach_from_inventory(state: NeopetsState, ev: E.Attach) -> Check:
 # ====================================================================== playing cards
 
 @PLAY.precondition("7.11.3.p1", "Codestones are attached, never played")
-@fails_only(types=("Codestone",))
+@fails_only(card_type=("Codestone",))
 def codestones_not_played(state: NeopetsState, ev: E.Play) -> Check:
     if _card_type(state, ev.card) == "Codestone":
         return Violation("a Codestone was played", expected="attach it in the Train Phase", actual="play")
@@ -390,7 +351,7 @@ def codestones_not_played(state: NeopetsState, ev: E.Play) -> Check:
 
 
 @PLAY.precondition("8.20.2d", "a Map Piece is collected, not played")
-@fails_only(types=("Map Piece",))
+@fails_only(card_type=("Map Piece",))
 def map_pieces_collected(state: NeopetsState, ev: E.Play) -> Check:
     if _card_type(state, ev.card) == "Map Piece":
         return Violation("a Map Piece was played", expected="collect it", actual="play")
@@ -398,7 +359,7 @@ def map_pieces_collected(state: NeopetsState, ev: E.Play) -> Check:
 
 
 @PLAY.precondition("1.1.p2", "only Main Deck card types are played from the Inventory")
-@fails_only(types=("Neopet", "Rainbow Pool Neopet"))
+@fails_only(card_type=("Neopet", "Rainbow Pool Neopet"))
 def playable_type(state: NeopetsState, ev: E.Play) -> Check:
     if _card_type(state, ev.card) in ("Neopet", "Rainbow Pool Neopet"):
         return Violation("a Neopet was played as a card", expected="a Main Deck card", actual=_card_type(state, ev.card))
@@ -432,43 +393,43 @@ def _prep_timing(state: NeopetsState, ev: E.Play, rule: str) -> Check:
 
 
 @PLAY.precondition("7.3.3", "a Faerie, Hero or Villain is played in its player's Preparation Phase with the queue empty")
-@fails_only(types=B.FAERIE_TYPES)
+@fails_only(card_type=B.FAERIE_TYPES)
 def faerie_timing(state: NeopetsState, ev: E.Play) -> Check:
     return _prep_timing(state, ev, "7.3.3")
 
 
 @PLAY.precondition("7.4.3", "a Paint Brush is played in its player's Preparation Phase with the queue empty")
-@fails_only(types=("Paint Brush",))
+@fails_only(card_type=("Paint Brush",))
 def brush_timing(state: NeopetsState, ev: E.Play) -> Check:
     return _prep_timing(state, ev, "7.4.3")
 
 
 @PLAY.precondition("7.5.3", "a Legend is played in its player's Preparation Phase with the queue empty")
-@fails_only(types=("Legend",))
+@fails_only(card_type=("Legend",))
 def legend_timing(state: NeopetsState, ev: E.Play) -> Check:
     return _prep_timing(state, ev, "7.5.3")
 
 
 @PLAY.precondition("7.6.3", "Equipment is played in its player's Preparation Phase with the queue empty")
-@fails_only(types=("Equipment",))
+@fails_only(card_type=("Equipment",))
 def equipment_timing(state: NeopetsState, ev: E.Play) -> Check:
     return _prep_timing(state, ev, "7.6.3")
 
 
 @PLAY.precondition("7.7.3", "a Potion is played in its player's Preparation Phase with the queue empty")
-@fails_only(types=("Potion",))
+@fails_only(card_type=("Potion",))
 def potion_timing(state: NeopetsState, ev: E.Play) -> Check:
     return _prep_timing(state, ev, "7.7.3")
 
 
 @PLAY.precondition("7.9.3", "a Location is played in its player's Preparation Phase with the queue empty")
-@fails_only(types=("Location",))
+@fails_only(card_type=("Location",))
 def location_timing(state: NeopetsState, ev: E.Play) -> Check:
     return _prep_timing(state, ev, "7.9.3")
 
 
 @PLAY.precondition("5.4.1c.p2", "both players pass priority before the Preparation Phase card is played")
-@fails_only(nodes=("preparation",), windows=("open",), types=tuple(B.PREPARATION_TYPES))
+@fails_only(node=("preparation",), window=("open",), card_type=tuple(B.PREPARATION_TYPES))
 def prep_after_priority(state: NeopetsState, ev: E.Play) -> Check:
     if _prep_rule(state, ev) is not None and state.window == "open" and state.node == "preparation":
         return Violation("played before both players passed priority", expected="two passes first", actual="play")
@@ -481,7 +442,7 @@ def _granted_plays(state: NeopetsState, player: str) -> int:
 
 
 @PLAY.precondition("5.4.2a.p1", "one card is played in the Preparation Phase, unless an effect grants more")
-@fails_only(nodes=("preparation",), types=tuple(B.PREPARATION_TYPES))
+@fails_only(node=("preparation",), card_type=tuple(B.PREPARATION_TYPES))
 def one_preparation_play(state: NeopetsState, ev: E.Play) -> Check:
     if _prep_rule(state, ev) is None or state.node != "preparation" or ev.by != state.active:
         return None
@@ -523,7 +484,7 @@ def alternative_offered(state: NeopetsState, ev: E.Play) -> Check:
 
 
 @PLAY.precondition("7.3.7", "a player controls at most one Faerie, Hero or Villain")
-@fails_only(types=B.FAERIE_TYPES)
+@fails_only(card_type=B.FAERIE_TYPES)
 def one_faerie(state: NeopetsState, ev: E.Play) -> Check:
     if _card_type(state, ev.card) in B.FAERIE_TYPES and state.sides[ev.by or ""].faerie:
         return Violation("a second Faerie, Hero or Villain", expected="at most one in the Battledome", actual=ev.card)
@@ -531,7 +492,7 @@ def one_faerie(state: NeopetsState, ev: E.Play) -> Check:
 
 
 @PLAY.precondition("7.6.5", "a player controls at most three Equipment; a fourth must replace one (7.6.6)")
-@fails_only(types=("Equipment",))
+@fails_only(card_type=("Equipment",))
 def three_equipment(state: NeopetsState, ev: E.Play) -> Check:
     if _card_type(state, ev.card) != "Equipment":
         return None
@@ -542,7 +503,7 @@ def three_equipment(state: NeopetsState, ev: E.Play) -> Check:
 
 
 @PLAY.precondition("7.9.7.p2", "a new Location replaces the Location already controlled")
-@fails_only(types=("Location",))
+@fails_only(card_type=("Location",))
 def one_location(state: NeopetsState, ev: E.Play) -> Check:
     if _card_type(state, ev.card) != "Location":
         return None
@@ -553,7 +514,7 @@ def one_location(state: NeopetsState, ev: E.Play) -> Check:
 
 
 @PLAY.precondition("7.4.7", "a Paint Brush needs its matching Rainbow Pool Neopet in the Rainbow Pool")
-@fails_only(types=("Paint Brush",))
+@fails_only(card_type=("Paint Brush",))
 def brush_has_pool_neopet(state: NeopetsState, ev: E.Play) -> Check:
     if _card_type(state, ev.card) != "Paint Brush":
         return None
@@ -566,7 +527,7 @@ def brush_has_pool_neopet(state: NeopetsState, ev: E.Play) -> Check:
 
 
 @PLAY.precondition("7.4.8", "a Neopet already painted with a brush cannot be painted with it again")
-@fails_only(types=("Paint Brush",))
+@fails_only(card_type=("Paint Brush",))
 def brush_not_repeated(state: NeopetsState, ev: E.Play) -> Check:
     side = state.sides[ev.by or ""]
     if _card_type(state, ev.card) == "Paint Brush" and side.neopet is not None and side.neopet.painted_with == ev.card:
@@ -841,7 +802,7 @@ def roll_in_battle(state: NeopetsState, ev: E.Roll) -> Check:
 
 
 @ROLL.precondition("5.5.4a", "the attack step starts only after both players pass with the queue empty")
-@fails_only(nodes=("attack",))
+@fails_only(node=("attack",))
 def roll_after_priority(state: NeopetsState, ev: E.Roll) -> Check:
     if state.node == "attack" and (state.window == "open" or state.queue.items):
         return Violation("attack dice rolled before the Battle Phase's priority closed", expected="two passes, empty queue", actual="roll")

@@ -1393,7 +1393,7 @@ class KindFacts:
         """Whether a legal move lists the clashes that decided it (:func:`spec.neopets.conflicts.move_notes`: plays)."""
         self.passes = action.name == "pass"
         """Whether it is a pass (done in :meth:`Neopets.apply` itself: see :meth:`Neopets._do_pass`)."""
-        self.checks = X.all_checks(action)
+        self.checks = action.checks_where()
         """Its checks as (test, check) pairs, in order: what is run outside a turn."""
         self.in_turn = X.checks_in_turn(action)
         """Per node and window of a turn, the checks that can fail there (:func:`spec.neopets.actions.checks_in_turn`)."""

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from grammar import ast as A
 from grammar import ttcg_nodes as T
 from spec.core.findings import Violation
-from spec.core.rules import Action, RuleBook, RuleIndex
+from spec.core.rules import Action, RuleBook, RuleIndex, fails_only
 from spec.core.state import CardObj
 from spec.ttcg import board as B
 from spec.ttcg import conflicts as TC
@@ -54,41 +54,11 @@ def place_of(state: TtcgState) -> str:
     return state.node if state.stage == "turn" else state.stage
 
 
-class Where(NamedTuple):
-    """Where a check can fail, read off its own condition (``None``: anywhere): the ``places``
-    the game stands in (:data:`PLACES`); for an activate move, the ``effects`` it names (of
-    the kinds :func:`activate_situation` tells apart) and the ``rows`` its card belongs to."""
-
-    places: tuple[str, ...] | None = None
-    effects: tuple[str, ...] | None = None
-    rows: tuple[str, ...] | None = None
-
-    def holds(self, place: str, effect: str | None = None, row: str | None = None) -> bool:
-        """Whether the check can fail at ``place`` for a move naming an ``effect`` of a card of ``row``
-        (``None``: not known, so it may)."""
-        return ((self.places is None or place in self.places)
-                and (self.effects is None or effect is None or effect in self.effects)
-                and (self.rows is None or row is None or row in self.rows))
-
-
-ANYWHERE = Where()
-"""Where a check without a declaration can fail."""
-
-WHERE: dict[Callable[..., Check], Where] = {}
-"""The checks declared to fail only somewhere (:func:`fails_only`); the others can fail anywhere."""
-
-
-def fails_only(places: tuple[str, ...] | None = None, effects: tuple[str, ...] | None = None,
-               rows: tuple[str, ...] | None = None) -> Callable[[Callable[..., Check]], Callable[..., Check]]:
-    """Declare where the decorated check can fail: the condition it tests first confines it
-    there, so that anywhere else it finds nothing (and raises nothing). Placed under the
-    ``precondition`` that registers the check; ``tests/test_ttcg_speed.py`` runs every check
-    at every event of the shipped replays to hold each declaration to its code."""
-    def declare(test: Callable[..., Check]) -> Callable[..., Check]:
-        WHERE[test] = Where(places, effects, rows)
-        return test
-    return declare
-
+# A check whose first condition confines it to some places, or (activate) to some kinds of
+# effect named or rows of the card, says so with core ``fails_only(place=..., effect=...,
+# row=...)`` under its precondition; ``Ttcg._apply`` runs only the checks that can fail
+# where the game stands. tests/test_ttcg_speed.py holds every declaration to its check's
+# code at every event of the shipped replays.
 
 StagedChecks = tuple[tuple[Callable[..., Check], Any], ...]
 """An action's checks as (test, check) pairs, in the order they were registered."""
@@ -96,13 +66,10 @@ StagedChecks = tuple[tuple[Callable[..., Check], Any], ...]
 
 def checks_where(action: Action[Any, Any], place: str, effect: str | None = None, row: str | None = None) -> StagedChecks:
     """The action's checks that can fail at ``place`` (for an activate move, naming an ``effect``
-    of a card of ``row``), as (test, check) pairs in registration order.
-
-    Only the checks declared (:func:`fails_only`) to fail elsewhere are left out: the first
-    check a move breaks there is the first of all its checks it breaks. ``Ttcg._apply`` runs
-    the tuple of the place the game stands in (built once per place) instead of every check.
-    """
-    return tuple((check.test, check) for check in action.checks if WHERE.get(check.test, ANYWHERE).holds(place, effect, row))
+    of a card of ``row``; ``None``: not known), by :meth:`spec.core.rules.Action.checks_where`.
+    ``Ttcg._apply`` runs the tuple of the place the game stands in (built once per place)
+    instead of every check."""
+    return action.checks_where(place=place, effect=effect, row=row)
 
 
 def activate_situation(state: TtcgState, ev: E.Activate) -> tuple[str | None, str]:
@@ -187,7 +154,7 @@ def shuffle_called_for(state: TtcgState, ev: E.Shuffle) -> Check:
 
 
 @DRAW.precondition("2.2.2.b", "opening hands are seven cards each, drawn once the first player is known")
-@fails_only(places=("setup",))
+@fails_only(place=("setup",))
 def opening_hand(state: TtcgState, ev: E.Draw) -> Check:
     if not in_setup(state):
         return None
@@ -199,7 +166,7 @@ def opening_hand(state: TtcgState, ev: E.Draw) -> Check:
 
 
 @DRAW.precondition("2.2.2.c.p2", "the first player draws nothing in their first turn")
-@fails_only(places=("draw",))
+@fails_only(place=("draw",))
 def no_draw_first_turn(state: TtcgState, ev: E.Draw) -> Check:
     if state.stage == "turn" and state.turn == 1 and state.node == "draw" and ev.by == state.active:
         return Violation("the first player drew in their first turn", expected="no draw in the first turn", actual="draw")
@@ -207,7 +174,7 @@ def no_draw_first_turn(state: TtcgState, ev: E.Draw) -> Check:
 
 
 @DRAW.precondition("2.2.3.a.1", "outside set-up and effects, a card is drawn only as the active player's one Draw Phase draw")
-@fails_only(places=(*PHASES, "over"))
+@fails_only(place=(*PHASES, "over"))
 def draw_in_draw_phase(state: TtcgState, ev: E.Draw) -> Check:
     if in_setup(state):
         return None
@@ -242,7 +209,7 @@ def draw_due(state: TtcgState) -> bool:
 
 
 @PASS.precondition("2.2.3.a.1", "the Draw Phase is not passed through before its draw")
-@fails_only(places=("draw",))  # draw_due: only in a Draw Phase
+@fails_only(place=("draw",))  # draw_due: only in a Draw Phase
 def no_pass_before_draw(state: TtcgState, ev: E.Pass) -> Check:
     if draw_due(state):
         return Violation("passed before the Draw Phase draw", expected="the draw", actual="pass")
@@ -255,7 +222,7 @@ def discard_due(state: TtcgState) -> bool:
 
 
 @PASS.precondition("2.2.10.b", "the turn does not end while the active player holds more than ten cards")
-@fails_only(places=("end",))  # discard_due: only at the end of a turn
+@fails_only(place=("end",))  # discard_due: only at the end of a turn
 def no_pass_over_hand_limit(state: TtcgState, ev: E.Pass) -> Check:
     if discard_due(state):
         n = len(state.sides[state.active].hand)
@@ -547,7 +514,7 @@ def activate_when_acting(state: TtcgState, ev: E.Activate) -> Check:
 
 
 @ACTIVATE.precondition("2.2.4.c.2", "a creature's effects are used only in its owner's turn (Counter effects answer at any time)")
-@fails_only(effects=("dormant", "other"), rows=("creature",))
+@fails_only(effect=("dormant", "other"), row=("creature",))
 def creature_effect_own_turn(state: TtcgState, ev: E.Activate) -> Check:
     found = effect_of(state, ev)
     if B.is_creature(state.cards.get(ev.card)) and ev.by != state.active and (found is None or found[0] != "counter"):
@@ -556,7 +523,7 @@ def creature_effect_own_turn(state: TtcgState, ev: E.Activate) -> Check:
 
 
 @ACTIVATE.precondition("2.2.5.i.3", "a Counter effect is used only in answer to an effect of the opponent on the chain")
-@fails_only(effects=("counter",))
+@fails_only(effect=("counter",))
 def counter_answers(state: TtcgState, ev: E.Activate) -> Check:
     found = effect_of(state, ev)
     if found is not None and found[0] == "counter" and (not state.chain or state.chain[-1].controller == ev.by):
@@ -571,7 +538,7 @@ def _dormant(state: TtcgState, ev: E.Activate) -> bool:
 
 
 @ACTIVATE.precondition("2.2.5.e", "a tapped creature uses no effect (its Dormant effects aside)")
-@fails_only(effects=("counter", "other"), rows=("creature",))
+@fails_only(effect=("counter", "other"), row=("creature",))
 def creature_untapped(state: TtcgState, ev: E.Activate) -> Check:
     pile = activated_pile(state, ev)
     if pile is not None and pile.row == "creature" and pile.tapped and not _dormant(state, ev):
@@ -580,7 +547,7 @@ def creature_untapped(state: TtcgState, ev: E.Activate) -> Check:
 
 
 @ACTIVATE.precondition("2.2.5.f.2", "a tapped magic card uses no effect (its Dormant effects aside)")
-@fails_only(effects=("counter", "other"), rows=("magic",))
+@fails_only(effect=("counter", "other"), row=("magic",))
 def magic_untapped(state: TtcgState, ev: E.Activate) -> Check:
     pile = activated_pile(state, ev)
     if pile is not None and pile.row == "magic" and pile.tapped and not _dormant(state, ev):
@@ -589,7 +556,7 @@ def magic_untapped(state: TtcgState, ev: E.Activate) -> Check:
 
 
 @ACTIVATE.precondition("2.2.5.i.6.p1", "a Dormant effect is used only while its card is tapped")
-@fails_only(effects=("dormant",))
+@fails_only(effect=("dormant",))
 def dormant_needs_tapped(state: TtcgState, ev: E.Activate) -> Check:
     pile = activated_pile(state, ev)
     if pile is not None and _dormant(state, ev) and not pile.tapped:
@@ -598,7 +565,7 @@ def dormant_needs_tapped(state: TtcgState, ev: E.Activate) -> Check:
 
 
 @ACTIVATE.precondition("2.2.5.i.6.p2", "a Dormant effect is not used in the turn its card became tapped")
-@fails_only(effects=("dormant",))
+@fails_only(effect=("dormant",))
 def dormant_not_same_turn(state: TtcgState, ev: E.Activate) -> Check:
     pile = activated_pile(state, ev)
     if pile is not None and _dormant(state, ev) and pile.tapped and pile.tapped_turn == state.turn:
