@@ -4,7 +4,9 @@ What the spec reads off a card database is kept in its catalog (``spec.epic_batt
 abilities by kind, keywords, played text, triggers by moment, deck-construction answers.
 The effects in force pass over an always-on ability with no step of the kind asked for
 (when its condition can always be read), and the conflicts met skip the search when no
-effect speaks of players. Each test pins one of these against the plain reading.
+effect speaks of players. The game runs per node only the checks that can fail there, asks
+for conflicts only when its conflicts clock moved, and reads a card's deck-construction answers
+together. Each test pins one of these against the plain reading.
 """
 
 from __future__ import annotations
@@ -171,14 +173,15 @@ def _passives_by_player_afresh(state: EpicBattlesState, kind: type) -> dict[str,
 
 def test_kept_answers_are_those_worked_out_afresh_at_every_look_up(monkeypatch: Any) -> None:
     """Along the shipped replays, every look-up of what is kept per state (``state.by_characters``:
-    the always-on steps of a kind, the moments watched, who may speak of players) and per card
-    (its own steps as printed) gives what the plain reading gives."""
+    the always-on steps of a kind, the always-on steps without conditions per aggressor, the
+    moments watched, who may speak of players) and per card (its own steps as printed) gives
+    what the plain reading gives."""
     from pathlib import Path
 
     from spec.epic_battles.game import EpicBattles
     from verifier.verify import verify_file
 
-    looked: dict[str, int] = {"in_force": 0, "by_player": 0, "moment": 0, "speaks": 0, "own": 0}
+    looked: dict[str, int] = {"in_force": 0, "by_player": 0, "steady": 0, "moment": 0, "speaks": 0, "own": 0}
     in_force, occur, may_speak, own_steps = B.in_force, EpicBattles.occur, EC._may_speak, B.own_steps
 
     def checked_in_force(state: EpicBattlesState, kind: type) -> Any:
@@ -188,6 +191,11 @@ def test_kept_answers_are_those_worked_out_afresh_at_every_look_up(monkeypatch: 
         if kept is not None:  # the always-on abilities read per player: those of each character, read afresh
             assert kept == _passives_by_player_afresh(state, kind), f"stale always-on abilities by player ({kind.__name__})"
             looked["by_player"] += 1
+        steady = state.by_characters.get((B.STEADY, kind, state.aggressor))
+        if steady is not None and steady is not False:  # the always-on steps kept: those read afresh after the lasting ones
+            lasting = [x for x in state.lasting if isinstance(x.step, kind)]
+            assert list(steady) == in_force_afresh(state, kind)[len(lasting):], f"stale always-on steps ({kind.__name__})"
+            looked["steady"] += 1
         looked["in_force"] += 1
         return found
 
@@ -290,3 +298,137 @@ def test_a_card_shown_is_weighed_against_the_deck_as_can_reveal_says(monkeypatch
         for state, event, _raw in replay_states(lines):
             game.apply(state.copy(), event)
     assert weighed["fits"] > 100 and weighed["not"] > 0, weighed
+
+
+# ---------------------------------------------------------------- checks per node, the conflicts clock
+
+def _shipped_replays() -> list[Any]:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "replays" / "epic_battles"
+    replays = sorted(root.glob("*/*.jsonl"))
+    assert replays
+    return replays
+
+
+def test_the_checks_left_out_at_a_node_cannot_fail_there(monkeypatch: Any) -> None:
+    """The game runs, per node (``state.node``), only the checks that can fail there
+    (``actions.checks_at``, built from the registered checks and ``fails_only_in``). Before
+    every event of the shipped replays and played games, and for a draw and a pass by each
+    player probed at every state of the played games: each check left out finds nothing, the
+    checks run find what ``first_violation`` finds, and every check declared to fail only at
+    some nodes is seen failing there (so it is run where it can fail)."""
+    from spec.epic_battles import actions as X
+    from spec.epic_battles import events as E
+    from spec.epic_battles.game import FACTS, EpicBattles
+    from verifier.verify import verify_file
+
+    for action in X.BOOK.actions.values():  # every registered check runs at one node at least
+        for check in action.checks:
+            assert any(check in X.checks_at(action, node)[0] for node in X.NODES), check.name
+    assert set(X.FAILS_ONLY_IN) <= {check.test for action in X.BOOK.actions.values() for check in action.checks}
+    seen = {"left out": 0, "run": 0}
+    failed: set[str] = set()
+
+    def compare(state: EpicBattlesState, ev: Any, kind: str) -> None:
+        action = X.BOOK.actions.get(kind)
+        if action is None or state.node not in X.NODES:
+            return
+        checks, tests = FACTS[type(ev)].at_node[state.node]
+        assert checks == X.checks_at(action, state.node)[0] and tests == tuple(c.test for c in checks)
+        first = None
+        for check in action.checks:
+            violation = check.test(state, ev)
+            if check in checks:
+                seen["run"] += 1
+                if violation is not None:
+                    failed.add(check.name)
+                    first = first or (check, violation)
+            else:
+                assert violation is None, (check.name, state.node, ev)
+                seen["left out"] += 1
+        assert first == action.first_violation(state, ev)
+
+    apply_ = EpicBattles._apply
+
+    def checked(self: Any, state: EpicBattlesState, ev: Any, kind: str, facts: Any = None) -> Any:
+        compare(state, ev, kind)
+        return apply_(self, state, ev, kind, facts)
+
+    monkeypatch.setattr(EpicBattles, "_apply", checked)
+    for path in _shipped_replays():
+        verify_file(path, keep_going=True)
+    for lines in _games():
+        for state, _event, _raw in replay_states(lines):
+            for player in state.players:
+                compare(state, E.Draw(0, player, None), "draw")
+                compare(state, E.Pass(0, player), "pass")
+    assert seen["left out"] > 1000 and seen["run"] > 1000, seen
+    declared = {test.__name__ for test in X.FAILS_ONLY_IN}
+    assert declared <= failed, declared - failed
+
+
+def test_the_conflicts_clock_moves_whenever_conflicts_met_could_find_something(monkeypatch: Any) -> None:
+    """The verifier asks ``conflicts_met`` only after an event that moved ``state.conflicts_clock``
+    (``EpicBattles.conflicts_stamp``). Along the shipped replays and played games, every event
+    that changed what ``conflicts_met`` reads (the number of lasting changes, the round, the turn,
+    the stage) or left settled clashes in ``state.notes`` moved it; and every report is the
+    one made when it is asked after every event."""
+    from spec.epic_battles.game import EpicBattles
+    from verifier import verify as V
+
+    apply_ = EpicBattles.apply
+    moved = {"moved": 0, "still": 0}
+
+    def key(state: EpicBattlesState) -> tuple[Any, ...]:
+        return len(state.lasting), state.round, state.turn, state.stage
+
+    def checked(self: Any, state: EpicBattlesState, event: Any) -> Any:
+        before, clock = key(state), state.conflicts_clock
+        rulings = apply_(self, state, event)
+        if key(state) != before or state.notes:
+            assert state.conflicts_clock != clock, event
+        moved["moved" if state.conflicts_clock != clock else "still"] += 1
+        return rulings
+
+    monkeypatch.setattr(EpicBattles, "apply", checked)
+    for path in _shipped_replays():
+        gated = V.verify_file(path, keep_going=True)
+        monkeypatch.setattr(EpicBattles, "conflicts_stamp", None)  # asked after every event
+        assert V.verify_file(path, keep_going=True) == gated, path
+        monkeypatch.setattr(EpicBattles, "conflicts_stamp", "conflicts_clock")
+    for lines in _games():
+        for _state, _event, _raw in replay_states(lines):  # (it applies each event itself)
+            pass
+    assert moved["moved"] > 10 and moved["still"] > moved["moved"], moved
+
+
+def test_the_deck_facts_read_at_once_are_those_of_each_reading() -> None:
+    """Deck construction reads a card's copy limit and Side Deck Only keyword together
+    (``B.deck_limits``), and whether a character's deck may hold it by name and by game
+    together (``B.deck_allows``): for every card of a fresh database and every character, each
+    answer (kept or worked out) is what the separate readings give, or both fail alike."""
+    cards = _database()
+    state = EpicBattlesState(("alice", "bob"), {}, cards, False)
+    characters = [d.name for d in cards if B.is_character(d)]
+
+    def read(work: Any, *args: Any) -> Any:
+        try:
+            return work(*args)
+        except B.Unmodelled as error:
+            return ("unmodelled", str(error))
+
+    def limits_apart(defn: Any) -> tuple[int, bool]:
+        return B.copy_limit(state, defn), B.keyword(state, defn.name, "side_deck_only")
+
+    def allows_apart(defn: Any, character: str) -> tuple[bool, bool]:
+        return B.character_allows(state, defn, character), B.game_allows(state, defn, character)
+
+    compared = 0
+    for _twice in range(2):  # worked out, then kept
+        for defn in cards:
+            assert read(B.deck_limits, state, defn) == read(limits_apart, defn)
+            for character in characters:
+                assert read(B.deck_allows, state, defn, character) == read(allows_apart, defn, character)
+                compared += 1
+    assert compared > 100

@@ -12,12 +12,15 @@ judged when the card is taken (``EpicBattles.identify``), as ``inconsistent`` ra
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from grammar import ast as A
 from grammar import epic_battles_nodes as N
 from spec.core.findings import Violation
-from spec.core.rules import RuleBook, RuleIndex
+from spec.core.rules import Action, RuleBook, RuleIndex
+from spec.core.rules import Check as RuleCheck
 from spec.core.state import CardObj, Zone
 from spec.epic_battles import board as B
 from spec.epic_battles import conflicts as EC
@@ -48,6 +51,38 @@ GAME = BOOK.action("game")
 
 Check = Violation | None
 
+# ====================================================================== where each check can fail
+
+NODES = ("setup", "draw", "set", "action", "discard", "over")
+"""Where the game can stand (``state.node``): the set-up of a round, one of the four steps of a
+turn, or the game won. The node tells the stage: ``setup`` exactly in the set-up stage, ``over``
+once the game is won, a step of the turn otherwise (``_start_turn`` and ``end_round`` set both)."""
+
+FAILS_ONLY_IN: dict[Callable[..., Check], frozenset[str]] = {}
+"""Per check (its test function) that can fail only at some nodes, those nodes (see
+:func:`fails_only_in`); a check not listed can fail at every node."""
+
+
+def fails_only_in(*nodes: str) -> Callable[[Callable[..., Check]], Callable[..., Check]]:
+    """Declare that the decorated check (placed above its registration) can fail only at
+    ``nodes``: anywhere else its first test returns ``None`` at once. The check stays
+    registered and cited as ever; :func:`checks_at` leaves it out at the other nodes."""
+    assert all(node in NODES for node in nodes), nodes
+
+    def declare(test: Callable[..., Check]) -> Callable[..., Check]:
+        FAILS_ONLY_IN[test] = frozenset(nodes)
+        return test
+
+    return declare
+
+
+def checks_at(action: Action[Any, Any], node: str) -> tuple[tuple[RuleCheck[Any, Any], ...], tuple[Callable[..., Check], ...]]:
+    """The registered checks of ``action`` that can fail at ``node``, in their order, and
+    their tests (the same order). Running these tests and stopping at the first that fails
+    finds what ``action.first_violation`` finds: a check left out returns ``None`` there."""
+    checks = tuple(c for c in action.checks if node in FAILS_ONLY_IN.get(c.test, NODES))
+    return checks, tuple(c.test for c in checks)
+
 
 def _free(state: EpicBattlesState) -> bool:
     """A turn is on and no effect or cost is being carried out (``state.busy``, read at once)."""
@@ -61,8 +96,9 @@ def _type(state: EpicBattlesState, name: str | None) -> str:
 
 def in_zone(zone: Zone, name: str, what: str, player: str) -> Violation | None:
     """The card is in the zone: known there, or one of its cards the log has not shown yet."""
-    if zone.find(name) is not None or zone.unknown() is not None:
-        return None
+    for card in zone.cards:  # (Zone.find and Zone.unknown, in one pass)
+        if card.name == name or card.name is None:
+            return None
     return Violation(f"{name} is not in {player}'s {what}", expected=f"a card of the {what}", actual=name)
 
 
@@ -115,6 +151,7 @@ def aggressor_is_last_loser(state: EpicBattlesState, ev: E.Aggressor) -> Check:
     return None
 
 
+@fails_only_in("setup")
 @DRAW.precondition("EB.setup.character", "no card is drawn before its player's character is shown")
 def draw_after_character(state: EpicBattlesState, ev: E.Draw) -> Check:
     if state.stage == "setup" and state.sides[ev.by or ""].character is None:
@@ -122,6 +159,7 @@ def draw_after_character(state: EpicBattlesState, ev: E.Draw) -> Check:
     return None
 
 
+@fails_only_in("setup")
 @DRAW.precondition("EB.setup.shuffle", "no card is drawn in set-up before its player shuffled their deck")
 def draw_after_shuffle(state: EpicBattlesState, ev: E.Draw) -> Check:
     if state.stage == "setup" and not state.sides[ev.by or ""].shuffled:
@@ -129,6 +167,7 @@ def draw_after_shuffle(state: EpicBattlesState, ev: E.Draw) -> Check:
     return None
 
 
+@fails_only_in("setup")
 @DRAW.precondition("EB.setup.aggressor.first", "the opening hands are drawn once the aggressor is known")
 def draw_after_aggressor(state: EpicBattlesState, ev: E.Draw) -> Check:
     if state.stage == "setup" and state.aggressor is None:
@@ -136,6 +175,7 @@ def draw_after_aggressor(state: EpicBattlesState, ev: E.Draw) -> Check:
     return None
 
 
+@fails_only_in("setup")
 @DRAW.precondition("EB.setup.draw", "each player draws three cards in set-up")
 def three_in_setup(state: EpicBattlesState, ev: E.Draw) -> Check:
     if state.stage == "setup" and state.sides[ev.by or ""].drawn >= 3:
@@ -143,6 +183,7 @@ def three_in_setup(state: EpicBattlesState, ev: E.Draw) -> Check:
     return None
 
 
+@fails_only_in("draw", "set", "action", "discard", "over")
 @DRAW.precondition("EB.turn.step1.draw", "outside set-up, a player draws only their three cards of the Draw step")
 def draw_in_draw_step(state: EpicBattlesState, ev: E.Draw) -> Check:
     if state.stage == "setup":
@@ -152,6 +193,7 @@ def draw_in_draw_step(state: EpicBattlesState, ev: E.Draw) -> Check:
     return None
 
 
+@fails_only_in("draw")
 @DRAW.precondition("EB.turn.order", "in the Draw step the aggressor draws first")
 def aggressor_draws_first(state: EpicBattlesState, ev: E.Draw) -> Check:
     if state.stage == "turn" and state.node == "draw" and state.aggressor is not None and ev.by != state.aggressor \
@@ -189,6 +231,7 @@ def set_an_event(state: EpicBattlesState, ev: E.Set) -> Check:
 
 # ====================================================================== passing
 
+@fails_only_in("setup", "over")
 @PASS.precondition("EB.setup.draw", "nothing is passed in set-up: the opening cards are drawn")
 def no_pass_in_setup(state: EpicBattlesState, ev: E.Pass) -> Check:
     if state.stage != "turn":
@@ -196,6 +239,7 @@ def no_pass_in_setup(state: EpicBattlesState, ev: E.Pass) -> Check:
     return None
 
 
+@fails_only_in("draw")
 @PASS.precondition("EB.turn.step1.draw", "the Draw step cannot be passed through: both players draw three")
 def no_pass_in_draw_step(state: EpicBattlesState, ev: E.Pass) -> Check:
     if state.node == "draw":
@@ -203,6 +247,7 @@ def no_pass_in_draw_step(state: EpicBattlesState, ev: E.Pass) -> Check:
     return None
 
 
+@fails_only_in("discard")
 @PASS.precondition("EB.turn.step4.discard", "the Discard step cannot be passed through: hands are discarded down to three")
 def no_pass_in_discard_step(state: EpicBattlesState, ev: E.Pass) -> Check:
     if state.node == "discard":
@@ -646,7 +691,8 @@ def activate_cost(state: EpicBattlesState, ev: E.Activate) -> Check:
 
 @DISCARD.precondition("EB.turn.step4.discard", "outside effects, cards are discarded in the Discard step, down to three")
 def discard_in_discard_step(state: EpicBattlesState, ev: E.Discard) -> Check:
-    if not _free(state) or state.node != "discard" or len(state.sides[ev.by or ""].hand) <= 3:
+    hand = state.sides[ev.by or ""].hand
+    if not _free(state) or state.node != "discard" or len(hand.cards) + hand.hidden <= 3:  # (the size of the hand, read at once)
         return Violation("a discard no step or effect calls for", expected="no discard here", actual=f"discard by {ev.by}")
     return None
 

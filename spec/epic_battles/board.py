@@ -290,6 +290,12 @@ def _in_force(state: EpicBattlesState, kind: type) -> Iterator[tuple[Lasting, ob
     for lasting in state.lasting:
         if isinstance(lasting.step, kind):
             yield lasting, lasting.step
+    steady = state.by_characters.get((STEADY, kind, state.aggressor))
+    if steady is None:
+        steady = _steady_steps(state, kind)
+    if isinstance(steady, tuple):  # no condition to read: the always-on steps, as kept
+        yield from steady
+        return
     by_player = state.by_characters.get((BY_PLAYER, kind))
     if by_player is None:
         by_player = _passives_by_player(state, kind)
@@ -306,6 +312,30 @@ def _in_force(state: EpicBattlesState, kind: type) -> Iterator[tuple[Lasting, ob
                 for step in ability.effect:
                     if isinstance(step, kind):
                         yield Lasting(step, controller), step
+
+
+STEADY = "always-on steps without conditions"
+"""With a step kind and the aggressor, the key of ``state.by_characters`` under which
+:func:`_in_force` keeps what the characters' always-on abilities give for that kind when none
+of those abilities has a condition (:func:`_steady_steps`)."""
+
+
+def _steady_steps(state: EpicBattlesState, kind: type) -> tuple[tuple[Lasting, object], ...] | bool:
+    """The ``(lasting, step)`` pairs of kind ``kind`` that the characters' always-on abilities
+    give, aggressor's first, when none of the abilities :func:`_in_force` must read for
+    ``kind`` has a condition: then they hold whatever happens, and stay the same until a
+    character is shown (``state.by_characters`` is emptied) or the aggressor changes (part of
+    the key). ``False`` (kept too) when one has a condition or a character cannot be read:
+    each reading reads them in turn."""
+    by_player = state.by_characters.get((BY_PLAYER, kind))
+    if by_player is None:
+        by_player = _passives_by_player(state, kind)
+    steady: tuple[tuple[Lasting, object], ...] | bool = False
+    if by_player is not None and all(a.condition is None for passives in by_player.values() for a in passives):
+        steady = tuple((Lasting(step, controller), step) for controller in state.in_order()
+                       for ability in by_player.get(controller, ()) for step in ability.effect if isinstance(step, kind))
+    state.by_characters[(STEADY, kind, state.aggressor)] = steady
+    return steady
 
 
 BY_PLAYER = "always-on abilities by player"
@@ -624,6 +654,22 @@ def copy_limit(state: EpicBattlesState, defn: CardDef) -> int:
         limits = abilities(state, defn.name, N.EpicBattlesLimit)
         return min((a.copies for a in limits), default=4)
     return int(_remembered(state, defn, ("copies", defn.name, ""), work))
+
+
+def deck_limits(state: EpicBattlesState, defn: CardDef) -> tuple[int, bool]:
+    """What deck construction asks of a card in the 60-card deck, in one look-up: its copy limit
+    (:func:`copy_limit`, EB.deck.copies) and whether it is Side Deck Only (EB.side.exclusive).
+    Both read the same card text, so either both can be read or neither."""
+    return _remembered(state, defn, ("limits", defn.name, ""),
+                       lambda: (copy_limit(state, defn), keyword(state, defn.name, "side_deck_only")))
+
+
+def deck_allows(state: EpicBattlesState, defn: CardDef, character: str) -> tuple[bool, bool]:
+    """Whether a deck of ``character`` may hold the card, in one look-up: by the characters it
+    names (:func:`character_allows`, EB.deck.character_name) and by the games it is reserved for
+    (:func:`game_allows`, EB.deck.game_only). Both read the same card text."""
+    return _remembered(state, defn, ("allows", defn.name, character),
+                       lambda: (character_allows(state, defn, character), game_allows(state, defn, character)))
 
 
 def bound(state: EpicBattlesState, player: str, name: str) -> tuple[int | None, str]:

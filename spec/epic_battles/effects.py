@@ -170,6 +170,7 @@ class Effects:
     def _last(self, state: EpicBattlesState, res: Resolution, step: object, duration: A.Duration | None) -> None:
         until = duration.until if duration is not None else "end_of_round"
         state.lasting.append(Lasting(step, res.controller, _uid(res, "this"), _uid(res, "that"), until, getattr(res.source, "name", None)))
+        state.effects_may_change()
 
     def do_modify(self, state: EpicBattlesState, res: Resolution, step: A.Modify) -> Need | None:
         if step.stat not in ("damage", "cost"):

@@ -68,7 +68,7 @@ NAMED_FIELDS = {cls: _named_fields(cls) for cls in E.EVENTS}
 class KindFacts:
     """What applying an event of one class needs to know of its kind, worked out once per class."""
 
-    __slots__ = ("action", "actor", "claim", "kind", "many", "names", "one")
+    __slots__ = ("action", "actor", "at_node", "claim", "kind", "many", "names", "one")
 
     def __init__(self, cls: type) -> None:
         self.kind: str = TAGS.get(cls) or str(cls.__struct_config__.tag)  # type: ignore[attr-defined]
@@ -83,6 +83,11 @@ class KindFacts:
         draw's card is checked as it is drawn instead (``EpicBattles.draw``, ``_not_in_database``)."""
         self.action = BOOK.actions.get(self.kind)
         """The action whose preconditions the event must meet."""
+        self.at_node = {node: X.checks_at(self.action, node) for node in X.NODES} if self.action is not None else {}
+        """Per node of the game (``state.node``), the action's checks that can fail there and their
+        tests, in their order (:func:`spec.epic_battles.actions.checks_at`): a pass in the Set or
+        Action step runs only the check of whose turn it is, a draw of the Draw step only the two
+        checks of that step, not the four of the set-up."""
 
 
 FACTS: dict[type, KindFacts] = {cls: KindFacts(cls) for cls in E.EVENTS}
@@ -211,22 +216,23 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                 defn = known.get(name)
                 if defn is None or B.is_character(defn):
                     continue
-                cap = B.copy_limit(probe, defn)
+                cap, side_only = B.deck_limits(probe, defn)
                 if n > cap:
                     find("EB.deck.copies", f"{n} copies of {name}", f"at most {cap}", str(n))
                 elif n > 4:  # the card's own limit against the rule's four: the policy decides (EB.deck.copies defers)
                     ruling = EC.judge_copies(player, name, n, cap)
                     if ruling is not None:
                         setup.rulings.append(ruling)
-                if B.keyword(probe, name, "side_deck_only"):
+                if side_only:
                     find("EB.side.exclusive", f"{name} is a Side Deck Only card", "not in the 60-card deck", name)
             for name in sorted(set(main) | set(side)):
                 defn = known.get(name)
                 if defn is None or character is None or not B.is_character(character):
                     continue
-                if not B.character_allows(probe, defn, character.name):
+                allowed, in_game = B.deck_allows(probe, defn, character.name)
+                if not allowed:
                     find("EB.deck.character_name", f"{name} belongs to another character", f"cards for {character.name}", name)
-                if not B.game_allows(probe, defn, character.name):
+                if not in_game:
                     find("EB.deck.game_only", f"{name} is reserved for another game", f"cards for {character.stats.get('game')}", name)
             if side:
                 problem = size_violation(sum(side.values()), 6, 6)
@@ -251,11 +257,13 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         try:
             rulings = self._apply(state, event, facts.kind, facts)
         except (B.Unmodelled, UnsupportedStep) as error:
+            state.effects_may_change()  # (whatever the event left in the notes is listed next)
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
         notes = state.notes  # (the state may have been put back as it was: read it afresh)
         if notes:
             rulings += [n for n in notes if n.violation.severity != "info"]  # gaps met while the event was carried out
             notes[:] = [n for n in notes if n.violation.severity == "info"]  # settled ones: conflicts_met lists them
+            state.effects_may_change()
         if state.marked:  # a hidden card was shown only as a kind: z3 weighs the journal (counting is not enough)
             for side in state.sides.values():
                 if side.knowledge.marks:
@@ -276,6 +284,11 @@ class EpicBattles(Game[EpicBattlesState, Event]):
 
     conflicts_met = staticmethod(EC.conflicts_met)
     """Clashes of effects met, settled by the Epic Battles policy (spec.epic_battles.conflicts)."""
+
+    conflicts_stamp: ClassVar[str | None] = "conflicts_clock"
+    """The verifier asks :meth:`conflicts_met` only after the events that moved
+    :attr:`EpicBattlesState.conflicts_clock`: a lasting change came or went, a turn or round
+    began, or the event left settled clashes to list (most events do none of these)."""
 
     def _apply(self, state: EpicBattlesState, ev: Any, kind: str, facts: KindFacts | None = None) -> list[Ruling]:
         if facts is None:
@@ -306,11 +319,19 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                 return [Ruling(cite("EB.win.game"), Violation("an event after the game was won", "no more events", kind))]
             if state.resolution is not None and state.resolution.need is not None:
                 return self._feed(state, ev, kind)
-        action = facts.action
-        if action is None:
-            action = BOOK.actions[kind]
-        hit: tuple[Any, Violation] | None = action.first_violation(state, ev)
+        hit: tuple[Any, Violation] | None = None
+        at_node = facts.at_node.get(state.node)
+        if at_node is not None:  # the checks that can fail where the game stands, first to last
+            tests = at_node[1]
+            for test in tests:
+                violation = test(state, ev)
+                if violation is not None:
+                    hit = at_node[0][tests.index(test)], violation
+                    break
+        else:
+            hit = BOOK.actions[kind].first_violation(state, ev)
         if hit is not None:
+            action = facts.action or BOOK.actions[kind]
             if kind != "pass" and not state.explicit_passes:
                 hit, fed = self.infer_passes(state, ev, kind, action, hit, claim)
                 if fed is not None:
@@ -321,7 +342,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                 return [Ruling(check.rule, violation, check.name)]
         perform = self._perform.get(kind) or getattr(self, f"_do_{kind}")
         rulings: list[Ruling] = perform(state, ev) or []
-        if state.resolution is not None or state.pending or state.waiting or state.scheduled or state.stage != "turn" \
+        if state.resolution is not None or state.pending or state.waiting or state.scheduled \
                 or (state.strikes and state.strikes[-1].negated):
             self._work(state)  # (_drive's question, asked here: after most moves there is nothing to do)
         return rulings
@@ -395,11 +416,21 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         """``player`` moves the card on top of their deck to their hand (named, if the log names it)."""
         side = state.sides[player]
         rulings: list[Ruling] = []
-        if name is not None and name not in state.cards.cards:
+        known = state.cards.cards
+        if name is not None and name not in known:
             rulings.append(Ruling(None, Violation(f"{name!r} is not in the card database", "a known card", name, "unverifiable")))
             name = None
-        side.hand.cards.append(self.take_top(state, player, name, rulings, "drew"))
         deck = side.deck
+        if name is None or side.top:
+            card = self.take_top(state, player, name, rulings, "drew")
+        else:  # the usual draw, a named card off a deck whose top was never shown: take_top's own steps, at once
+            self._identify(state, side, name, f"drew {name} off the top of the deck", "deck", rulings)
+            if deck.hidden > 0:
+                deck.hidden -= 1
+            uid = state.next_uid
+            state.next_uid = uid + 1
+            card = CardObj(uid, name, player, known[name] if name else None)
+        side.hand.cards.append(card)
         if deck.hidden + len(deck.cards) == 0:  # the deck ran out (asked here first: check_empty says what follows)
             self.check_empty(state, player)
         return rulings
@@ -461,8 +492,13 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         the names of the known cards it could be are forgotten (they become unseen), so that
         every reading of the log stays open: the card taken may be a known one.
         """
-        card = zone.find(name) if name is not None else None
-        if card is None and name is None:
+        if name is not None:  # the usual case: a known card of that name leaves the zone (Zone.find and remove, at once)
+            cards = zone.cards
+            for card in cards:
+                if card.name == name:
+                    cards.remove(card)
+                    return card
+        else:
             fits = [c for c in zone.cards if c.name is not None and (kind is None or B.role(c.defn) == kind)]
             if zone.unknown() is None and len(fits) == 1:
                 zone.remove(fits[0])
@@ -472,23 +508,20 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                     state.sides[player].knowledge.dated(state.seq).conceal(other.name, f"let go of {other.name}: an unnamed card left the {zone.name}, "
                                                                       "which held it")
                 other.name, other.defn = None, None
-        if card is None:
-            card = zone.unknown()
-            if card is None:  # keep going after an illegal move: conjure the card
-                card = zone.cards[-1] if name is None and zone.cards else state.new_card(name, player, state.cards.get(name) if name else None)
-                if card in zone.cards:
-                    zone.remove(card)
-                return card
-            zone.remove(card)
-            if name is not None:
-                rulings.extend(self.identify(state, player, name, f"showed {name} from an unseen card of the {zone.name}", "hidden"))
-                card.name, card.defn = name, state.cards.get(name)
-            elif kind is not None:
-                self._mark(state, player, kind, f"set an unseen card of the {zone.name} face down, without its name: "
-                                                f"an {kind} (EB.card.event.set)", rulings)
+        unseen = zone.unknown()
+        if unseen is None:  # keep going after an illegal move: conjure the card
+            card = zone.cards[-1] if name is None and zone.cards else state.new_card(name, player, state.cards.get(name) if name else None)
+            if card in zone.cards:
+                zone.remove(card)
             return card
-        zone.remove(card)
-        return card
+        zone.remove(unseen)
+        if name is not None:
+            rulings.extend(self.identify(state, player, name, f"showed {name} from an unseen card of the {zone.name}", "hidden"))
+            unseen.name, unseen.defn = name, state.cards.get(name)
+        elif kind is not None:
+            self._mark(state, player, kind, f"set an unseen card of the {zone.name} face down, without its name: "
+                                            f"an {kind} (EB.card.event.set)", rulings)
+        return unseen
 
     def _mark(self, state: EpicBattlesState, player: str, kind: str, words: str, rulings: list[Ruling]) -> None:
         """An unseen card was shown to be of ``kind`` without its name: one of the names the deck may hold.
@@ -514,6 +547,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             state.aggressor = state.players[0]
         state.stage = "turn"
         state.turn += 1
+        state.effects_may_change()
         for side in state.sides.values():
             side.drawn = 0
         self._enter(state, "draw")
@@ -542,7 +576,8 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             self.occur(state, "phase_begins", None, phase="Discard")
             self._discard_progress(state)
         else:
-            state.lasting = [x for x in state.lasting if x.until != "end_of_turn"]
+            if state.lasting:
+                state.lasting = [x for x in state.lasting if x.until != "end_of_turn"]  # (_start_turn moves the conflicts clock)
             self.occur(state, "turn_ends", state.aggressor)
             state.aggressor = state.other(state.aggressor or state.players[0])
             self._start_turn(state)
@@ -789,16 +824,23 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                   what="when a combo ends: its delayed effects, then its lasting changes end and everyone down recovers")
     def _end_combo(self, state: EpicBattlesState) -> None:
         state.window = ""
-        delayed = [d for d in state.delayed if d.when == "end_of_combo"]
-        state.delayed = [d for d in state.delayed if d.when != "end_of_combo"]
+        delayed = [d for d in state.delayed if d.when == "end_of_combo"] if state.delayed else []  # (most combos leave none)
+        if delayed:
+            state.delayed = [d for d in state.delayed if d.when != "end_of_combo"]
         for item in delayed:
             self.schedule(state, Job("effect", item.controller, item.source, item.effect, vars={"rule": cite("EB.card.attack.unblocked")}))
         self.schedule(state, Job("then", then="_combo_over"))
 
     def _combo_over(self, state: EpicBattlesState) -> None:
-        state.lasting = [x for x in state.lasting if x.until != "end_of_combo"]
+        lasting = state.lasting
+        if lasting:
+            state.lasting = [x for x in lasting if x.until != "end_of_combo"]
+            if len(state.lasting) != len(lasting):
+                state.effects_may_change()
+        sides = state.sides
         for player in state.in_order():
-            self.recover(state, player)
+            if sides[player].down is not None:  # (recover's own first question, asked here: most combos knock nobody down)
+                self.recover(state, player)
         owner = state.combo_owner or state.holder
         if len(state.combo) >= 2:
             self.occur(state, "combo_ends", owner)
@@ -990,6 +1032,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         state.strikes, state.combo, state.combo_owner = [], [], None
         state.lasting, state.delayed, state.recent = [], [], []
         state.window = ""
+        state.effects_may_change()
         if state.sides[winner].rounds_won >= 2:
             state.winner = winner
             state.stage = "over"
@@ -1018,9 +1061,10 @@ class EpicBattles(Game[EpicBattlesState, Event]):
 
     def _drive(self, state: EpicBattlesState) -> None:
         """Carry out the work the rules call for until the log must say something."""
-        if state.resolution is None and not (state.pending or state.waiting or state.scheduled) and state.stage == "turn" \
+        if state.resolution is None and not (state.pending or state.waiting or state.scheduled) \
                 and (not state.strikes or not state.strikes[-1].negated):
             return  # nothing to do and no negated attack to settle (_settle): the usual case after a move
+        # (out of a turn, _work only drops the queued work: with none queued there is nothing to drop)
         self._work(state)
 
     def _work(self, state: EpicBattlesState) -> None:

@@ -15,6 +15,7 @@ copied at any moment for search and simulation.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from itertools import count
 from typing import Any
 
 import msgspec
@@ -27,6 +28,9 @@ from spec.epic_battles.catalog import Catalog, catalog
 
 STEPS = ("draw", "set", "action", "discard")
 """The four steps of a turn, in order (EB.turn.steps)."""
+
+_CLOCK = count(1)
+"""Where :attr:`EpicBattlesState.conflicts_clock` takes its readings: no two are alike."""
 
 
 class Lasting(msgspec.Struct, frozen=True):
@@ -202,6 +206,12 @@ class EpicBattlesState:
     seq: int | None = None
     """The seq of the event being applied (``None`` before the first and after a round ends
     within one): the date of the observations noted in the journals of hidden cards."""
+    conflicts_clock: int = field(default_factory=lambda: next(_CLOCK), compare=False, repr=False)
+    """The game's ``conflicts_stamp``: a reading no other state or moment had, taken afresh
+    (:meth:`effects_may_change`) whenever ``conflicts_met`` could find something new: a lasting
+    change begins or ends, a turn or a round begins (the effects in force are read in turns
+    only), or an event leaves settled clashes in :attr:`notes`. While it stays the same the
+    verifier does not ask (``EpicBattles.conflicts_stamp``). A copy takes a reading of its own."""
     cat: Catalog = field(init=False, repr=False, compare=False)
     """What the spec has read off ``cards`` (shared by every state of that database)."""
     by_characters: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -232,6 +242,11 @@ class EpicBattlesState:
             if strike.sid == sid:
                 return strike
         return None
+
+    def effects_may_change(self) -> None:
+        """Move :attr:`conflicts_clock`: call after changing what ``conflicts_met`` reads (the
+        lasting changes, the round, the turn, the stage) or leaving settled clashes in :attr:`notes`."""
+        self.conflicts_clock = next(_CLOCK)
 
     @property
     def busy(self) -> bool:
