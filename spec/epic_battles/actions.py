@@ -19,7 +19,7 @@ from typing import Any
 from grammar import ast as A
 from grammar import epic_battles_nodes as N
 from spec.core.findings import Violation
-from spec.core.rules import Action, RuleBook, RuleIndex
+from spec.core.rules import Action, RuleBook, RuleIndex, fails_only
 from spec.core.rules import Check as RuleCheck
 from spec.core.state import CardObj, Zone
 from spec.epic_battles import board as B
@@ -58,29 +58,16 @@ NODES = ("setup", "draw", "set", "action", "discard", "over")
 turn, or the game won. The node tells the stage: ``setup`` exactly in the set-up stage, ``over``
 once the game is won, a step of the turn otherwise (``_start_turn`` and ``end_round`` set both)."""
 
-FAILS_ONLY_IN: dict[Callable[..., Check], frozenset[str]] = {}
-"""Per check (its test function) that can fail only at some nodes, those nodes (see
-:func:`fails_only_in`); a check not listed can fail at every node."""
-
-
-def fails_only_in(*nodes: str) -> Callable[[Callable[..., Check]], Callable[..., Check]]:
-    """Declare that the decorated check (placed above its registration) can fail only at
-    ``nodes``: anywhere else its first test returns ``None`` at once. The check stays
-    registered and cited as ever; :func:`checks_at` leaves it out at the other nodes."""
-    assert all(node in NODES for node in nodes), nodes
-
-    def declare(test: Callable[..., Check]) -> Callable[..., Check]:
-        FAILS_ONLY_IN[test] = frozenset(nodes)
-        return test
-
-    return declare
+# A check that can fail only at some nodes says so with core ``fails_only(node=(...))``
+# (:func:`spec.core.rules.fails_only`); :func:`checks_at` leaves it out at the other nodes.
 
 
 def checks_at(action: Action[Any, Any], node: str) -> tuple[tuple[RuleCheck[Any, Any], ...], tuple[Callable[..., Check], ...]]:
     """The registered checks of ``action`` that can fail at ``node``, in their order, and
-    their tests (the same order). Running these tests and stopping at the first that fails
-    finds what ``action.first_violation`` finds: a check left out returns ``None`` there."""
-    checks = tuple(c for c in action.checks if node in FAILS_ONLY_IN.get(c.test, NODES))
+    their tests (the same order), by :meth:`spec.core.rules.Action.checks_where`. Running
+    these tests and stopping at the first that fails finds what ``action.first_violation``
+    finds: a check left out returns ``None`` there."""
+    checks = tuple(check for _test, check in action.checks_where(node=node))
     return checks, tuple(c.test for c in checks)
 
 
@@ -151,7 +138,7 @@ def aggressor_is_last_loser(state: EpicBattlesState, ev: E.Aggressor) -> Check:
     return None
 
 
-@fails_only_in("setup")
+@fails_only(node=("setup",))
 @DRAW.precondition("EB.setup.character", "no card is drawn before its player's character is shown")
 def draw_after_character(state: EpicBattlesState, ev: E.Draw) -> Check:
     if state.stage == "setup" and state.sides[ev.by or ""].character is None:
@@ -159,7 +146,7 @@ def draw_after_character(state: EpicBattlesState, ev: E.Draw) -> Check:
     return None
 
 
-@fails_only_in("setup")
+@fails_only(node=("setup",))
 @DRAW.precondition("EB.setup.shuffle", "no card is drawn in set-up before its player shuffled their deck")
 def draw_after_shuffle(state: EpicBattlesState, ev: E.Draw) -> Check:
     if state.stage == "setup" and not state.sides[ev.by or ""].shuffled:
@@ -167,7 +154,7 @@ def draw_after_shuffle(state: EpicBattlesState, ev: E.Draw) -> Check:
     return None
 
 
-@fails_only_in("setup")
+@fails_only(node=("setup",))
 @DRAW.precondition("EB.setup.aggressor.first", "the opening hands are drawn once the aggressor is known")
 def draw_after_aggressor(state: EpicBattlesState, ev: E.Draw) -> Check:
     if state.stage == "setup" and state.aggressor is None:
@@ -175,7 +162,7 @@ def draw_after_aggressor(state: EpicBattlesState, ev: E.Draw) -> Check:
     return None
 
 
-@fails_only_in("setup")
+@fails_only(node=("setup",))
 @DRAW.precondition("EB.setup.draw", "each player draws three cards in set-up")
 def three_in_setup(state: EpicBattlesState, ev: E.Draw) -> Check:
     if state.stage == "setup" and state.sides[ev.by or ""].drawn >= 3:
@@ -183,7 +170,7 @@ def three_in_setup(state: EpicBattlesState, ev: E.Draw) -> Check:
     return None
 
 
-@fails_only_in("draw", "set", "action", "discard", "over")
+@fails_only(node=("draw", "set", "action", "discard", "over"))
 @DRAW.precondition("EB.turn.step1.draw", "outside set-up, a player draws only their three cards of the Draw step")
 def draw_in_draw_step(state: EpicBattlesState, ev: E.Draw) -> Check:
     if state.stage == "setup":
@@ -193,7 +180,7 @@ def draw_in_draw_step(state: EpicBattlesState, ev: E.Draw) -> Check:
     return None
 
 
-@fails_only_in("draw")
+@fails_only(node=("draw",))
 @DRAW.precondition("EB.turn.order", "in the Draw step the aggressor draws first")
 def aggressor_draws_first(state: EpicBattlesState, ev: E.Draw) -> Check:
     if state.stage == "turn" and state.node == "draw" and state.aggressor is not None and ev.by != state.aggressor \
@@ -231,7 +218,7 @@ def set_an_event(state: EpicBattlesState, ev: E.Set) -> Check:
 
 # ====================================================================== passing
 
-@fails_only_in("setup", "over")
+@fails_only(node=("setup", "over"))
 @PASS.precondition("EB.setup.draw", "nothing is passed in set-up: the opening cards are drawn")
 def no_pass_in_setup(state: EpicBattlesState, ev: E.Pass) -> Check:
     if state.stage != "turn":
@@ -239,7 +226,7 @@ def no_pass_in_setup(state: EpicBattlesState, ev: E.Pass) -> Check:
     return None
 
 
-@fails_only_in("draw")
+@fails_only(node=("draw",))
 @PASS.precondition("EB.turn.step1.draw", "the Draw step cannot be passed through: both players draw three")
 def no_pass_in_draw_step(state: EpicBattlesState, ev: E.Pass) -> Check:
     if state.node == "draw":
@@ -247,7 +234,7 @@ def no_pass_in_draw_step(state: EpicBattlesState, ev: E.Pass) -> Check:
     return None
 
 
-@fails_only_in("discard")
+@fails_only(node=("discard",))
 @PASS.precondition("EB.turn.step4.discard", "the Discard step cannot be passed through: hands are discarded down to three")
 def no_pass_in_discard_step(state: EpicBattlesState, ev: E.Pass) -> Check:
     if state.node == "discard":
