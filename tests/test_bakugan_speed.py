@@ -11,6 +11,7 @@ Each test pins one of these against the plain reading, along the replays of ``re
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -535,3 +536,142 @@ def test_the_cost_checks_of_a_play_give_what_a_fresh_reading_gives() -> None:
     X._Cost.last = (state, first, False, 99)
     assert X.play_cost(state, first) == 99  # the same play of the same state: what the first check found
     assert X.checked_play(state, first, True)[0] is None  # kept for a play that is not free: not for a free one
+
+
+def test_each_check_finds_something_only_where_it_is_declared_to(paths: list[Path] | None = None) -> None:
+    """At every event of the replays, every check declared to find something only somewhere
+    (:func:`X.fails_only_in`) returns ``None`` anywhere else, without raising; and the checks
+    :func:`X.staged` keeps where the game stands find first what all the checks of the action find first."""
+    seen: Counter[str] = Counter()
+
+    def see(state: BakuganState, event: Any, before: bool) -> None:
+        if not before:
+            return
+        action = X.BOOK.actions[str(event.__struct_config__.tag)]
+        place, mode = X.place_of(state), state.mode
+        for check in action.checks:
+            declared = X._ONLY_IN.get(check.test)
+            if declared is not None and (place not in declared[0] or mode not in declared[1]):
+                assert check.test(state, event) is None, (check.name, place, mode)
+                seen["skipped"] += 1
+        kept = X.staged(action)[place][mode]
+        try:
+            every = action.first_violation(state, event)
+        except Exception as error:  # noqa: BLE001 - a check that raises: the staged ones raise the same
+            with pytest.raises(type(error)):
+                _first_of(kept, state, event)
+            return
+        assert _first_of(kept, state, event) == every
+        if every is not None:
+            seen["found"] += 1
+            seen["found where declared"] += every[0].test in X._ONLY_IN
+
+    along_replays(see, paths)
+    assert seen["skipped"] and seen["found"] and seen["found where declared"]
+
+
+def _first_of(checks: Any, state: BakuganState, event: Any) -> Any:
+    """The first of ``checks`` (``(check, test)`` pairs) that finds something, with what it found."""
+    for check, test in checks:
+        found = test(state, event)
+        if found is not None:
+            return check, found
+    return None
+
+
+def test_the_checks_kept_per_place_are_every_check_that_can_fail_there() -> None:
+    """Per action and place, the checks kept are the registered ones in their order, but those declared
+    to find something only elsewhere; each declared check is kept at every place it names."""
+    declared = 0
+    for action in X.BOOK.actions.values():
+        table = X.staged(action)
+        assert set(table) == set(X.PLACES)
+        for place, by_mode in table.items():
+            assert set(by_mode) == set(X.MODES)
+            for mode, kept in by_mode.items():
+                assert [c for c, _t in kept] == [c for c in action.checks if place in X._ONLY_IN.get(c.test, X.EVERYWHERE)[0]
+                                                 and mode in X._ONLY_IN.get(c.test, X.EVERYWHERE)[1]]
+                assert all(t is c.test for c, t in kept)
+            assert [c for c, _t in by_mode["a mode added later"]] == action.checks  # an unknown mode runs them all
+        for check in action.checks:
+            places, modes = X._ONLY_IN.get(check.test, X.EVERYWHERE)
+            declared += (places, modes) != X.EVERYWHERE
+            assert places and modes
+            assert all(any(c is check for c, _t in table[p][m]) for p in places for m in modes)
+    assert declared
+    with pytest.raises(ValueError):
+        X.fails_only_in("nowhere")
+    with pytest.raises(ValueError):
+        X.fails_only_in("power", modes=("no such mode",))
+
+
+def test_conflicts_asked_after_the_clock_moved_are_those_asked_after_every_event(monkeypatch: pytest.MonkeyPatch,
+                                                                               paths: list[Path] | None = None) -> None:
+    """The whole replays give the same reports whether the verifier asks for conflicts after every event
+    or only after the events that moved ``conflicts_clock`` (the game's ``conflicts_stamp``)."""
+
+    def reports() -> tuple[list[Any], int]:
+        out, met = [], 0
+        for path in REPLAYS if paths is None else paths:
+            verifier = Verifier(keep_going=True)
+            read(path, verifier, _decoder_for)
+            out.append(to_json(verifier.result()))
+            met += len(verifier.conflicts)
+        return out, met
+
+    assert G.Bakugan.conflicts_stamp == "conflicts_clock"
+    stamped = reports()
+    monkeypatch.setattr(G.Bakugan, "conflicts_stamp", None)
+    assert reports() == stamped
+    assert stamped[1]  # some replays meet conflicts
+
+
+def test_the_conflicts_clock_moves_as_turns_begin_and_after_each_reading_of_a_condition() -> None:
+    """The clock moves with every new ``in_play`` stamp, as the first turn begins, and, once an effect in force
+    has a condition, after every reading (so that the verifier asks again after the next event)."""
+    state = GAME.setup(Setup(("alice", "bob"), {}, {}, _database()))
+    clock = state.conflicts_clock
+    state.in_play_changed(sources=False)
+    assert state.conflicts_clock == state.in_play != clock
+    assert state.copy().conflicts_clock != state.conflicts_clock
+    clock = state.conflicts_clock
+    state.field_cores = {slot: ("Fire", "alice" if slot % 2 else "bob") for slot in range(1, 13)}
+    for side in state.sides.values():
+        side.opening_draws = 5
+    GAME._maybe_begin(state)
+    assert state.stage == "turn" and state.conflicts_clock != clock
+    memo: dict[str, Any] = {}
+    clock = state.conflicts_clock
+    BC.conflicts_met(state, memo)
+    assert state.conflicts_clock == clock  # no condition: read again only once something moves it
+    memo = {"conditional": True}  # what effects_in_force notes on meeting an effect with a condition
+    for _reading in range(2):
+        BC.conflicts_met(state, memo)
+        assert state.conflicts_clock != clock
+        clock = state.conflicts_clock
+
+
+def test_what_the_deck_checks_read_of_a_card_is_the_plain_reading(monkeypatch: pytest.MonkeyPatch,
+                                                                   paths: list[Path] | None = None) -> None:
+    """At every lookup of the deck checks along the replays, and for every card of a fresh database, the
+    reading kept per card is the key its copies are counted by and its Factions, read afresh."""
+    kept = G.deck_reading
+    seen = {"lookups": 0}
+
+    def plain(cards: CardDatabase, defn: Any) -> tuple[str, frozenset[str]]:
+        base, hero_id, text = G.card_identity(defn)
+        return f"{base}|{hero_id}|{text}", B.card_factions(G._Reader(cards), defn)  # type: ignore[arg-type]
+
+    def compared(cards: CardDatabase, defn: Any) -> tuple[str, frozenset[str]]:
+        found = kept(cards, defn)
+        assert found == plain(cards, defn)
+        seen["lookups"] += 1
+        return found
+
+    monkeypatch.setattr(G, "deck_reading", compared)
+    along_replays(lambda *_: None, paths)
+    assert seen["lookups"]
+    cards = _database()
+    for defn in cards:
+        assert kept(cards, defn) == plain(cards, defn)
+        assert kept(cards, defn) == plain(cards, defn)  # the second time from what was kept

@@ -8,8 +8,9 @@ candidate events that pass them. They only read the state; the flow lives in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from grammar import ast as A
 from grammar import bakugan_nodes as K
@@ -18,9 +19,10 @@ from spec.bakugan import conflicts as BC
 from spec.bakugan import events as E
 from spec.bakugan import targets as T
 from spec.bakugan.state import CORES_PER_PLAYER, TEAM_SIZE, BakuganState, holders
-from spec.bakugan.turn import PHASE_OF, WINDOWS
+from spec.bakugan.turn import PHASE_OF, TURN, WINDOWS
 from spec.core.findings import Violation
-from spec.core.rules import RuleBook, RuleIndex
+from spec.core.rules import Action, RuleBook, RuleIndex
+from spec.core.rules import Check as Precondition
 
 BOOK = RuleBook(RuleIndex.load("bakugan", Path(__file__).with_name("rules.tsv")))
 
@@ -46,6 +48,89 @@ RESOLVE = BOOK.action("resolve")
 GAME = BOOK.action("game")
 
 Check = Violation | None
+
+
+# ====================================================================== where each check can find something
+
+STEPS: tuple[str, ...] = tuple(node for node, _rule in TURN.nodes)
+"""The steps of the turn, in order."""
+PLACES: tuple[str, ...] = ("setup", *STEPS, "over")
+"""Where the game can stand when an event is judged (:func:`place_of`)."""
+AROUND_TURNS = ("setup", "over")
+"""The places outside the turns, where ``state.node`` still names a step (before the first turn:
+``draw``; once the game is over: the last): a check asking the step alone can fail there too."""
+
+MODES: tuple[str, ...] = ("", "pick", "window", "tie", "deal", "offer", "after")
+"""What is going on within a step (``BakuganState.mode``): nothing yet, picks or a window in the
+Selection Step, a tie break in the Power Step, damage dealt, a Flip card offered or damage done."""
+
+_Test = TypeVar("_Test", bound=Callable[..., Check])
+
+_ONLY_IN: dict[Callable[..., Check], tuple[frozenset[str], frozenset[str]]] = {}
+"""A check's test -> the places and the modes where it can find something (:func:`fails_only_in`)."""
+
+
+def fails_only_in(*places: str, modes: tuple[str, ...] = MODES) -> Callable[[_Test], _Test]:
+    """Declare, under a check's ``precondition``, the only places (and modes) where the check can find something.
+
+    Said only of a check whose own code returns ``None`` at once anywhere else (it asks the
+    stage, the step or the mode first): elsewhere it is not run at all (:func:`staged`), the move
+    keeping its rule there by that very code. ``tests/test_bakugan_speed.py`` runs every check at
+    every event of the shipped replays and finds each one failing only where it is declared to.
+    """
+    unknown = (set(places) - set(PLACES)) | (set(modes) - set(MODES))
+    if unknown:
+        raise ValueError(f"not a place or mode of the game: {sorted(unknown)}")
+
+    def declare(test: _Test) -> _Test:
+        _ONLY_IN[test] = (frozenset(places), frozenset(modes))
+        return test
+
+    return declare
+
+
+EVERYWHERE = (frozenset(PLACES), frozenset(MODES))
+"""Where a check declared nowhere can find something."""
+
+
+def place_of(state: BakuganState) -> str:
+    """Where the game stands: ``setup``, the step of the turn, or ``over`` (one of :data:`PLACES`)."""
+    return state.node if state.stage == "turn" else state.stage
+
+
+_Kept = tuple[tuple[Precondition[Any, Any], Callable[..., Check]], ...]
+
+
+class _ByMode(dict[str, _Kept]):
+    """Mode -> the checks to run; a mode not in :data:`MODES` runs them all (a mode added later)."""
+
+    def __init__(self, kept: dict[str, _Kept], every: _Kept) -> None:
+        super().__init__(kept)
+        self.every = every
+
+    def __missing__(self, _mode: str) -> _Kept:
+        return self.every
+
+
+Staged = dict[str, _ByMode]
+"""Place -> mode -> the checks to run there, each with its test, in the order they were registered."""
+
+
+def staged(action: Action[Any, Any]) -> Staged:
+    """Per place (:data:`PLACES`) and mode (:data:`MODES`), the checks of ``action`` that can find something
+    there: every registered check but those declared (:func:`fails_only_in`) to find nothing there.
+
+    The first of them that fails is the first of all the checks that fails (``action.first_violation``):
+    the others return ``None`` there. Built once per action when its first event is met, after every
+    check was registered (``spec.bakugan.game._facts_for``).
+    """
+    every = tuple((check, check.test) for check in action.checks)
+
+    def kept(place: str, mode: str) -> _Kept:
+        return tuple((check, test) for check, test in every
+                     if place in _ONLY_IN.get(test, EVERYWHERE)[0] and mode in _ONLY_IN.get(test, EVERYWHERE)[1])
+
+    return {place: _ByMode({mode: kept(place, mode) for mode in MODES}, every) for place in PLACES}
 
 
 def _busy(state: BakuganState) -> bool:
@@ -115,6 +200,7 @@ def shuffle_called_for(state: BakuganState, ev: E.Shuffle) -> Check:
 
 
 @DRAW.precondition("1.4/4.4.p1", "no opening card is drawn before its player has shuffled their deck")
+@fails_only_in("setup")
 def draw_after_shuffle(state: BakuganState, ev: E.Draw) -> Check:
     if state.stage == "setup" and not state.sides[ev.by or ""].shuffled:
         return Violation("a card drawn from an unshuffled deck", expected="shuffle first", actual="draw")
@@ -122,6 +208,7 @@ def draw_after_shuffle(state: BakuganState, ev: E.Draw) -> Check:
 
 
 @DRAW.precondition("1.4/4.4.p3", "opening hands are drawn once the Field is laid, five cards each")
+@fails_only_in("setup")
 def opening_hand(state: BakuganState, ev: E.Draw) -> Check:
     if state.stage != "setup":
         return None
@@ -134,6 +221,7 @@ def opening_hand(state: BakuganState, ev: E.Draw) -> Check:
 
 
 @DRAW.precondition("1.17.1.p2", "in a turn a player draws only their one Draw-step card, unless an effect calls for more")
+@fails_only_in(*STEPS, "over")
 def draw_in_draw_step(state: BakuganState, ev: E.Draw) -> Check:
     if state.stage == "setup":
         return None
@@ -166,7 +254,7 @@ def in_hand(state: BakuganState, player: str, name: str) -> Violation | None:
 
 @ENERGIZE.precondition("3.7.1", "a card is energized only in the Energize step")
 def energize_in_step(state: BakuganState, ev: E.Energize) -> Check:
-    if state.stage != "turn" or state.node != "energize" or _busy(state):
+    if state.stage != "turn" or state.node != "energize" or state.resolution is not None or state.pending_item is not None:  # or busy (_busy)
         return Violation("a card energized outside the Energize step", expected="energize in the Energize step", actual=f"energize in {state.node}")
     return None
 
@@ -244,7 +332,7 @@ def select_closed(state: BakuganState, ev: E.Select) -> Check:
 
 @ROLL.precondition("5.5.1", "a Bakugan is rolled only once selection is over: in the Roll Step, or when a reroll or double miss calls for it")
 def roll_when_called(state: BakuganState, ev: E.Roll) -> Check:
-    if state.stage != "turn" or (ev.by or "") not in state.to_roll or _busy(state):
+    if state.stage != "turn" or (ev.by or "") not in state.to_roll or state.resolution is not None or state.pending_item is not None:  # or busy
         return Violation("a roll the rules do not call for here", expected="no roll", actual=f"roll by {ev.by}")
     return None
 
@@ -356,6 +444,7 @@ def fed_play(state: BakuganState, player: str | None) -> bool:
 
 
 @PLAY.precondition("5.2.1.p2", "no card is played in the Start Phase")
+@fails_only_in(*(step for step in STEPS if PHASE_OF[step] == "start"))
 def no_play_in_start_phase(state: BakuganState, ev: E.Play) -> Check:
     if state.stage == "turn" and PHASE_OF.get(state.node) == "start":
         return Violation("a card played in the Start Phase", expected="no plays until the Roll Phase", actual=ev.card)
@@ -363,6 +452,7 @@ def no_play_in_start_phase(state: BakuganState, ev: E.Play) -> Check:
 
 
 @PLAY.precondition("5.15.1.p2", "no card is played after the play step")
+@fails_only_in("charge", "reset")
 def no_play_after_play_step(state: BakuganState, ev: E.Play) -> Check:
     if state.stage == "turn" and state.node in ("charge", "reset"):
         return Violation(f"a card played in the {state.node} step", expected="plays end with the play step", actual=ev.card)
@@ -370,6 +460,7 @@ def no_play_after_play_step(state: BakuganState, ev: E.Play) -> Check:
 
 
 @PLAY.precondition("1.3/3.2", "a Flip card that FrostStrike damage turned over can't be played")
+@fails_only_in("damage", modes=("deal",))
 def frost_flips_cannot_be_played(state: BakuganState, ev: E.Play) -> Check:
     attack = state.attack
     if state.stage == "turn" and state.node == "damage" and attack is not None and attack.frost and attack.dealt <= attack.frost \
@@ -382,6 +473,7 @@ def frost_flips_cannot_be_played(state: BakuganState, ev: E.Play) -> Check:
 
 
 @PLAY.precondition("3.6.1.p2", "after a Flip card is turned over by damage, only its owner acts first, deciding on that card")
+@fails_only_in(*STEPS, modes=("offer",))
 def flip_owner_decides_first(state: BakuganState, ev: E.Play) -> Check:
     if state.stage == "turn" and state.mode == "offer" and state.offer is not None and not offered(state, ev.by, ev.card):
         return Violation(f"{ev.card} played while {state.offer.owner} decided on {state.offer.name}",
@@ -390,6 +482,7 @@ def flip_owner_decides_first(state: BakuganState, ev: E.Play) -> Check:
 
 
 @PLAY.precondition("5.11.2", "no card is played while damage is being dealt, save a Flip card just turned over")
+@fails_only_in("damage", modes=("deal",))
 def no_play_during_damage(state: BakuganState, ev: E.Play) -> Check:
     if state.stage == "turn" and state.node == "damage" and state.mode == "deal" and not fed_play(state, ev.by):
         return Violation("a card played while damage was being dealt", expected="the damage goes on", actual=ev.card)
@@ -507,7 +600,7 @@ def checked_play(state: BakuganState, ev: E.Play, free: bool) -> tuple[int | Non
     selections mean, in slot order), each ``None`` when they did not work it out.
 
     Only for the play of an event that has just passed all its checks, with nothing
-    changed in between (``Bakugan._apply``).
+    changed in between (``Bakugan.apply``).
     """
     last = _Cost.last
     cost = last[3] if last[0] is state and last[1] is ev and last[2] is free else None
@@ -737,6 +830,7 @@ def pass_in_turn(state: BakuganState, ev: E.Pass) -> Check:
 
 
 @PASS.precondition("5.3.1", "the Draw step cannot be passed through before both players have drawn")
+@fails_only_in("draw", *AROUND_TURNS)
 def no_pass_before_draws(state: BakuganState, ev: E.Pass) -> Check:
     if state.node == "draw" and any(p not in state.flags.drew and len(state.sides[p].deck) for p in state.players):
         return Violation("priority passed before the Draw step's draws", expected="the draws", actual="pass")
@@ -744,6 +838,7 @@ def no_pass_before_draws(state: BakuganState, ev: E.Pass) -> Check:
 
 
 @PASS.precondition("5.6.1", "the Selection Step cannot be passed through before both players have picked")
+@fails_only_in("selection", *AROUND_TURNS, modes=("pick",))
 def no_pass_before_selection(state: BakuganState, ev: E.Pass) -> Check:
     if state.node == "selection" and state.mode == "pick":
         return Violation("a pass before the Bakugan were picked", expected="a pick", actual="pass")
@@ -758,6 +853,7 @@ def no_pass_before_roll(state: BakuganState, ev: E.Pass) -> Check:
 
 
 @PASS.precondition("5.9.2.1.p1", "no pass while a BPower tie break needs cards turned over")
+@fails_only_in(*PLACES, modes=("tie",))
 def no_pass_in_tie(state: BakuganState, ev: E.Pass) -> Check:
     if state.mode == "tie":
         return Violation("a pass during the tie break", expected="cards turned over", actual="pass")
@@ -765,6 +861,7 @@ def no_pass_in_tie(state: BakuganState, ev: E.Pass) -> Check:
 
 
 @PASS.precondition("5.11.1.p1", "no pass while damage is being dealt")
+@fails_only_in("damage", *AROUND_TURNS, modes=("deal",))
 def no_pass_in_damage(state: BakuganState, ev: E.Pass) -> Check:
     if state.node == "damage" and state.mode == "deal":
         return Violation("a pass while damage was being dealt", expected="the next card turned over", actual="pass")
@@ -796,6 +893,7 @@ def discard_from_hand(state: BakuganState, ev: E.Discard) -> Check:
 
 
 @FLIP.precondition("5.9.2.1.p1", "in a tie break each player turns over one card a round")
+@fails_only_in(*STEPS, modes=("tie",))
 def flip_in_tie(state: BakuganState, ev: E.Flip) -> Check:
     if state.stage == "turn" and state.mode == "tie" and ev.by in state.tie:
         return Violation(f"{ev.by} turned over a second card this round", expected="one card each a round", actual="flip")
@@ -804,10 +902,11 @@ def flip_in_tie(state: BakuganState, ev: E.Flip) -> Check:
 
 @FLIP.precondition("5.11.1.p1", "cards are turned over from the damaged player's deck while damage is dealt, or in a tie break")
 def flip_when_dealt(state: BakuganState, ev: E.Flip) -> Check:
-    if state.stage == "turn" and state.mode == "tie" and not _busy(state):
+    busy = state.resolution is not None or state.pending_item is not None  # _busy
+    if state.stage == "turn" and state.mode == "tie" and not busy:
         return None
     attack = state.attack
-    if state.stage != "turn" or state.node != "damage" or state.mode != "deal" or attack is None or _busy(state):
+    if state.stage != "turn" or state.node != "damage" or state.mode != "deal" or attack is None or busy:
         return Violation("a card turned over where no damage or tie break calls for it", expected="no flip", actual=f"flip by {ev.by}")
     if ev.by != attack.to:
         return Violation(f"{ev.by}'s card turned over for damage dealt to {attack.to}", expected=f"a flip by {attack.to}",

@@ -60,7 +60,7 @@ from spec.core.findings import Violation
 from spec.core.game import Ruling
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from spec.bakugan.state import BakuganState
+    from spec.bakugan.state import Bakugan, BakuganState
 
 RULE_CARD_OVER_RULES = "bakugan:1.3/3.1"
 RULE_CANT_OVERRIDES = "bakugan:1.3/3.2"
@@ -356,6 +356,7 @@ def conflicts_met(state: BakuganState, memo: dict[str, Any]) -> list[Ruling]:
     finally:
         if memo.get("conditional"):  # a static with a condition was met: what is in force is read after every event from now on
             memo["stamp"] = None
+            state.effects_may_change()  # the verifier read the clock before this call: it asks again after the next event
     signature = frozenset(e.id for e in effects)
     if memo.get("effects") == signature:
         return []
@@ -387,6 +388,14 @@ def _holding_counts(state: BakuganState, name: str | None) -> bool:
         return any(cores is not None for _index, _ability, cores, _wanted in _producing(state, name)[0])
     except B.Unmodelled:
         return True
+
+
+def holding_changed(state: BakuganState, bak: Bakugan) -> None:
+    """``bak`` took or let go of BakuCores: a new ``in_play`` stamp where they can change the effects
+    in force (:func:`_holding_counts`); elsewhere the key of what is in play leaves them out
+    (:func:`in_play_key`), and the stamp, with the conflicts' clock, stays."""
+    if _holding_counts(state, bak.top.name):
+        state.in_play_changed(sources=False)
 
 
 def in_play_key(state: BakuganState) -> tuple[list[tuple[str, str, int, tuple[int, ...]]], list[int], list[tuple[str, str, str, int]]]:

@@ -23,6 +23,7 @@ import msgspec
 from grammar import ast as A
 from grammar import bakugan_nodes as K
 from spec.bakugan import board as B
+from spec.bakugan import conflicts as BC
 from spec.bakugan import targets as T
 from spec.bakugan.actions import BOOK
 from spec.bakugan.state import BakuganState, EnergyCard, Lasting
@@ -251,13 +252,11 @@ class Effects:
         bak = state.bakugan(*to) if to else None
         if isinstance(slot, int) and bak is not None and bak.open:
             bak.holding.append(slot)
-            state.in_play_changed(sources=False)
+            BC.holding_changed(state, bak)
         return None
 
     @BOOK.encodes("1.3/3.4", what="a reroll a card's can't forbids cannot be carried out, and is skipped")
     def do_reroll(self, state: BakuganState, res: Resolution, step: A.Reroll) -> Need | None:
-        from spec.bakugan import conflicts as BC
-
         player = self._player(state, res, step.player)[0]
         selected = state.flags.selected.get(player)
         source = f"{getattr(res.source, 'name', None) or 'an effect'} ({res.controller})"

@@ -21,7 +21,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterable
-from typing import Annotated, Any, ClassVar, NamedTuple
+from typing import Annotated, Any, ClassVar
 
 import msgspec
 
@@ -119,6 +119,24 @@ def card_identity(defn: CardDef) -> tuple[str, str | None, str]:
     return base, hero_id, defn.text
 
 
+def deck_reading(cards: CardDatabase, defn: CardDef) -> tuple[str, frozenset[str]]:
+    """What the deck checks read of a card: the key its copies are counted by (:func:`card_identity`)
+    and its Factions (:func:`~spec.bakugan.board.card_factions`).
+
+    Read once per card of the database, kept with the very card definition it was read from.
+    """
+    cache: dict[str, tuple[CardDef, tuple[str, frozenset[str]]]] | None = cards.__dict__.get("_bakugan_deck_reading")
+    if cache is None:
+        cache = cards.__dict__["_bakugan_deck_reading"] = {}
+    kept = cache.get(defn.name)
+    if kept is not None and kept[0] is defn:
+        return kept[1]
+    base, hero_id, text = card_identity(defn)
+    found = (f"{base}|{hero_id}|{text}", B.card_factions(_Reader(cards), defn))  # type: ignore[arg-type]
+    cache[defn.name] = (defn, found)
+    return found
+
+
 class Bakugan(Game[BakuganState, Event]):
     """The Bakugan TCG (2023) glossary rules for two players."""
 
@@ -139,9 +157,11 @@ class Bakugan(Game[BakuganState, Event]):
     def __init__(self) -> None:
         self.effects = Effects(self)
         self._anyway = True
+        """Whether an illegal move is carried out as far as it goes (for ``--keep-going``): always, but
+        while :meth:`legal_moves` tries its candidates (:meth:`_judge`)."""
         self._checked: Any = None
         """The event being carried out right after all its checks passed, with nothing changed in between
-        (``_apply``): what its checks worked out may be reused (:func:`spec.bakugan.actions.checked_play`)."""
+        (:meth:`apply`): what its checks worked out may be reused (:func:`spec.bakugan.actions.checked_play`)."""
 
     # ================================================================== set-up and decks
 
@@ -218,9 +238,9 @@ class Bakugan(Game[BakuganState, Event]):
                 continue
             if defn.type not in DECK_TYPES:
                 misplaced.append((name, defn))
-            base, hero_id, text = card_identity(defn)
-            identities[f"{base}|{hero_id}|{text}"] += n
-            if team and not (B.card_factions(reader, defn) & team_factions):
+            copies_key, card_factions = deck_reading(cards, defn)
+            identities[copies_key] += n
+            if team and not (card_factions & team_factions):
                 strangers.append((name, defn))
         for name, defn in misplaced:
             find("3.2.1.p1", f"{name} is a {defn.type} card in the deck", "no Character cards in the deck", defn.type)
@@ -238,72 +258,85 @@ class Bakugan(Game[BakuganState, Event]):
 
     # ================================================================== applying events
 
-    def apply(self, state: BakuganState, event: Event) -> list[Ruling]:
-        state.seq = event.seq  # the date of what the decks' journals record for this event
-        self._anyway = True  # what _judge(state, event, anyway=True) does, without its call
-        facts = _FACTS.get(type(event))
-        if facts is None:
-            facts = _facts_for(type(event))
+    def apply(self, state: BakuganState, ev: Event) -> list[Ruling]:
+        """Judge and carry out one event: who made it and what it names, where the game stands,
+        an effect waiting for a choice, then the checks of its action that can fail where the game
+        stands (:func:`spec.bakugan.actions.staged`), passes inferred, and the event carried out."""
+        state.seq = ev.seq  # the date of what the decks' journals record for this event
+        facts = _FACTS.get(type(ev)) or _facts_for(type(ev))
         try:
-            return self._apply(state, event, facts)
+            kind = facts.kind
+            by = ev.by  # type: ignore[attr-defined]
+            if by not in state.players:  # not a player, or nobody
+                problem = actor_problem(kind, by, state.players, facts.performed)
+                if problem is not None:
+                    return problem
+            if facts.names:
+                known = state.cards.cards
+                for field in facts.names:
+                    name = getattr(ev, field)
+                    if name is not None and name not in known:
+                        return [self._unknown_card(state, name)]
+            if facts.targets:
+                unknown = self._unknown_selection(state, ev)
+                if unknown is not None:
+                    return [unknown]
+            claim = facts.claim
+            stage = state.stage
+            if stage == "turn":
+                place = state.node
+            elif stage == "over" and not claim:
+                return [Ruling(cite("1.5.1"), Violation("an event after the game ended", "no more events", kind), "game_over")]
+            else:
+                place = stage
+            if kind == "forfeit":
+                return self._do_forfeit(state, ev)  # type: ignore[arg-type]
+            if state.resolution is not None and state.resolution.need is not None and not claim:
+                return self._feed(state, ev, kind)
+            hit = None
+            for check, test in facts.staged[place][state.mode]:  # action.first_violation, without the checks that find nothing here
+                violation = test(state, ev)
+                if violation is not None:
+                    hit = check, violation
+                    break
+            if hit is not None and kind != "pass" and not state.explicit_passes:
+                hit, fed = self.infer_passes(state, ev, kind, facts.action, hit, claim)
+                if fed is not None:
+                    return fed
+            if hit is not None:
+                check, violation = hit
+                if self._anyway:
+                    self.apply_anyway(state, ev, kind)
+                return [Ruling(check.rule, violation, check.name)]
+            notes = BC.move_notes(state, ev, kind) if kind == "reroll" else None  # type: ignore[arg-type]
+            perform = facts.perform
+            if perform is None:
+                return notes or []
+            self._checked = ev  # every check of ev has just passed on this very state
+            try:
+                done = perform(self, state, ev) or []
+            finally:
+                self._checked = None
+            return notes + done if notes is not None else done
         except (B.Unmodelled, UnsupportedStep) as error:
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
 
     conflicts_met = staticmethod(BC.conflicts_met)
     """Clashes of effects in force, settled by the Bakugan policy: :func:`spec.bakugan.conflicts.conflicts_met` itself
-    (the verifier calls it after every event, so without a call in between)."""
+    (the verifier calls it without a call in between)."""
+
+    conflicts_stamp: ClassVar[str | None] = "conflicts_clock"
+    """The verifier asks :meth:`conflicts_met` only after the events that moved
+    :attr:`BakuganState.conflicts_clock` (what is in play changed, the first turn began, or an
+    effect in force has a condition); after the others it would find nothing new."""
 
     def _judge(self, state: BakuganState, event: Event, anyway: bool) -> list[Ruling]:
-        """Check and apply one event; ``anyway``: carry out an illegal move as far as it goes."""
+        """Check and apply one event (:meth:`apply`); ``anyway``: carry out an illegal move as far as it goes."""
         self._anyway = anyway
         try:
-            return self._apply(state, event, _facts_for(type(event)))
-        except (B.Unmodelled, UnsupportedStep) as error:
-            return [Ruling(None, Violation(str(error), severity="unverifiable"))]
-
-    def _apply(self, state: BakuganState, ev: Any, facts: _KindFacts) -> list[Ruling]:
-        kind = facts.kind
-        by = ev.by
-        if by not in state.players:  # not a player, or nobody
-            problem = actor_problem(kind, by, state.players, facts.performed)
-            if problem is not None:
-                return problem
-        if facts.names:
-            known = state.cards.cards
-            for field in facts.names:
-                name = getattr(ev, field)
-                if name is not None and name not in known:
-                    return [self._unknown_card(state, name)]
-        if facts.targets:
-            unknown = self._unknown_selection(state, ev)
-            if unknown is not None:
-                return [unknown]
-        claim = facts.claim
-        if state.stage == "over" and not claim:
-            return [Ruling(cite("1.5.1"), Violation("an event after the game ended", "no more events", kind), "game_over")]
-        if kind == "forfeit":
-            return self._do_forfeit(state, ev)
-        if state.resolution is not None and state.resolution.need is not None and not claim:
-            return self._feed(state, ev, kind)
-        action = facts.action
-        hit = action.first_violation(state, ev)
-        if hit is not None and kind != "pass" and not state.explicit_passes:
-            hit, fed = self.infer_passes(state, ev, kind, action, hit, claim)
-            if fed is not None:
-                return fed
-        if hit is not None:
-            check, violation = hit
-            if self._anyway:
-                self.apply_anyway(state, ev, kind)
-            return [Ruling(check.rule, violation, check.name)]
-        notes = BC.move_notes(state, ev, kind) if kind == "reroll" else None
-        perform = facts.perform
-        self._checked = ev  # every check of ev has just passed on this very state
-        try:
-            done = (perform(self, state, ev) if perform is not None else None) or []
+            return self.apply(state, event)
         finally:
-            self._checked = None
-        return notes + done if notes is not None else done
+            self._anyway = True
 
     @staticmethod
     def _unknown_card(state: BakuganState, name: str) -> Ruling:
@@ -398,6 +431,7 @@ class Bakugan(Game[BakuganState, Event]):
         if len(state.field_cores) < 2 * CORES_PER_PLAYER or any(s.opening_draws < 5 for s in state.sides.values()):
             return
         state.stage = "turn"
+        state.effects_may_change()  # the effects in force count from now on (conflicts_met)
         state.starting = state.last_placer or state.players[0]
         self._start_turn(state)
 
@@ -469,7 +503,7 @@ class Bakugan(Game[BakuganState, Event]):
         bak.opened_turn = state.turn
         if ev.attached and ev.core is not None:
             bak.holding.append(ev.core)
-            state.in_play_changed(sources=False)
+            BC.holding_changed(state, bak)
         self._fire(state, "opens", player, bak_ref=(player, bak.name))
         return True
 
@@ -1004,7 +1038,7 @@ class Bakugan(Game[BakuganState, Event]):
         bak.open = False
         if bak.holding:
             bak.holding = []
-            state.in_play_changed(sources=False)
+            BC.holding_changed(state, bak)
         if state.in_brawl.get(player) == bak.name and state.node not in ("retract",):
             state.in_brawl.pop(player, None)
 
@@ -1152,7 +1186,7 @@ class Bakugan(Game[BakuganState, Event]):
             self._continue(state)
             if declined:
                 return []
-            return self._apply(state, ev, _facts_for(type(ev)))
+            return self.apply(state, ev)
         return [Ruling(need.rule, Violation(f"the effect being completed needs {need.describe()}", need.describe(), f"{kind} by {ev.by}"),
                        f"fed_{need.kind}")]
 
@@ -1518,23 +1552,32 @@ _NAMING = ("card", "bakugan", "on")
 """The fields of an event that name a card of the database (its selections, ``targets``, name some too)."""
 
 
-class _KindFacts(NamedTuple):
-    """What ``Bakugan._apply`` needs to know of one type of event, read once per event type."""
+class _KindFacts:
+    """What ``Bakugan.apply`` needs to know of one type of event, read once per event type.
 
-    kind: str
-    """Its kind (the type's tag)."""
-    performed: bool
-    """A player performs it: the event must say who (every kind but :data:`NO_ACTOR`)."""
-    names: tuple[str, ...]
-    """Its fields of :data:`_NAMING`: each names a card of the database, or nothing (``None``)."""
-    targets: bool
-    """It has selections (``targets``), each of which may name a card of the database."""
-    claim: bool
-    """A claim (``E.KINDS``): it is still judged once the game is over, and while an effect waits."""
-    action: Action[Any, Any]
-    """The action whose preconditions judge it (``BOOK.actions``)."""
-    perform: Any
-    """The method that carries it out (``Bakugan._do_<kind>``), if it has one."""
+    A class with slots (not a named tuple): its fields are read several times for every event,
+    and reading a slot is the quickest attribute read there is."""
+
+    __slots__ = ("action", "claim", "kind", "names", "perform", "performed", "staged", "targets")
+
+    def __init__(self, kind: str, performed: bool, names: tuple[str, ...], targets: bool, claim: bool,
+                 action: Action[Any, Any], staged: X.Staged, perform: Any) -> None:
+        self.kind = kind
+        """Its kind (the type's tag)."""
+        self.performed = performed
+        """A player performs it: the event must say who (every kind but :data:`NO_ACTOR`)."""
+        self.names = names
+        """Its fields of :data:`_NAMING`: each names a card of the database, or nothing (``None``)."""
+        self.targets = targets
+        """It has selections (``targets``), each of which may name a card of the database."""
+        self.claim = claim
+        """A claim (``E.KINDS``): it is still judged once the game is over, and while an effect waits."""
+        self.action = action
+        """The action whose preconditions judge it (``BOOK.actions``)."""
+        self.staged = staged
+        """Per place where the game can stand and mode, the checks of :attr:`action` that can fail there (:func:`X.staged`)."""
+        self.perform = perform
+        """The method that carries it out (``Bakugan._do_<kind>``), if it has one."""
 
 
 def _facts_for(cls: type) -> _KindFacts:
@@ -1544,7 +1587,8 @@ def _facts_for(cls: type) -> _KindFacts:
         kind = str(cls.__struct_config__.tag)  # type: ignore[attr-defined]
         fields = cls.__struct_fields__  # type: ignore[attr-defined]
         facts = _FACTS[cls] = _KindFacts(kind, kind not in NO_ACTOR, tuple(f for f in _NAMING if f in fields), "targets" in fields,
-                                         E.KINDS[kind] == "claim", BOOK.actions[kind], getattr(Bakugan, f"_do_{kind}", None))
+                                         E.KINDS[kind] == "claim", BOOK.actions[kind], X.staged(BOOK.actions[kind]),
+                                         getattr(Bakugan, f"_do_{kind}", None))
     return facts
 
 

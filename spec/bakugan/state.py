@@ -251,10 +251,17 @@ class BakuganState:
     in_play: int = field(default_factory=lambda: next(_STAMPS), compare=False, repr=False)
     """A stamp of what is in play: a number no other state or moment had, taken afresh
     (:meth:`in_play_changed`) whenever a team gains a Bakugan, a pile gains or loses a card,
-    a Bakugan takes or lets go of BakuCores, a Hero comes or goes, or a base value is set
+    a Bakugan takes or lets go of BakuCores that can change an effect in force
+    (``spec.bakugan.conflicts.holding_changed``), a Hero comes or goes, or a base value is set
     for the turn or such values end (changes that add to a stat take none). While it stays
     the same none of these changed, so what is read off them (the conflicts' key of what is
     in play, the index of triggered abilities) still holds.
+    A copy takes a stamp of its own."""
+    conflicts_clock: int = field(default_factory=lambda: next(_STAMPS), compare=False, repr=False)
+    """The game's ``conflicts_stamp``: moves whenever ``conflicts_met`` could find something new, so
+    that the verifier asks it only then. It takes every new :attr:`in_play` stamp, and a stamp of its
+    own as the first turn begins (:meth:`effects_may_change`; effects in force count from then on) and
+    after each reading while an effect in force has a condition (``spec.bakugan.conflicts.conflicts_met``).
     A copy takes a stamp of its own."""
     watching: dict[str, tuple[Any, Any]] | None = field(
         default=None, compare=False, repr=False)
@@ -271,9 +278,14 @@ class BakuganState:
         ``sources=False`` for a change that leaves every card with triggered abilities in
         play where it was (BakuCores taken or let go, the turn's changes): :attr:`watching` stays.
         """
-        self.in_play = next(_STAMPS)
+        self.in_play = self.conflicts_clock = next(_STAMPS)
         if sources:
             self.watching = None
+
+    def effects_may_change(self) -> None:
+        """Move :attr:`conflicts_clock` alone: the effects in force may differ without anything
+        entering or leaving play (the first turn begins; an effect in force has a condition)."""
+        self.conflicts_clock = next(_STAMPS)
 
     def other(self, player: str) -> str:
         a, b = self.players
