@@ -31,6 +31,7 @@ from spec.bakugan.state import BakuganState
 from spec.core.cards import CardDatabase, shipped_database
 from spec.core.findings import Violation
 from spec.core.game import Setup
+from spec.core.rules import FAILS_ONLY, can_fail_in
 from verifier.replay import read
 from verifier.report import to_json
 from verifier.verify import Verifier, _decoder_for
@@ -550,8 +551,7 @@ def test_each_check_finds_something_only_where_it_is_declared_to(paths: list[Pat
         action = X.BOOK.actions[str(event.__struct_config__.tag)]
         place, mode = X.place_of(state), state.mode
         for check in action.checks:
-            declared = X._ONLY_IN.get(check.test)
-            if declared is not None and (place not in declared[0] or mode not in declared[1]):
+            if not can_fail_in(check.test, {"place": place, "mode": mode}):
                 assert check.test(state, event) is None, (check.name, place, mode)
                 seen["skipped"] += 1
         kept = X.staged(action)[place][mode]
@@ -564,7 +564,7 @@ def test_each_check_finds_something_only_where_it_is_declared_to(paths: list[Pat
         assert _first_of(kept, state, event) == every
         if every is not None:
             seen["found"] += 1
-            seen["found where declared"] += every[0].test in X._ONLY_IN
+            seen["found where declared"] += every[0].test in FAILS_ONLY
 
     along_replays(see, paths)
     assert seen["skipped"] and seen["found"] and seen["found where declared"]
@@ -589,13 +589,13 @@ def test_the_checks_kept_per_place_are_every_check_that_can_fail_there() -> None
         for place, by_mode in table.items():
             assert set(by_mode) == set(X.MODES)
             for mode, kept in by_mode.items():
-                assert [c for c, _t in kept] == [c for c in action.checks if place in X._ONLY_IN.get(c.test, X.EVERYWHERE)[0]
-                                                 and mode in X._ONLY_IN.get(c.test, X.EVERYWHERE)[1]]
+                assert [c for c, _t in kept] == [c for c in action.checks if can_fail_in(c.test, {"place": place, "mode": mode})]
                 assert all(t is c.test for c, t in kept)
             assert [c for c, _t in by_mode["a mode added later"]] == action.checks  # an unknown mode runs them all
         for check in action.checks:
-            places, modes = X._ONLY_IN.get(check.test, X.EVERYWHERE)
-            declared += (places, modes) != X.EVERYWHERE
+            where = FAILS_ONLY.get(check.test, {"place": X.PLACES, "mode": X.MODES})
+            places, modes = where["place"], where["mode"]
+            declared += check.test in FAILS_ONLY
             assert places and modes
             assert all(any(c is check for c, _t in table[p][m]) for p in places for m in modes)
     assert declared

@@ -21,7 +21,7 @@ from spec.bakugan import targets as T
 from spec.bakugan.state import CORES_PER_PLAYER, TEAM_SIZE, BakuganState, holders
 from spec.bakugan.turn import PHASE_OF, TURN, WINDOWS
 from spec.core.findings import Violation
-from spec.core.rules import Action, RuleBook, RuleIndex
+from spec.core.rules import Action, RuleBook, RuleIndex, fails_only
 from spec.core.rules import Check as Precondition
 
 BOOK = RuleBook(RuleIndex.load("bakugan", Path(__file__).with_name("rules.tsv")))
@@ -66,12 +66,9 @@ Selection Step, a tie break in the Power Step, damage dealt, a Flip card offered
 
 _Test = TypeVar("_Test", bound=Callable[..., Check])
 
-_ONLY_IN: dict[Callable[..., Check], tuple[frozenset[str], frozenset[str]]] = {}
-"""A check's test -> the places and the modes where it can find something (:func:`fails_only_in`)."""
-
-
 def fails_only_in(*places: str, modes: tuple[str, ...] = MODES) -> Callable[[_Test], _Test]:
-    """Declare, under a check's ``precondition``, the only places (and modes) where the check can find something.
+    """Declare, under a check's ``precondition``, the only places (and modes) where the check can find
+    something: core :func:`spec.core.rules.fails_only` with ``place`` and ``mode``, each name checked.
 
     Said only of a check whose own code returns ``None`` at once anywhere else (it asks the
     stage, the step or the mode first): elsewhere it is not run at all (:func:`staged`), the move
@@ -81,16 +78,7 @@ def fails_only_in(*places: str, modes: tuple[str, ...] = MODES) -> Callable[[_Te
     unknown = (set(places) - set(PLACES)) | (set(modes) - set(MODES))
     if unknown:
         raise ValueError(f"not a place or mode of the game: {sorted(unknown)}")
-
-    def declare(test: _Test) -> _Test:
-        _ONLY_IN[test] = (frozenset(places), frozenset(modes))
-        return test
-
-    return declare
-
-
-EVERYWHERE = (frozenset(PLACES), frozenset(MODES))
-"""Where a check declared nowhere can find something."""
+    return fails_only(place=places, mode=modes)
 
 
 def place_of(state: BakuganState) -> str:
@@ -127,8 +115,7 @@ def staged(action: Action[Any, Any]) -> Staged:
     every = tuple((check, check.test) for check in action.checks)
 
     def kept(place: str, mode: str) -> _Kept:
-        return tuple((check, test) for check, test in every
-                     if place in _ONLY_IN.get(test, EVERYWHERE)[0] and mode in _ONLY_IN.get(test, EVERYWHERE)[1])
+        return tuple((check, test) for test, check in action.checks_where(place=place, mode=mode))
 
     return {place: _ByMode({mode: kept(place, mode) for mode in MODES}, every) for place in PLACES}
 
