@@ -5,8 +5,13 @@ The always-on abilities of a card are read from its text once and kept on the ca
 read (``board.Reading``) the effects in force are worked out once; the conflicts met
 after an event are compared by their ids before they are put in words; the checks ask
 for one sort of effects (``board.statics(state, want)``: in a tame database the
-conditions of the other sorts are not read) and look the cards a move names up once.
-Each test pins
+conditions of the other sorts are not read) and look the cards a move names up once
+(``actions.move_context``). ``apply`` runs only the checks that can fail where the game
+stands (``actions.plan``); a card's always-on abilities are read once per printed card
+(``board._PRINTED_PASSIVES``), a fusion group that holds none is marked so
+(``OnField.fused_silent``/``fused_quiet``), and a question about one card's points or
+immunities leaves out the conditional abilities that change only another card
+(``board.statics_on``). Each test pins
 one of these against the plain reading (:func:`afresh`, every card's text read again;
 the effects themselves) on the states of simulated games and on states arranged by hand.
 """
@@ -194,7 +199,7 @@ def test_legal_moves_screened_by_the_checks_are_the_moves_apply_accepts(seed: in
     assert compared > 500
 
 
-SORTS = ("points", "immune", "permissions", "act:attack", "act:be_attacked", "act:attack_directly", "act:attack_twice",
+SORTS = ("points", "points@attack", "points@defense", "battle@attack", "battle@defense", "immune", "permissions", "act:attack", "act:be_attacked", "act:attack_directly", "act:attack_twice",
          "act:lose_lives_in_battle", "act:be_switched", "act:be_switched_manually", "act:summon", "act:reveal")
 """Sorts of effects the checks ask for (some no card of the shipped database gives)."""
 
@@ -255,6 +260,7 @@ def test_an_untame_database_reads_every_effect_then_sorts() -> None:
 
         fc.own = None
         fc.passives = None
+        B._PRINTED_PASSIVES.clear()  # what was read off the printed parts is forgotten too
         kept = B.abilities_of_part
         B.abilities_of_part = broken  # type: ignore[assignment]
         try:
@@ -440,5 +446,186 @@ def test_answers_kept_while_reading_are_those_read_afresh_along_shipped_replays(
         with B.Reading(state):
             for _round in range(2):  # worked out, then kept
                 assert [tuple(shape(found) for found in B.applicable(state, *q)) for q in questions] == plain
+        compared += 1
+    assert compared > 1000
+
+
+# ---------------------------------------------------------------------- the checks run per stage, the cards a move names found once
+
+
+def test_each_plan_is_the_registered_checks_less_those_that_cannot_fail_there() -> None:
+    """``actions.plan``: for every action, stage and waiting effect, the action's registered
+    checks in their order, less exactly those whose declared reach (``actions.REACH``) leaves
+    that stage out; every registered check is in the plan of some stage."""
+    from spec.battle_monsters import actions as X
+
+    spoken_sets = (None, frozenset(), B.tame(_a_turn().cards).spoken)
+    for kind, action in X.BOOK.actions.items():
+        planned: set[int] = set()
+        for stage in X.STAGES:
+            for waiting in (False, True):
+                for spoken in spoken_sets:
+                    found = X.plan(kind, stage, waiting, spoken)
+                    expected = [c for c in action.checks if X.reaches(X.REACH.get(c.test, X.EVERYWHERE), stage, waiting, spoken)]
+                    assert list(found.checks) == expected
+                    assert list(found.tests) == [c.test for c in expected]
+                    planned |= {id(c) for c in found.checks}
+                    if spoken is None:  # any sort of effect may be in force: only the stage leaves checks out
+                        assert found == X.plan(kind, stage, waiting)
+        assert planned == {id(c) for c in action.checks}, kind
+    assert X.REACH  # some checks are left out somewhere
+    assert not X.plan("switch", "turn", False, frozenset()).tests.count(X.switch_not_forbidden)
+    assert X.plan("switch", "turn", False, None).tests.count(X.switch_not_forbidden) == 1
+
+
+def test_checks_left_out_of_a_plan_pass_there_along_shipped_replays() -> None:
+    """Where a plan leaves a check out, the check passes: every registered check of the event's
+    action is run on the state before every event of the shipped replays and simulated games;
+    those the plan for that stage leaves out find nothing, and the plan's first finding is the
+    action's ``first_violation``. Each check left out somewhere is seen left out on some state."""
+    from spec.battle_monsters import actions as X
+
+    left_out_seen: set[str] = set()
+    compared = 0
+    for state, event, _raw in _along_shipped_replays():
+        kind = str(event.__struct_config__.tag)
+        if event.by not in state.players and kind not in ("first", "lives", "sent", "triggered", "game"):
+            continue  # apply refuses it before any check
+        assert state.move is None  # what a move named is dropped once it is carried out
+        action = X.BOOK.actions[kind]
+        found = X.plan(kind, state.stage, X.waiting_now(state), X.spoken_now(state))
+        try:
+            with B.Reading(state):
+                for check in action.checks:
+                    if check not in found.checks:
+                        assert check.test(state, event) is None, (check.name, kind, state.stage)
+                        left_out_seen.add(check.name)
+                hit = next(((c, v) for c, t in zip(found.checks, found.tests, strict=True) if (v := t(state, event)) is not None), None)
+            with B.Reading(state):
+                plain = action.first_violation(state, event)
+        except B.Unmodelled:
+            continue
+        assert (None if hit is None else (hit[0], hit[1].message)) == (None if plain is None else (plain[0], plain[1].message))
+        compared += 1
+    assert compared > 1000
+    assert {"game_not_over", "effect_first", "in_play", "opening_hand", "acts_on_own_turn", "hidden_card_from_deck",
+            "summon_not_forbidden", "reveal_not_forbidden", "switch_not_forbidden"} <= left_out_seen
+
+
+def test_the_cards_a_move_names_are_found_once_and_are_those_found_afresh_along_shipped_replays() -> None:
+    """``actions.move_context`` (made before the checks of a reveal, switch, attack or conceal,
+    read by the checks and the step that carries the move out) holds the cards a plain lookup finds."""
+    from spec.battle_monsters import actions as X
+
+    compared = 0
+    for state, event, _raw in _along_shipped_replays():
+        kind = str(event.__struct_config__.tag)
+        if kind not in ("reveal", "switch", "attack", "conceal") or event.by not in state.players:
+            continue
+        move = X.move_context(state, event)
+        assert move.event is event
+        assert move.card is B.find(state, event.by, event.card, event.copy)
+        target = getattr(event, "target", None)
+        assert move.target is (None if target is None else B.find(state, state.other(event.by), target, event.target_copy))
+        compared += 1
+    assert compared > 300
+
+
+def _entries_shape(held: B.Passives | None) -> Any:
+    """What a card's always-on abilities say (objects that stand for the same thing compare equal)."""
+    if held is None:
+        return None
+    out: list[Any] = []
+    for entry in held.entries:
+        if type(entry) is B.Static:
+            out.append(("static", *shape([entry])[0]))
+        elif type(entry) is B.Conditional:
+            out.append(("if", id(entry.condition), entry.ctx, entry.of_this_card, shape(list(entry.then))))
+        else:
+            out.append(("nested", id(entry[0]), entry[1], entry[2], entry[3]))
+    return out, held.may_allow, held.present, held.can_turns
+
+
+def test_printed_and_fused_readings_are_those_read_afresh_along_shipped_replays() -> None:
+    """A card's always-on abilities given from another card of the same printed parts
+    (``board._PRINTED_PASSIVES``) are those its own text reads; the flags a fusion group gets
+    (``OnField.fused_silent``, ``fused_quiet``) hold of what its cards read, at every event."""
+    compared = fused = 0
+    for state, _event, _raw in _along_shipped_replays():
+        for fc in state.on_field():
+            try:
+                plain = B._read_passives(fc, B.abilities(state, fc))
+            except B.Unmodelled:
+                plain = None
+            held = B.passives_of(state, fc)
+            assert _entries_shape(held) == _entries_shape(plain), fc.name
+            if fc.fused_silent or fc.fused_quiet:
+                assert plain is not None
+                assert not (fc.fused_silent and plain.entries)
+                assert not (fc.fused_quiet and plain.may_allow)
+                fused += 1
+            compared += 1
+    assert compared > 1000
+    assert fused > 0
+
+
+def _plain_points(state: BattleMonstersState, fc: OnField, stat: str, in_battle: bool) -> int:
+    """``board.points`` over the effects in force read afresh, every condition read."""
+    total = B.printed_points(fc, stat)
+    for bonus in fc.bonus:
+        if bonus.stat == stat and (bonus.until is None or bonus.until >= state.turn):
+            total += bonus.delta
+    for static in afresh(state):
+        step = static.step
+        if not isinstance(step, N.Points) or step.stat != stat:
+            continue
+        if step.duration is not None and step.duration.until == "temporary" and not in_battle:
+            continue
+        if not B.matches(state, step.target, fc, static.ctx):
+            continue
+        if static.ctx.holder is not None and static.ctx.holder.uid != fc.uid and _plain_immune(state, fc, static.ctx.holder):
+            continue
+        delta = B.number(state, step.delta, static.ctx)
+        if step.per is not None:
+            delta *= B.count(state, step.per, static.ctx)
+        total += delta
+    return total
+
+
+def _plain_immune(state: BattleMonstersState, fc: OnField, source: OnField | None, attack: bool = False) -> bool:
+    """``board.immune`` over the effects in force read afresh, every condition read."""
+    kept = B.statics_on
+    B.statics_on = lambda state, want, fc: [s for s in afresh(state) if B.wanted(s.step, want)]  # type: ignore[assignment]
+    try:
+        return B.immune(state, fc, source, attack)
+    finally:
+        B.statics_on = kept  # type: ignore[assignment]
+
+
+def test_points_and_immunities_asked_of_one_card_are_those_read_afresh_along_shipped_replays() -> None:
+    """``board.statics_on`` leaves out, for a question about one card, the conditional abilities
+    that change only their own holder: the points and immunities of every card on the field,
+    in and out of battle, are those every condition read gives, at every event (and kept
+    while reading)."""
+    compared = 0
+    for state, _event, _raw in _along_shipped_replays():
+        cards = state.on_field()
+        if not cards:
+            continue
+        try:
+            plain = [(_plain_points(state, fc, stat, battle), _plain_immune(state, fc, other, attack))
+                     for fc in cards for stat in ("attack", "defense") for battle in (False, True)
+                     for other in cards[:2] for attack in (False, True)]
+        except B.Unmodelled:
+            continue
+        fast = [(B.points(state, fc, stat, battle), B.immune(state, fc, other, attack))
+                for fc in cards for stat in ("attack", "defense") for battle in (False, True)
+                for other in cards[:2] for attack in (False, True)]
+        assert fast == plain
+        with B.Reading(state):
+            for _round in range(2):
+                assert [(B.points(state, fc, stat, battle), B.immune(state, fc, other, attack))
+                        for fc in cards for stat in ("attack", "defense") for battle in (False, True)
+                        for other in cards[:2] for attack in (False, True)] == plain
         compared += 1
     assert compared > 1000

@@ -4,20 +4,32 @@ Each check reads: the rule ID, one line of what it requires, the condition, the 
 ``BattleMonsters.apply`` runs them on a recorded event; ``BattleMonsters.legal_moves``
 keeps the candidate events that pass them. They only read the state; the flow and the
 effects live in :mod:`spec.battle_monsters.game` and :mod:`spec.battle_monsters.effects`.
+
+Two structures spare the common move what cannot matter to it. A check that can find
+something wrong only in some stages of the game (set-up, turns, the end), only while an
+effect waits for an answer, or only when card effects of some sort can be in force, says
+so (:func:`can_fail`); ``apply`` runs the :func:`plan` of the move's action for where the
+game stands: its registered checks in their order, less those that always pass there, so
+the first finding is the one ``first_violation`` would give. And the cards a reveal,
+switch, attack or conceal names on the field are looked up once per move
+(:func:`move_context`, :class:`spec.battle_monsters.state.Move`), for its checks and for
+the step that carries it out.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from spec.battle_monsters import board as B
 from spec.battle_monsters import conflicts as BC
 from spec.battle_monsters import events as E
 from spec.battle_monsters import hidden as H
-from spec.battle_monsters.state import BURIED, OPENING_HAND, BattleMonstersState, OnField
+from spec.battle_monsters.state import BURIED, OPENING_HAND, BattleMonstersState, Move, OnField
 from spec.core.findings import Violation
 from spec.core.interpreter import Need
+from spec.core.rules import Check as RuleCheck
 from spec.core.rules import RuleBook, RuleIndex
 
 BOOK = RuleBook(RuleIndex.load("battle_monsters", Path(__file__).with_name("rules.tsv")))
@@ -62,17 +74,128 @@ def answering(state: BattleMonstersState, ev: Any) -> bool:
     return waiting is not None and ANSWERS.get(kind) == waiting.kind and ev.by == waiting.player
 
 
+def move_context(state: BattleMonstersState, ev: Any) -> Move:
+    """The cards a reveal, switch, attack or conceal names on the field, looked up now (:class:`Move`):
+    the mover's card, and the target an attack names on the other side."""
+    by = ev.by
+    target = getattr(ev, "target", None)
+    found = B.find(state, state.other(by), target, ev.target_copy) if target is not None and by is not None else None
+    return Move(ev, B.find(state, by or "", ev.card, ev.copy), found)
+
+
+def _context(state: BattleMonstersState, ev: Any) -> Move:
+    """The :class:`Move` of ``ev``: the one made for it if there is one, else one made now (kept
+    while the state is only read, :class:`board.Reading`, which forgets it on leaving)."""
+    move = state.move
+    if move is not None and move.event is ev:
+        return move
+    move = move_context(state, ev)
+    if state.statics_memo is not None:
+        state.move = move
+    return move
+
+
 def _field_card(state: BattleMonstersState, ev: Any) -> OnField | None:
-    """The card on the field the event names (looked up once per move while the checks read the state)."""
-    memo = state.statics_memo  # board.Reading: the state does not change while it is kept
-    if memo is not None:
-        kept = memo.get("card")
-        if kept is not None and kept[0] is ev:
-            return kept[1]  # type: ignore[no-any-return]
-    found = B.find(state, ev.by or "", ev.card, ev.copy)
-    if memo is not None:
-        memo["card"] = (ev, found)
+    """The card on the field the event names (found once per move: :class:`Move`)."""
+    move = state.move
+    if move is not None and move.event is ev:
+        return move.card
+    return _context(state, ev).card
+
+
+# ====================================================================== where each check can fail
+
+STAGES = ("setup", "turn", "over")
+"""The stages of a game (``state.stage``): set-up, turns, and the end."""
+
+
+class Reach(NamedTuple):
+    """Where one check can find something wrong; elsewhere it always passes."""
+
+    stages: frozenset[str]
+    """The stages in which it can fail."""
+    waiting: bool | None = None
+    """``True``: only while an effect waits for an answer; ``None``: either way."""
+    speaks: frozenset[str] | None = None
+    """The sorts of effects in force (``board.wanted``: ``act:summon``, ``immune``...) it asks
+    about, when it can fail only because an effect of one of them is in force; ``None``: it can
+    fail by the manual alone."""
+
+
+EVERYWHERE = Reach(frozenset(STAGES))
+REACH: dict[Callable[..., Check], Reach] = {}
+"""The checks that cannot fail everywhere, with where they can (the others: :data:`EVERYWHERE`)."""
+
+
+def can_fail(*stages: str, waiting: bool | None = None, speaks: tuple[str, ...] | None = None,
+             ) -> Callable[[Callable[..., Check]], Callable[..., Check]]:
+    """Declare of a check that it finds nothing outside these stages (all of them when none
+    is named); with ``waiting=True``, nothing while no effect waits for an answer; with
+    ``speaks``, nothing while no effect of those sorts can be in force (:func:`spoken_now`).
+
+    :func:`plan` leaves it out there; ``tests/test_battle_monsters_speed.py`` runs every
+    check where it is left out, along replays, and asserts that it passes there.
+    """
+    def mark(test: Callable[..., Check]) -> Callable[..., Check]:
+        REACH[test] = Reach(frozenset(stages or STAGES), waiting, None if speaks is None else frozenset(speaks))
+        return test
+
+    return mark
+
+
+class Plan(NamedTuple):
+    """The registered checks of one action that can fail in one stage (:func:`plan`), in check order."""
+
+    tests: tuple[Callable[..., Check], ...]
+    checks: tuple[RuleCheck[BattleMonstersState, Any], ...]
+    """The registered check of each test (its rule and name for the finding)."""
+
+
+PLANS: dict[tuple[str, str, bool, frozenset[str] | None], Plan] = {}
+"""The plans made so far, by action kind, stage, whether an effect waits, and the sorts of
+effects that can be in force (:func:`plan`)."""
+
+
+def plan(kind: str, stage: str, waiting: bool, spoken: frozenset[str] | None = None) -> Plan:
+    """The checks of the action ``kind`` that can fail in ``stage``, with an effect waiting or
+    not, when only effects of the sorts ``spoken`` can be in force (``None``: any sort, see
+    :func:`spoken_now`): its registered checks in order, less those that :data:`REACH` says
+    always pass there.
+
+    Running these and stopping at the first finding gives what the action's
+    ``first_violation`` gives: a check left out would have passed. Made once per key (all
+    the checks are registered when this module is imported).
+    """
+    key = (kind, stage, waiting, spoken)
+    found = PLANS.get(key)
+    if found is None:
+        kept = [check for check in BOOK.actions[kind].checks
+                if reaches(REACH.get(check.test, EVERYWHERE), stage, waiting, spoken)]
+        found = PLANS[key] = Plan(tuple(check.test for check in kept), tuple(kept))
     return found
+
+
+def reaches(reach: Reach, stage: str, waiting: bool, spoken: frozenset[str] | None = None) -> bool:
+    """Whether a check of this :class:`Reach` can fail in ``stage`` (an effect waiting or not;
+    effects of the sorts ``spoken`` only, or of any sort, in force)."""
+    return (stage in reach.stages and (reach.waiting is None or reach.waiting == waiting)
+            and (reach.speaks is None or spoken is None or not reach.speaks.isdisjoint(spoken)))
+
+
+def waiting_now(state: BattleMonstersState) -> bool:
+    """Whether an effect being carried out waits for an answer (:func:`need` is not ``None``)."""
+    pending = state.pending
+    return bool(pending) and pending[0].need is not None
+
+
+def spoken_now(state: BattleMonstersState) -> frozenset[str] | None:
+    """The sorts of effects that can be in force now when that is known without reading the
+    board: with no lasting effect, those the always-on abilities of a tame card database can
+    give (``board.tame``, once asked); ``None`` (any sort) otherwise."""
+    profile = state.profile
+    if profile is None or not profile.ok or state.lasting:
+        return None
+    return profile.spoken  # type: ignore[no-any-return]
 
 
 # ====================================================================== checks shared by every move
@@ -80,6 +203,7 @@ def _field_card(state: BattleMonstersState, ev: Any) -> OnField | None:
 MOVES = (BURY, DRAW, DISCARD, SKIP, SUMMON, REVEAL, ATTACK, SWITCH, CONCEAL, CHOOSE, ACCEPT, DECLINE, SURRENDER, AGREE, FIRST)
 
 
+@can_fail("over")
 def game_not_over(state: BattleMonstersState, ev: Any) -> Check:
     """BM.end.conditions: once the game has ended, nothing more is played."""
     if state.stage == "over":
@@ -87,6 +211,7 @@ def game_not_over(state: BattleMonstersState, ev: Any) -> Check:
     return None
 
 
+@can_fail(waiting=True)
 def effect_first(state: BattleMonstersState, ev: Any) -> Check:
     """BM.rules.card: an effect that has been set off is carried out before play goes on."""
     pending = state.pending
@@ -108,6 +233,7 @@ def _setup(state: BattleMonstersState) -> bool:
     return state.stage == "setup"
 
 
+@can_fail("setup")
 def in_play(state: BattleMonstersState, ev: Any) -> Check:
     """BM.start.lives_hand: turns begin once both players hold their opening hand."""
     if state.stage == "setup":
@@ -151,6 +277,7 @@ def buried_card_is_in_deck(state: BattleMonstersState, ev: E.Bury) -> Check:
 
 
 @DRAW.precondition("BM.start.lives_hand", "opening hands are drawn after the graveyard cards, five cards each")
+@can_fail("setup")
 def opening_hand(state: BattleMonstersState, ev: E.Draw) -> Check:
     if not _setup(state):
         return None
@@ -165,6 +292,7 @@ def opening_hand(state: BattleMonstersState, ev: E.Draw) -> Check:
 
 # ====================================================================== whose turn (BM.actions.*)
 
+@can_fail("turn", "over")
 def acts_on_own_turn(state: BattleMonstersState, ev: Any) -> Check:
     """BM.actions.ends_turn: a player whose turn ended by an action acts again only on their next turn."""
     if ev.by == state.active or state.stage == "setup" or answering(state, ev):
@@ -210,6 +338,7 @@ def draw_known_card(state: BattleMonstersState, ev: E.Draw) -> Check:
 
 # ====================================================================== discards
 
+@can_fail("turn", "over")
 def hidden_card_from_deck(state: BattleMonstersState, ev: Any) -> Check:
     """BM.gloss.draw: a card shown from a hand of unseen draws was drawn from the player's deck,
     so the registered deck must still hold a copy of it (exact counting; explained by the journal)."""
@@ -268,6 +397,7 @@ def summon_a_printed_card(state: BattleMonstersState, ev: E.Summon) -> Check:
 
 
 @SUMMON.precondition("BM.rules.card", "no effect in force forbids the player to summon")
+@can_fail(speaks=("act:summon",))
 def summon_not_forbidden(state: BattleMonstersState, ev: E.Summon) -> Check:
     verdict = B.permission(state, "summon", None, player=ev.by)
     if verdict.allowed is False:
@@ -323,6 +453,7 @@ def _manual_ban(state: BattleMonstersState, fc: OnField, when: str, words: str) 
 
 
 @REVEAL.precondition("BM.rules.card", "no effect in force forbids the player to reveal")
+@can_fail(speaks=("act:reveal",))
 def reveal_not_forbidden(state: BattleMonstersState, ev: E.Reveal) -> Check:
     verdict = B.permission(state, "reveal", _field_card(state, ev), player=ev.by)
     if verdict.allowed is False:
@@ -367,6 +498,7 @@ def no_attack_in_defence_mode(state: BattleMonstersState, ev: E.Attack) -> Check
 
 
 @ATTACK.precondition("BM.rules.conflict", "when card effects clash over this attack, the one the precedence rules favour decides it")
+@can_fail(speaks=("act:attack", "act:be_attacked"))
 def attack_clash_settled(state: BattleMonstersState, ev: E.Attack) -> Check:
     """A "can" and a "cannot" of card effects on the attacker attacking, or on the target being
     attacked: the policy settles the clash (unless stated, then the later card wins);
@@ -433,6 +565,7 @@ def no_attack_with_negative_points(state: BattleMonstersState, ev: E.Attack) -> 
 
 
 @ATTACK.precondition("BM.rules.card", "no effect in force forbids this monster to attack")
+@can_fail(speaks=("act:attack",))
 def attack_not_forbidden(state: BattleMonstersState, ev: E.Attack) -> Check:
     fc = _field_card(state, ev)
     if fc is None:
@@ -447,17 +580,11 @@ def attack_not_forbidden(state: BattleMonstersState, ev: E.Attack) -> Check:
 # ====================================================================== attacks: the target
 
 def _target(state: BattleMonstersState, ev: E.Attack) -> OnField | None:
-    if ev.target is None or ev.by is None:
-        return None
-    memo = state.statics_memo  # as in _field_card
-    if memo is not None:
-        kept = memo.get("target")
-        if kept is not None and kept[0] is ev:
-            return kept[1]  # type: ignore[no-any-return]
-    found = B.find(state, state.other(ev.by), ev.target, ev.target_copy)
-    if memo is not None:
-        memo["target"] = (ev, found)
-    return found
+    """The card of the opponent an attack names (found once per move: :class:`Move`)."""
+    move = state.move
+    if move is not None and move.event is ev:
+        return move.target
+    return _context(state, ev).target
 
 
 @ATTACK.precondition("BM.start.direct_attack", "the player is attacked directly only when they have no face-up monster")
@@ -540,6 +667,7 @@ def target_not_face_down_attack_trap(state: BattleMonstersState, ev: E.Attack) -
 
 
 @ATTACK.precondition("BM.rules.card", "no effect in force protects the target (or the player) from this attacker")
+@can_fail(speaks=("immune", "act:be_attacked"))
 def target_not_protected(state: BattleMonstersState, ev: E.Attack) -> Check:
     fc = _field_card(state, ev)
     if fc is None or ev.by is None:
@@ -598,6 +726,7 @@ REVEAL.precondition("BM.subactions.per_card", "a card takes part in at most one 
 
 
 @SWITCH.precondition("BM.rules.card", "no effect in force keeps this card from being switched")
+@can_fail(speaks=("act:be_switched", "act:be_switched_manually"))
 def switch_not_forbidden(state: BattleMonstersState, ev: E.Switch) -> Check:
     fc = _field_card(state, ev)
     if fc is None:
@@ -651,6 +780,7 @@ def choose_when_asked(state: BattleMonstersState, ev: E.Choose) -> Check:
 
 
 @CHOOSE.precondition("BM.monster.keywords", "the chosen card is one the effect describes (by kind, keywords and elements)")
+@can_fail(waiting=True)
 def chosen_card_fits(state: BattleMonstersState, ev: E.Choose) -> Check:
     waiting = need(state)
     if waiting is None or waiting.kind != "choose":

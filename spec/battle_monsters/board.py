@@ -586,10 +586,14 @@ def _condition_holds(state: BattleMonstersState, entry: Conditional) -> bool:
 
 
 def wanted(step: Any, want: str) -> bool:
-    """Whether an effect step is of the sort ``want``: ``points``, ``immune``, ``permissions``
-    (any "can" or "cannot"), or ``act:<action>`` (a "can" or "cannot" of that action)."""
+    """Whether an effect step is of the sort ``want``: ``points``, ``battle@<stat>`` (the points
+    of one stat, ``attack`` or ``defense``, while a battle is calculated), ``points@<stat>``
+    (likewise outside a battle: not the "temporary" ones), ``immune``, ``permissions`` (any
+    "can" or "cannot"), or ``act:<action>`` (a "can" or "cannot" of that action)."""
     if want == "points":
         return isinstance(step, N.Points)
+    if want.startswith(("points@", "battle@")):
+        return isinstance(step, N.Points) and step.stat == want[7:] and (want[0] == "b" or not _temporary(step))
     if want == "immune":
         return isinstance(step, N.ImmuneTo)
     if want == "permissions":
@@ -608,7 +612,7 @@ def _wants(step: Any) -> set[str]:
             out |= _wants(inner)
         return out
     if isinstance(step, N.Points):
-        return {"points"}
+        return {"points", f"battle@{step.stat}"} if _temporary(step) else {"points", f"battle@{step.stat}", f"points@{step.stat}"}
     if isinstance(step, N.ImmuneTo):
         return {"immune"}
     if isinstance(step, N.Cannot):
@@ -616,6 +620,59 @@ def _wants(step: Any) -> set[str]:
     if isinstance(step, N.Can):
         return {"permissions", f"act:{step.action}"}
     return set()
+
+
+def statics_on(state: BattleMonstersState, want: str, fc: OnField) -> list[Static]:
+    """:func:`statics` of the sort ``want`` (``points@...``, ``battle@...``, ``immune``) asked
+    about one card: the same effects, less those of conditional abilities that change only
+    their own holder's points or immunities (:attr:`Conditional.own_only`) when ``fc`` is not
+    that holder. Their conditions are then not read: such an effect could not match ``fc``
+    (its target is "this card"), and in a tame database reading a condition changes nothing
+    and cannot fail. Otherwise (an untame database) the whole sort, as :func:`statics` gives it.
+    """
+    profile = state.profile
+    if profile is None or not profile.ok or want not in profile.spoken:
+        return statics(state, want)
+    memo = state.statics_memo
+    key = (want, fc)
+    if memo is not None:
+        found = memo.get(key)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+    out: list[Static] = []
+    helds = _helds(state)
+    if helds is None:  # cannot happen in a tame database
+        return statics(state, want)
+    uid = fc.uid
+    for held in helds:
+        if want not in held.present:
+            continue
+        for entry in held.of_sort(want):
+            if type(entry) is Static:
+                out.append(entry)
+            elif type(entry) is Conditional:
+                if entry.own_only and entry.ctx.holder is not None and entry.ctx.holder.uid != uid:
+                    continue  # it changes its holder alone, and the question is about another card
+                if _condition_holds(state, entry):
+                    out.extend(entry.then)
+            else:
+                out.extend(s for s in _unfold(state, *entry) if wanted(s.step, want))
+    for lasting in state.lasting:
+        if wanted(lasting.step, want):
+            out.append(_lasting(state, lasting))
+    if memo is not None:
+        memo[key] = out
+    return out
+
+
+def _about_holder(step: Any) -> bool:
+    """Whether an always-on step changes the points or immunities of the card holding it alone."""
+    return isinstance(step, (N.Points, N.ImmuneTo)) and step.target.quantifier == "this"
+
+
+def _temporary(step: N.Points) -> bool:
+    """Whether a change of points lasts only for the battle being calculated ("temporarily")."""
+    return step.duration is not None and step.duration.until == "temporary"
 
 
 def _statics_of(state: BattleMonstersState, want: str) -> list[Static]:
@@ -656,8 +713,8 @@ def _read_helds(state: BattleMonstersState, cards: list[OnField]) -> list[Passiv
     """:func:`_helds`, read afresh from the cards on the field (in field order)."""
     helds: list[Passives] = []
     for fc in cards:
-        if fc.silent and not fc.fused:
-            continue  # known to hold no always-on ability (OnField.silent)
+        if (fc.silent and not fc.fused) or fc.fused_silent:
+            continue  # known to hold no always-on ability (OnField.silent, OnField.fused_silent)
         if not ((fc.visible or fc.kind == "trap") and not fc.nullified):  # effects_on
             continue
         kept = fc.passives
@@ -763,7 +820,8 @@ def _tame_cards(sel: Any) -> bool:
 
 class Reading:
     """A stretch in which the state is only read (the checks of a move, the conflicts met after it):
-    :func:`statics` (of each sort) is worked out at most once in it. Nesting keeps the outer stretch's answer."""
+    :func:`statics` (of each sort) is worked out at most once in it. Nesting keeps the outer stretch's answer.
+    Leaving the outer stretch forgets what was kept, the cards a move names (``state.move``) too."""
 
     __slots__ = ("outer", "state")
 
@@ -778,6 +836,7 @@ class Reading:
     def __exit__(self, *exc: object) -> None:
         if self.outer:
             self.state.statics_memo = None
+            self.state.move = None
 
 
 def read_only(state: BattleMonstersState, read: Callable[..., T], *args: Any) -> T:
@@ -789,6 +848,7 @@ def read_only(state: BattleMonstersState, read: Callable[..., T], *args: Any) ->
         return read(state, *args)
     finally:
         state.statics_memo = None
+        state.move = None
 
 
 @dataclass(frozen=True)
@@ -802,6 +862,9 @@ class Conditional:
     of_this_card: bool = False
     """The condition is a :class:`N.Present` of the card holding it: read off the card itself,
     which is on the field whenever its abilities are read (:func:`_condition_holds`)."""
+    own_only: bool = False
+    """Every step it gives changes the points or immunities of the card holding it alone ("%NAME
+    gains ..."): for a question about another card it gives nothing (:func:`statics_on`)."""
 
 
 @dataclass(frozen=True)
@@ -837,7 +900,7 @@ class Passives:
                 elif type(entry) is Conditional:
                     then = tuple(s for s in entry.then if wanted(s.step, want))
                     if then:
-                        picked.append(Conditional(entry.condition, entry.ctx, then, entry.of_this_card))
+                        picked.append(Conditional(entry.condition, entry.ctx, then, entry.of_this_card, entry.own_only))
                 elif want in _wants(entry[0]):
                     picked.append(entry)
             found = self.sorts[want] = tuple(picked)
@@ -887,38 +950,119 @@ def passives_of(state: BattleMonstersState, fc: OnField) -> Passives | None:
     kept = fc.passives
     if kept is not None and kept[0] == partners:
         return kept[1]  # type: ignore[no-any-return]
-    entries: list[Any] = []
+    if not partners:
+        known = _PRINTED_PASSIVES.get(id(fc.parts))
+        if known is not None and known[0] is fc.parts:  # another card of these printed parts was read: the same, for this card
+            held = _for_card(known[1], fc)
+            fc.passives = (partners, held)
+            fc.silent = not held.entries
+            fc.quiet = not held.may_allow
+            return held
     try:
-        for ability in abilities(state, fc):
-            if isinstance(ability, A.Passive):
-                ctx = Ctx(fc.owner, fc)
-                for step in ability.effect:
-                    if isinstance(step, PLAIN):
-                        entries.append(Static(step, ctx, fc.arrived, fc.name))
-                    elif isinstance(step, N.IfThen) and all(isinstance(inner, PLAIN) for inner in step.then):
-                        then = tuple(Static(inner, ctx, fc.arrived, fc.name) for inner in step.then)
-                        if _while_on_field(step.condition):
-                            entries.extend(then)  # it is on the field whenever its abilities are read
-                        else:
-                            of_this_card = isinstance(step.condition, N.Present) and step.condition.what.quantifier == "this"
-                            entries.append(Conditional(step.condition, ctx, then, of_this_card))
-                    elif isinstance(step, N.IfThen):
-                        entries.append((step, ctx, fc.arrived, fc.name))
-                    else:
-                        return None
+        held = _read_passives(fc, abilities(state, fc))
     except Unmodelled:
         return None
-    if entries:
-        steps = _steps_of(entries)
-        held = Passives(tuple(entries), any(_may_allow(ability_step) for ability_step in steps),
-                        frozenset(sort for ability_step in steps for sort in _wants(ability_step)), _can_turns(steps))
-    else:
-        held = NO_PASSIVES  # most cards: nothing always on
+    if held is None:
+        return None
     fc.passives = (partners, held)
     if not partners:  # read off its own parts alone: what they lack, they lack for good
         fc.silent = not held.entries
         fc.quiet = not held.may_allow
+        if len(_PRINTED_PASSIVES) > 20000:
+            _PRINTED_PASSIVES.clear()
+        _PRINTED_PASSIVES[id(fc.parts)] = (fc.parts, held)
     return held
+
+
+def printed_passives(state: BattleMonstersState, fc: OnField) -> Passives | None:
+    """The always-on abilities of a card's own printed parts (as :func:`passives_of` reads them
+    for the card fused with nothing), read once per printed card; ``None`` when its text cannot be run.
+    The entries may be those of another card of the same parts: ask it only what the parts hold."""
+    known = _PRINTED_PASSIVES.get(id(fc.parts))
+    if known is not None and known[0] is fc.parts:
+        return known[1]
+    try:
+        held = _read_passives(fc, own_abilities(state.cards, fc))
+    except Unmodelled:
+        return None
+    if held is not None:
+        _PRINTED_PASSIVES[id(fc.parts)] = (fc.parts, held)
+    return held
+
+
+def fused_hush(state: BattleMonstersState, group: Sequence[OnField]) -> tuple[bool, bool]:
+    """Whether no card of a fusion group (those on the field as they fuse) holds, in its printed
+    parts, an always-on ability at all (the first answer) or a "can" of its own (the second;
+    see :attr:`Passives.may_allow`). Each card of the group has the abilities of those of
+    the others still on the field, and a card that left never comes back (ids are not
+    reused): what the group lacks, each of them lacks for good (``OnField.fused_silent``,
+    ``OnField.fused_quiet``). A text that cannot be run answers ``False``."""
+    read = [printed_passives(state, fc) for fc in group]
+    if any(held is None for held in read):
+        return False, False
+    return (not any(held.entries for held in read if held is not None),
+            not any(held.may_allow for held in read if held is not None))
+
+
+def _read_passives(fc: OnField, found: Sequence[Any]) -> Passives | None:
+    """:func:`passives_of` read off the abilities ``found`` (``None``: a step no reading covers)."""
+    entries: list[Any] = []
+    for ability in found:
+        if isinstance(ability, A.Passive):
+            ctx = Ctx(fc.owner, fc)
+            for step in ability.effect:
+                if isinstance(step, PLAIN):
+                    entries.append(Static(step, ctx, fc.arrived, fc.name))
+                elif isinstance(step, N.IfThen) and all(isinstance(inner, PLAIN) for inner in step.then):
+                    then = tuple(Static(inner, ctx, fc.arrived, fc.name) for inner in step.then)
+                    if _while_on_field(step.condition):
+                        entries.extend(then)  # it is on the field whenever its abilities are read
+                    else:
+                        of_this_card = isinstance(step.condition, N.Present) and step.condition.what.quantifier == "this"
+                        entries.append(Conditional(step.condition, ctx, then, of_this_card, all(map(_about_holder, step.then))))
+                elif isinstance(step, N.IfThen):
+                    entries.append((step, ctx, fc.arrived, fc.name))
+                else:
+                    return None
+    if not entries:
+        return NO_PASSIVES  # most cards: nothing always on
+    steps = _steps_of(entries)
+    return Passives(tuple(entries), any(_may_allow(ability_step) for ability_step in steps),
+                    frozenset(sort for ability_step in steps for sort in _wants(ability_step)), _can_turns(steps))
+
+
+_PRINTED_PASSIVES: dict[int, tuple[tuple[CardDef, ...], Passives]] = {}
+"""Printed parts (by identity, kept alive here) -> the :class:`Passives` first read off a card of
+those parts alone: what a text holds is worked out once per printed card, not once per card
+put on the field (:func:`_for_card` gives another card of the same parts its own copy)."""
+
+
+def _for_card(read: Passives, fc: OnField) -> Passives:
+    """The always-on abilities of ``fc`` when ``read`` are those of another card of the same
+    printed parts: the same steps, conditions and flags, held by ``fc`` (its controller, its
+    arrival, its name; one context per ability, as a reading gives)."""
+    if not read.entries:
+        return NO_PASSIVES
+    contexts: dict[int, Ctx] = {}
+    arrived, name = fc.arrived, fc.name
+
+    def ctx_of(other: Ctx) -> Ctx:
+        ctx = contexts.get(id(other))
+        if ctx is None:
+            ctx = contexts[id(other)] = Ctx(fc.owner, fc)
+        return ctx
+
+    entries: list[Any] = []
+    for entry in read.entries:
+        if type(entry) is Static:
+            entries.append(Static(entry.step, ctx_of(entry.ctx), arrived, name))
+        elif type(entry) is Conditional:
+            ctx = ctx_of(entry.ctx)
+            entries.append(Conditional(entry.condition, ctx, tuple(Static(s.step, ctx, arrived, name) for s in entry.then),
+                                       entry.of_this_card, entry.own_only))
+        else:
+            entries.append((entry[0], ctx_of(entry[1]), arrived, name))
+    return Passives(tuple(entries), read.may_allow, read.present, read.can_turns)
 
 
 NO_PASSIVES = Passives((), False, frozenset(), frozenset())
@@ -955,7 +1099,8 @@ def may_allow(state: BattleMonstersState) -> bool:
     (see :attr:`Passives.may_allow`), or cannot be read at all.
 
     A side whose cards are all known to hold no "can" of their own (``OnField.quiet``) and
-    share no other card's text is passed over at once; so is each such card. A card whose
+    share no other card's text is passed over at once; so is each such card, and each card
+    whose whole fusion group is known to hold none (``OnField.fused_quiet``). A card whose
     "can"s are all bound to the turn it was summoned or revealed (:attr:`Passives.can_turns`)
     counts only on that turn.
     """
@@ -964,8 +1109,8 @@ def may_allow(state: BattleMonstersState) -> bool:
         if all(map(_QUIET, on_side)) and not any(map(_FUSED, on_side)):
             continue
         for fc in on_side:
-            if fc.quiet and not fc.fused:
-                continue
+            if (fc.quiet and not fc.fused) or fc.fused_quiet:
+                continue  # known to hold no "can" of its own (OnField.quiet, OnField.fused_quiet)
             if _may_allow_card(state, fc):
                 return True
     if not state.lasting:
@@ -1019,7 +1164,9 @@ def points(state: BattleMonstersState, fc: OnField, stat: str, in_battle: bool =
     for bonus in fc.bonus:
         if bonus.stat == stat and (bonus.until is None or bonus.until >= state.turn):
             total += bonus.delta
-    for static in statics(state, "points"):
+    # Only the changes of this stat that count now are read (statics of the sort battle@<stat> or
+    # points@<stat>): the conditions of the others are not looked at.
+    for static in statics_on(state, ("battle@" if in_battle else "points@") + stat, fc):
         step = static.step
         if not isinstance(step, N.Points) or step.stat != stat:
             continue
@@ -1047,7 +1194,7 @@ def immune(state: BattleMonstersState, fc: OnField, source: OnField | None, atta
     """Whether ``fc`` is immune to what ``source`` does (a spell, a trap, a monster's effect or attack)."""
     if source is None:
         return False
-    for static in statics(state, "immune"):
+    for static in statics_on(state, "immune", fc):
         step = static.step
         if not isinstance(step, N.ImmuneTo) or not matches(state, step.target, fc, static.ctx):
             continue
@@ -1090,6 +1237,10 @@ def permission(state: BattleMonstersState, action: str, subject: OnField | None,
     other side of the action (the attacker for ``be_attacked``); ``when`` the manual
     restriction being lifted (``summoned_turn``, ``revealed_turn``).
     """
+    if not state.lasting:  # the usual answer at once, as applicable would give it: no effect speaks of the action
+        profile = state.profile
+        if profile is not None and profile.ok and "act:" + action not in profile.spoken:
+            return NO_CARD_SPEAKS
     yes, no = applicable(state, action, subject, player, other, when)
     if not yes and not no:
         return NO_CARD_SPEAKS

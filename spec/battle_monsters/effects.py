@@ -209,9 +209,11 @@ class Effects:
             group = res.vars["chosen"]
             if len(group) >= 2:
                 fused = [B.find_uid(state, uid) for uid in group]
+                silent, quiet = B.fused_hush(state, [one for one in fused if one is not None])
                 for one in fused:
                     if one is not None:
                         one.fused = [uid for uid in group if uid != one.uid]
+                        one.fused_silent, one.fused_quiet = silent, quiet
 
     # -------------------------------------------------------------- points, modes, visibility
 

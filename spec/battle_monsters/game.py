@@ -75,12 +75,20 @@ class KindFacts(NamedTuple):
     """The action whose preconditions judge it (``BOOK.actions``)."""
     perform: str
     """The name of the method that carries it out (``_do_<kind>``)."""
+    on_field: bool
+    """It names a card of the mover's side of the field (and an attack a target on the other):
+    looked up once, before its checks (:class:`spec.battle_monsters.state.Move`)."""
+
+
+ON_FIELD = ("reveal", "switch", "attack", "conceal")
+"""The kinds of move that name a card of the mover's side of the field."""
 
 
 def facts_of(cls: type, kind: str) -> KindFacts:
     """The :class:`KindFacts` of an event class of the given kind."""
-    named = () if kind in ("sent", "triggered") else NAMED_FIELDS.get(cls) or ("card", "target")
-    return KindFacts(kind, kind not in NO_ACTOR, named, E.KINDS[kind] == "claim", BOOK.actions[kind], f"_do_{kind}")
+    named = () if kind in ("sent", "triggered") else NAMED_FIELDS.get(cls, ("card", "target"))
+    return KindFacts(kind, kind not in NO_ACTOR, named, E.KINDS[kind] == "claim", BOOK.actions[kind], f"_do_{kind}",
+                     kind in ON_FIELD)
 
 
 FACTS: dict[type, KindFacts] = {cls: facts_of(cls, str(cls.__struct_config__.tag)) for cls in E.EVENTS}
@@ -200,6 +208,8 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
         except RecursionError:
             return [Ruling(None, Violation("effects set each other off without end", severity="unverifiable"))]
+        finally:
+            state.move = None  # what the move named holds no longer once it is carried out
 
     def _apply(self, state: BattleMonstersState, ev: Any, facts: KindFacts) -> list[Ruling]:
         kind = facts.kind
@@ -217,16 +227,35 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         claim = facts.claim
         if not claim:
             state.mark = len(state.facts)
+        if facts.on_field:  # the cards it names on the field, found once for its checks and its step
+            state.move = X.move_context(state, ev)
+        # The checks that can fail now (actions.plan): the action's registered checks, less
+        # those that always pass in this stage of the game, with an effect waiting or not and
+        # these sorts of effects in force (actions.spoken_now, inline); the first finding decides.
+        pending = state.pending
+        profile = state.profile
+        spoken = profile.spoken if profile is not None and profile.ok and not state.lasting else None
+        plan = X.PLANS.get((kind, state.stage, bool(pending) and pending[0].need is not None, spoken))
+        if plan is None:
+            plan = X.plan(kind, state.stage, X.waiting_now(state), X.spoken_now(state))
+        tests = plan.tests
+        violation = None
         if state.statics_memo is None:  # the checks only read the state: a stretch of reading (board.read_only, inline)
             state.statics_memo = {}
             try:
-                hit = facts.action.first_violation(state, ev)
+                for test in tests:
+                    violation = test(state, ev)
+                    if violation is not None:
+                        break
             finally:
                 state.statics_memo = None
         else:
-            hit = facts.action.first_violation(state, ev)
-        if hit is not None:
-            check, violation = hit
+            for test in tests:
+                violation = test(state, ev)
+                if violation is not None:
+                    break
+        if violation is not None:
+            check = plan.checks[tests.index(test)]
             if not claim:
                 self._apply_anyway(state, ev, kind)
             return [Ruling(check.rule, violation, check.name)]
@@ -332,7 +361,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
             self._spell_up(state, fc)
 
     def _do_reveal(self, state: BattleMonstersState, ev: E.Reveal) -> None:
-        fc = B.find(state, ev.by or "", ev.card, ev.copy)
+        fc = X._field_card(state, ev)
         assert fc is not None
         fc.acted_turn, fc.acted = state.turn, "reveal"
         self.reveal(state, fc, by_effect=False)
@@ -351,22 +380,22 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
             self._spell_up(state, fc)
 
     def _do_switch(self, state: BattleMonstersState, ev: E.Switch) -> None:
-        fc = B.find(state, ev.by or "", ev.card, ev.copy)
+        fc = X._field_card(state, ev)
         assert fc is not None
         fc.mode = "defense" if fc.mode == "attack" else "attack"
         fc.acted_turn, fc.acted = state.turn, "switch"
 
     def _do_conceal(self, state: BattleMonstersState, ev: E.Conceal) -> None:
-        fc = B.find(state, ev.by or "", ev.card, ev.copy)
+        fc = X._field_card(state, ev)
         if fc is not None:
             fc.visible = False
 
     @BOOK.encodes("BM.subactions.attack", "BM.gloss.battle", what="an attack opens a battle (or a direct attack) that traps may answer")
     def _do_attack(self, state: BattleMonstersState, ev: E.Attack) -> None:
         player = ev.by or ""
-        fc = B.find(state, player, ev.card, ev.copy)
+        fc = X._field_card(state, ev)
         assert fc is not None
-        target = B.find(state, state.other(player), ev.target, ev.target_copy) if ev.target is not None else None
+        target = X._target(state, ev)
         used = self._permission_used(state, fc)
         fc.attacked_turns.append(state.turn)
         fc.acted_turn, fc.acted = state.turn, "attack"
@@ -538,14 +567,14 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
                   what="spells and traps go off when their condition happens; traps turn face up; use limits apply")
     def _fire(self, state: BattleMonstersState, kind: str, actor: str, subject: OnField | None = None,
               target_player: str | None = None, by: OnField | None = None) -> None:
+        cards = state.on_field()
+        kinds = list(map(_KIND, cards))
+        if "spell" not in kinds and "trap" not in kinds:
+            return  # only spells and traps go off on their condition (and only they set _fire off again: no depth to count)
         state.depth += 1
         try:
             if state.depth > MAX_DEPTH:
                 raise B.Unmodelled("effects set each other off more than the spec follows")
-            cards = state.on_field()
-            kinds = list(map(_KIND, cards))
-            if "spell" not in kinds and "trap" not in kinds:
-                return  # only spells and traps go off on their condition
             for fc in cards:
                 if fc.kind not in ("spell", "trap") or (fc.kind == "spell" and not fc.visible) or fc.nullified:
                     continue

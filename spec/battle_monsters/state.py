@@ -82,6 +82,12 @@ class OnField:
     ``False`` also while that is not known. Only meaningful while it is fused with nothing."""
     quiet: bool = field(default=False, init=False, repr=False, compare=False)
     """Known to hold no always-on "can" of its own (``board.Passives.may_allow``), even under a condition (likewise)."""
+    fused_silent: bool = field(default=False, init=False, repr=False, compare=False)
+    """Known, since it was last fused, that no card of its fusion group holds an always-on ability in
+    its printed parts (``board.fused_hush``): whichever of them stay on the field, it holds none.
+    ``False`` also while that is not known (a copy of the card forgets it)."""
+    fused_quiet: bool = field(default=False, init=False, repr=False, compare=False)
+    """Likewise for an always-on "can" of its own (``board.Passives.may_allow``)."""
     printed: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
     """Its printed points per stat, once added up (``board.printed_points``; the parts never change)."""
     name: str = field(default="", init=False, repr=False, compare=False)
@@ -146,6 +152,28 @@ class Battle:
     """The attacker's named special effect that let it attack now, if one did ("When X is used")."""
 
 
+class Move:
+    """What one move names on the field, found once before its checks (a per-move context).
+
+    The checks of a reveal, a switch, an attack or a conceal all speak of the card the move
+    names, and those of an attack of its target too: ``actions.move_context`` looks them up
+    once, the checks read them here (``actions._field_card``, ``actions._target``), and so
+    does the step that carries the move out. It holds only while the state is as it was
+    when it was made: ``BattleMonsters._apply`` makes it before the checks and drops it once
+    the move is carried out; a stretch of reading (``board.Reading``) drops it on leaving.
+    """
+
+    __slots__ = ("card", "event", "target")
+
+    def __init__(self, event: Any, card: OnField | None, target: OnField | None) -> None:
+        self.event = event
+        """The event it was made for (compared by identity: another event has none)."""
+        self.card = card
+        """The card of the mover's side the event names (``card``, ``copy``), ``None`` if none is there."""
+        self.target = target
+        """The card of the other side an attack names (``target``, ``target_copy``), ``None`` if none."""
+
+
 @dataclass
 class BattleMonstersState:
     """The whole game at one moment."""
@@ -189,9 +217,9 @@ class BattleMonstersState:
     """The seq of the event being applied: the date of what the decks' journals note (``DeckKnowledge.dated``)."""
     statics_memo: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False)
     """While the state is only being read (``board.Reading``): the always-on effects once worked out, per sort
-    (``None``: all of them), the cards whose effects work (``"cards"``), the cards the move names
-    (``"card"``, ``"target"``: the event with what was found), and the effects that allow and forbid
-    an action (``board.applicable``, by its question: a tuple)."""
+    (``None``: all of them), the cards whose effects work (``"cards"``), and the effects that allow and forbid an action (``board.applicable``, by its question: a tuple)."""
+    move: Move | None = field(default=None, init=False, repr=False, compare=False)
+    """The cards the move being judged names, found once (:class:`Move`); ``None`` between moves."""
 
     def other(self, player: str) -> str:
         a, b = self.players
