@@ -172,7 +172,7 @@ def test_checks_where_leaves_out_only_what_a_declaration_rules_out() -> None:
     action: Action[Any, Any] = Action("draw", RuleBook(RuleIndex("toy", [])),
                                       [Check("toy:1", "a", anywhere), Check("toy:2", "b", in_setup), Check("toy:3", "c", early_in_turn)])
 
-    def names(**situation: str | None) -> list[str]:
+    def names(**situation: str | frozenset[str] | None) -> list[str]:
         staged = action.checks_where(**situation)
         assert all(test is check.test for test, check in staged)
         return [check.name for _test, check in staged]
@@ -182,5 +182,7 @@ def test_checks_where_leaves_out_only_what_a_declaration_rules_out() -> None:
     assert names(stage="turn", node="draw") == ["anywhere", "early_in_turn"]
     assert names(stage="turn", node="end") == ["anywhere"]
     assert names(stage="turn", node=None) == ["anywhere", "early_in_turn"]
+    assert names(stage="turn", node=frozenset({"end", "main"})) == ["anywhere", "early_in_turn"]  # any of a set may hold
+    assert names(stage="turn", node=frozenset({"end"})) == ["anywhere"]
     assert not can_fail_in(early_in_turn, {"stage": "setup"}) and can_fail_in(anywhere, {"stage": "setup"})
     assert action.declares("node") and not action.declares("card_type")

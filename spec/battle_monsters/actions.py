@@ -30,7 +30,7 @@ from spec.battle_monsters.state import BURIED, OPENING_HAND, BattleMonstersState
 from spec.core.findings import Violation
 from spec.core.interpreter import Need
 from spec.core.rules import Check as RuleCheck
-from spec.core.rules import RuleBook, RuleIndex
+from spec.core.rules import RuleBook, RuleIndex, fails_only
 
 BOOK = RuleBook(RuleIndex.load("battle_monsters", Path(__file__).with_name("rules.tsv")))
 
@@ -109,38 +109,24 @@ STAGES = ("setup", "turn", "over")
 """The stages of a game (``state.stage``): set-up, turns, and the end."""
 
 
-class Reach(NamedTuple):
-    """Where one check can find something wrong; elsewhere it always passes."""
-
-    stages: frozenset[str]
-    """The stages in which it can fail."""
-    waiting: bool | None = None
-    """``True``: only while an effect waits for an answer; ``None``: either way."""
-    speaks: frozenset[str] | None = None
-    """The sorts of effects in force (``board.wanted``: ``act:summon``, ``immune``...) it asks
-    about, when it can fail only because an effect of one of them is in force; ``None``: it can
-    fail by the manual alone."""
-
-
-EVERYWHERE = Reach(frozenset(STAGES))
-REACH: dict[Callable[..., Check], Reach] = {}
-"""The checks that cannot fail everywhere, with where they can (the others: :data:`EVERYWHERE`)."""
-
-
 def can_fail(*stages: str, waiting: bool | None = None, speaks: tuple[str, ...] | None = None,
              ) -> Callable[[Callable[..., Check]], Callable[..., Check]]:
     """Declare of a check that it finds nothing outside these stages (all of them when none
     is named); with ``waiting=True``, nothing while no effect waits for an answer; with
-    ``speaks``, nothing while no effect of those sorts can be in force (:func:`spoken_now`).
+    ``speaks``, nothing while no effect of those sorts (``board.wanted``: ``act:summon``,
+    ``immune``...) can be in force (:func:`spoken_now`): core
+    :func:`spec.core.rules.fails_only` with the aspects ``stage``, ``waiting`` (``yes``/``no``)
+    and ``speaks``.
 
     :func:`plan` leaves it out there; ``tests/test_battle_monsters_speed.py`` runs every
     check where it is left out, along replays, and asserts that it passes there.
     """
-    def mark(test: Callable[..., Check]) -> Callable[..., Check]:
-        REACH[test] = Reach(frozenset(stages or STAGES), waiting, None if speaks is None else frozenset(speaks))
-        return test
-
-    return mark
+    where: dict[str, tuple[str, ...]] = {"stage": stages or STAGES}
+    if waiting is not None:
+        where["waiting"] = ("yes",) if waiting else ("no",)
+    if speaks is not None:
+        where["speaks"] = speaks
+    return fails_only(**where)
 
 
 class Plan(NamedTuple):
@@ -159,8 +145,8 @@ effects that can be in force (:func:`plan`)."""
 def plan(kind: str, stage: str, waiting: bool, spoken: frozenset[str] | None = None) -> Plan:
     """The checks of the action ``kind`` that can fail in ``stage``, with an effect waiting or
     not, when only effects of the sorts ``spoken`` can be in force (``None``: any sort, see
-    :func:`spoken_now`): its registered checks in order, less those that :data:`REACH` says
-    always pass there.
+    :func:`spoken_now`): its registered checks in order, less those declared
+    (:func:`can_fail`) to pass there always (:meth:`spec.core.rules.Action.checks_where`).
 
     Running these and stopping at the first finding gives what the action's
     ``first_violation`` gives: a check left out would have passed. Made once per key (all
@@ -169,17 +155,10 @@ def plan(kind: str, stage: str, waiting: bool, spoken: frozenset[str] | None = N
     key = (kind, stage, waiting, spoken)
     found = PLANS.get(key)
     if found is None:
-        kept = [check for check in BOOK.actions[kind].checks
-                if reaches(REACH.get(check.test, EVERYWHERE), stage, waiting, spoken)]
+        kept = [check for _test, check in
+                BOOK.actions[kind].checks_where(stage=stage, waiting="yes" if waiting else "no", speaks=spoken)]
         found = PLANS[key] = Plan(tuple(check.test for check in kept), tuple(kept))
     return found
-
-
-def reaches(reach: Reach, stage: str, waiting: bool, spoken: frozenset[str] | None = None) -> bool:
-    """Whether a check of this :class:`Reach` can fail in ``stage`` (an effect waiting or not;
-    effects of the sorts ``spoken`` only, or of any sort, in force)."""
-    return (stage in reach.stages and (reach.waiting is None or reach.waiting == waiting)
-            and (reach.speaks is None or spoken is None or not reach.speaks.isdisjoint(spoken)))
 
 
 def waiting_now(state: BattleMonstersState) -> bool:

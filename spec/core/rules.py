@@ -120,16 +120,28 @@ def fails_only(**where: tuple[str, ...]) -> Callable[[F], F]:
     return declare
 
 
-def can_fail_in(test: Callable[..., Any], situation: dict[str, str | None]) -> bool:
+Situation = dict[str, "str | frozenset[str] | None"]
+"""Aspects of where a move is judged, as :func:`fails_only` names them: one value each, or a
+set of values of which any may hold (the sorts of effect that may be in force...), or
+``None`` when not known."""
+
+
+def can_fail_in(test: Callable[..., Any], situation: Situation) -> bool:
     """Whether a check's declaration (:func:`fails_only`) lets it fail in ``situation``: an
-    undeclared check can fail anywhere, and an aspect the situation leaves out or gives as
-    ``None`` (not known) rules nothing out."""
+    undeclared check can fail anywhere; an aspect the situation leaves out or gives as
+    ``None`` (not known) rules nothing out; one given as a set rules the check out only when
+    none of its values is one the check can fail in."""
     where = FAILS_ONLY.get(test)
     if where is None:
         return True
     for aspect, values in where.items():
         value = situation.get(aspect)
-        if value is not None and value not in values:
+        if value is None:
+            continue
+        if isinstance(value, frozenset):
+            if value.isdisjoint(values):
+                return False
+        elif value not in values:
             return False
     return True
 
@@ -186,7 +198,7 @@ class Action(Generic[S, M]):
                 return check, violation
         return None
 
-    def checks_where(self, **situation: str | None) -> tuple[tuple[Predicate[S, M], Check[S, M]], ...]:
+    def checks_where(self, **situation: str | frozenset[str] | None) -> tuple[tuple[Predicate[S, M], Check[S, M]], ...]:
         """The checks that can fail in ``situation`` (see :func:`fails_only`), as (test, check)
         pairs in registration order; with no situation, every check.
 
