@@ -120,17 +120,15 @@ def fails_only(**where: tuple[str, ...]) -> Callable[[F], F]:
     return declare
 
 
-Situation = dict[str, "str | frozenset[str] | None"]
-"""Aspects of where a move is judged, as :func:`fails_only` names them: one value each, or a
-set of values of which any may hold (the sorts of effect that may be in force...), or
-``None`` when not known."""
+def can_fail_in(test: Callable[..., Any], situation: dict[str, str | frozenset[str] | None]) -> bool:
+    """Whether a check's declaration (:func:`fails_only`) lets it fail in ``situation``.
 
-
-def can_fail_in(test: Callable[..., Any], situation: Situation) -> bool:
-    """Whether a check's declaration (:func:`fails_only`) lets it fail in ``situation``: an
-    undeclared check can fail anywhere; an aspect the situation leaves out or gives as
-    ``None`` (not known) rules nothing out; one given as a set rules the check out only when
-    none of its values is one the check can fail in."""
+    The situation gives aspects of where a move is judged, as :func:`fails_only` names
+    them: one value each, or a set of values of which any may hold (the sorts of effect
+    that may be in force...), or ``None`` when not known. An undeclared check can fail
+    anywhere; an aspect the situation leaves out or gives as ``None`` rules nothing out;
+    one given as a set rules the check out only when none of its values is one the check
+    can fail in."""
     where = FAILS_ONLY.get(test)
     if where is None:
         return True
