@@ -293,6 +293,7 @@ def _plain_effects(state: BakuganState, memo: dict[str, Any]) -> list[Any]:
     for player, name, key, index, ability, own, steps, condition in BC._statics(state):
         source = f"{name} ({player})"
         if isinstance(ability, A.Keyword):
+            assert own is not None
             who = BC.subject(*own)
             out.append(BC.Effect(f"{key}/reroll>{who}", "can", who, BC.REROLL, 0, source, "card", player, key,
                                  text=f"{who} may be rerolled after a missed roll"))

@@ -57,6 +57,7 @@ def same_as_afresh(state: BattleMonstersState) -> None:
     expected = afresh(state)
     assert shape(B.statics(state)) == shape(expected)
     cans = [s for s in expected if isinstance(s.step, N.Can)]
+    listed: list[Any]
     try:
         listed = BC._in_force(state, cans)[0]
     except B.Unmodelled:
@@ -460,7 +461,7 @@ def test_each_plan_is_the_registered_checks_less_those_that_cannot_fail_there() 
     from spec.battle_monsters import actions as X
     from spec.core.rules import FAILS_ONLY, can_fail_in
 
-    spoken_sets = (None, frozenset(), B.tame(_a_turn().cards).spoken)
+    spoken_sets: tuple[frozenset[str] | None, ...] = (None, frozenset(), B.tame(_a_turn().cards).spoken)
     for kind, action in X.BOOK.actions.items():
         planned: set[int] = set()
         for stage in X.STAGES:

@@ -96,7 +96,7 @@ def test_passive_steps_per_kind_are_the_passive_steps_of_that_kind(path: Path, m
     def checked(state: Any, kind: type) -> Iterator[tuple[str, Any]]:
         nonlocal looked
         looked += 1
-        found = list(original(state, kind))
+        found: list[tuple[str, Any]] = list(original(state, kind))
         with fresh_board(state):
             plain = [(controller, step) for controller, _card, ability in B.passives(state)
                      for step in ability.effect if isinstance(step, kind)]

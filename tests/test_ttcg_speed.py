@@ -33,7 +33,7 @@ from spec.core.conflicts import Effect
 from spec.core.game import Setup
 from spec.ttcg import board as B
 from spec.ttcg import conflicts as TC
-from spec.ttcg.state import TtcgState
+from spec.ttcg.state import Pile, TtcgState
 from verifier.replay import read
 from verifier.verify import Verifier, _decoder_for
 
@@ -321,9 +321,9 @@ def test_the_field_is_read_again_after_each_kind_of_change() -> None:
     state = GAME.setup(Setup(("ann", "ben"), {}, {}, cards))
     state.stage, state.active = "turn", "ann"
     names = [d.name for d in cards if B.is_creature(d)][:3]
-    first = GAME.new_pile(state, "ann", state.new_card(names[0], "ann", cards[names[0]]), by_effect=True)
+    first: Pile = GAME.new_pile(state, "ann", state.new_card(names[0], "ann", cards[names[0]]), by_effect=True)
     assert B.pile_of(state, first.card.uid) is first and B.field_marks(state) == B.field_marks_plain(state)
-    second = GAME.new_pile(state, "ann", state.new_card(names[1], "ann", cards[names[1]]), by_effect=True)
+    second: Pile = GAME.new_pile(state, "ann", state.new_card(names[1], "ann", cards[names[1]]), by_effect=True)
     assert B.pile_of(state, second.card.uid) is second
     top = state.new_card(names[2], "ann", cards[names[2]])
     second.card = top
@@ -541,7 +541,7 @@ def test_each_pile_counts_the_changes_of_its_own_marks() -> None:
         change()
         assert first.mark_count > mine and second.mark_count == other and EDITS.marks > every
     second.switched_on = first.switched_on  # another pile's set: copied, so that each counts its own
-    assert second.switched_on is not first.switched_on and second.switched_on.pile is second
+    assert second.switched_on is not first.switched_on and second.switched_on.pile is second  # type: ignore[attr-defined]  # the pile's own set type
 
     def outer_reading() -> Any:
         B._marks_read(second)

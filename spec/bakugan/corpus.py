@@ -182,38 +182,38 @@ BREACHES: list[Breach] = [
            and B.keyword(s, s.sides[_q(s)].team[s.flags.selected[_q(s)]].top.name, "reroll_on_miss") is not None,
            lambda s: E.Reroll(0, _q(s), s.flags.selected[_q(s)])),
     Breach("bakugan:5.2.1.p2", lambda s: s.stage == "turn" and s.node == "energize" and _hand_card(s, _p(s), "Action") is not None,
-           lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Action"))),
+           lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Action") or "")),
     Breach("bakugan:3.6.1.p1", lambda s: _window(s, "power") and s.priority.holder == s.starting and _hand_card(s, _p(s), "Flip") is not None,
-           lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Flip")), passes="implicit"),
+           lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Flip") or ""), passes="implicit"),
     Breach("bakugan:6.2.1.p2", lambda s: _window(s, "power") and s.priority.holder == s.starting and _hand_card(s, _q(s), "Hero") is not None,
-           lambda s: E.Play(0, _q(s), _hand_card(s, _q(s), "Hero"))),
+           lambda s: E.Play(0, _q(s), _hand_card(s, _q(s), "Hero") or "")),
     Breach("bakugan:1.10.1.p2", lambda s: _window(s, "power") and s.priority.holder == s.starting,
            lambda s: E.Play(0, _p(s), next(iter(s.sides[_p(s)].team)))),
     Breach("bakugan:6.2.1.1.p1", lambda s: _window(s, "power") and s.priority.holder == s.starting
            and any(c.type == "Hero" and s.sides[_p(s)].hand.find(c.name) is None for c in s.cards),
            lambda s: E.Play(0, _p(s), next(c.name for c in s.cards if c.type == "Hero" and s.sides[_p(s)].hand.find(c.name) is None))),
     Breach("bakugan:3.3.2.p1", lambda s: _window(s, "power") and s.priority.holder == s.starting and _hand_card(s, _p(s), "Evo") is not None,
-           lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Evo"), on=None)),
+           lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Evo") or "", on=None)),
     Breach("bakugan:3.3.1.1", lambda s: _window(s, "power") and s.priority.holder == s.starting and _hand_card(s, _p(s), "Evo") is not None,
-           lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Evo"),
+           lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Evo") or "",
                             on=next(n for n in s.sides[_p(s)].team if n != s.cards[_hand_card(s, _p(s), "Evo") or ""].stats.get("evolves_from")))),
     Breach("bakugan:1.8.1.2.2", lambda s: _window(s, "power") and s.priority.holder == s.starting and _hand_card(s, _p(s), "Hero") is not None,
-           lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Hero"), x=2)),
+           lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Hero") or "", x=2)),
     Breach("bakugan:1.7.1.1.1", lambda s: _window(s, "power") and s.priority.holder == s.starting and _cheap(s, _p(s)) is not None,
-           lambda s: E.Play(0, _p(s), _cheap(s, _p(s)), uncharge=s.sides[_p(s)].charged())),
+           lambda s: E.Play(0, _p(s), _cheap(s, _p(s)) or "", uncharge=s.sides[_p(s)].charged())),
     Breach("bakugan:2.3.1.1", lambda s: _window(s, "power") and s.priority.holder == s.starting and _hand_card(s, _p(s), "Hero") is not None
            and s.sides[_p(s)].charged() + s.sides[_p(s)].pool < B.printed_cost(s.cards[_hand_card(s, _p(s), "Hero") or ""]),
-           lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Hero"))),
+           lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Hero") or "")),
     Breach("bakugan:1.13.1.p1", lambda s: _window(s, "power") and s.priority.holder == s.starting and "Frost Lattice" in s.sides[_p(s)].hand.names()
            and s.sides[_p(s)].charged() >= 2, lambda s: E.Play(0, _p(s), "Frost Lattice")),
     Breach("bakugan:1.13.1.2", lambda s: _window(s, "power") and s.priority.holder == s.starting and _hand_card(s, _p(s), "Action") is not None
            and s.cards[_hand_card(s, _p(s), "Action") or ""].cost in (0, 1, 2) and s.sides[_p(s)].charged() >= 2
            and any(not b.face_up for b in s.sides[_q(s)].team.values()) and len(_face_up_slots(s, _hand_card(s, _p(s), "Action") or "")) == 1,
-           lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Action"),
+           lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Action") or "",
                             [E.TargetRef(next(b.name for b in s.sides[_q(s)].team.values() if not b.face_up), _q(s))])),
     Breach("bakugan:1.13.1.p2", lambda s: s.stage == "turn" and s.node in ("selection", "power") and s.mode == "window" and not s.batch
            and not s.to_roll and s.resolution is None and s.priority.holder == s.starting and _unselectable(s, _p(s)) is not None,
-           lambda s: E.Play(0, _p(s), _unselectable(s, _p(s)))),
+           lambda s: E.Play(0, _p(s), _unselectable(s, _p(s)) or "")),
     Breach("bakugan:6.2.1.2", lambda s: _window(s, "power") and s.priority.holder == s.starting and "Radiant Pike" in s.sides[_p(s)].hand.names()
            and s.sides[_p(s)].charged() >= 3 and any("Haos" not in B.factions(s, b) for _p2, b in B.face_up(s)),
            lambda s: E.Play(0, _p(s), "Radiant Pike",
@@ -226,10 +226,10 @@ BREACHES: list[Breach] = [
            lambda s: E.Pass(0, s.attack.to if s.attack else "")),
     Breach("bakugan:5.11.2", lambda s: s.stage == "turn" and s.node == "damage" and s.mode == "deal" and s.attack is not None
            and _hand_card(s, s.other(s.attack.to), "Hero") is not None,
-           lambda s: E.Play(0, s.other(s.attack.to if s.attack else ""), _hand_card(s, s.other(s.attack.to if s.attack else ""), "Hero"))),
+           lambda s: E.Play(0, s.other(s.attack.to if s.attack else ""), _hand_card(s, s.other(s.attack.to if s.attack else ""), "Hero") or "")),
     Breach("bakugan:3.6.1.p2", lambda s: s.stage == "turn" and s.mode == "offer" and s.offer is not None
            and _hand_card(s, s.other(s.offer.owner), "Hero") is not None,
-           lambda s: E.Play(0, s.other(s.offer.owner if s.offer else ""), _hand_card(s, s.other(s.offer.owner if s.offer else ""), "Hero"))),
+           lambda s: E.Play(0, s.other(s.offer.owner if s.offer else ""), _hand_card(s, s.other(s.offer.owner if s.offer else ""), "Hero") or "")),
     Breach("bakugan:5.9.2.1.p1", lambda s: s.stage == "turn" and s.mode == "tie" and not s.tie, lambda s: E.Pass(0, _p(s))),
     Breach("bakugan:4.3.2.p1", lambda s: _window(s, "play"), lambda s: E.Discard(0, _p(s), _hand_card(s, _p(s)))),
     Breach("bakugan:6.7.1.4", lambda s: _window(s, "power"), lambda s: E.Coin(0, _p(s), "heads")),
@@ -487,7 +487,7 @@ def build_conflicts(out: Path, seeds: range = range(1, 80)) -> None:
             rules = {f.rule for f in report.conflicts}
             if report.verdict == "legal" and {"bakugan:1.3/3.1", "bakugan:1.3/3.2"} <= rules:
                 legal_done = True
-                print(f"legal {path.name}: {sorted(rules)}", flush=True)
+                print(f"legal {path.name}: {sorted(rules)}", flush=True)  # type: ignore[type-var]  # conflicts always cite a rule
             else:
                 path.unlink()
         for k, (state, _event, _raw) in enumerate(replay_states(lines)):

@@ -21,7 +21,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterable
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, cast
 
 import msgspec
 
@@ -226,7 +226,7 @@ class Bakugan(Game[BakuganState, Event]):
         if problem:
             find("1.1/2.1.p3", "deck size", f"exactly {DECK_SIZE} cards", problem)
         team_factions: set[str] = set()
-        reader = _Reader(cards)
+        reader = cast(BakuganState, _Reader(cards))  # a stand-in: card texts read off its cards alone
         for name in team:
             team_factions |= B.card_factions(reader, cards[name])
         misplaced: list[tuple[str, CardDef]] = []  # 3.2.1.p1
@@ -1277,7 +1277,7 @@ class Bakugan(Game[BakuganState, Event]):
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
         """A random registered decklist within the construction rules (1.1/2.1, 1.2)."""
         characters = sorted(c.name for c in cards if c.type == "Character")
-        reader = _Reader(cards)
+        reader = cast(BakuganState, _Reader(cards))  # a stand-in: card texts read off its cards alone
         while True:
             team = rng.sample(characters, TEAM_SIZE)
             team_factions: set[str] = set()
@@ -1422,7 +1422,7 @@ class Bakugan(Game[BakuganState, Event]):
             out.append(E.Flip(0, player, self._drawable(state, player, rng)))
             for hero in side.heroes:
                 for index, ability in enumerate(B.abilities(state, hero.name, A.Activated)):
-                    xs = [None]
+                    xs: list[int | None] = [None]
                     if any(isinstance(s, K.Spend) and isinstance(s.amount, A.Var) for s in ability.cost):
                         xs = list(range(1, min(3, side.pool + side.charged()) + 1))
                     for x in xs:
@@ -1491,7 +1491,8 @@ class Bakugan(Game[BakuganState, Event]):
         if need.kind == "search":
             found = [d.name for d in state.cards if need.detail.type in ("card", d.type) and side.knowledge.can_reveal(d.name)
                      and (side.knowledge.registered is None or side.knowledge.registered.get(d.name, 0) > 0)]
-            return [E.Search(0, p, None)] + [E.Search(0, p, n) for n in sorted(found)]
+            searches: list[Event] = [E.Search(0, p, None)]
+            return searches + [E.Search(0, p, n) for n in sorted(found)]
         if need.kind == "shuffle":
             return [E.Shuffle(0, p)]
         if need.kind == "roll":

@@ -950,6 +950,7 @@ def passives_of(state: BattleMonstersState, fc: OnField) -> Passives | None:
     kept = fc.passives
     if kept is not None and kept[0] == partners:
         return kept[1]  # type: ignore[no-any-return]
+    held: Passives | None
     if not partners:
         known = _PRINTED_PASSIVES.get(id(fc.parts))
         if known is not None and known[0] is fc.parts:  # another card of these printed parts was read: the same, for this card

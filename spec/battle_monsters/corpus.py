@@ -21,7 +21,7 @@ import random
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 
@@ -31,6 +31,9 @@ from spec.battle_monsters import events as E
 from spec.battle_monsters.state import BattleMonstersState
 from spec.core.cards import CardDatabase, shipped_database
 from spec.core.game import Setup
+
+if TYPE_CHECKING:
+    from spec.battle_monsters.game import BattleMonsters
 
 GAME_ID = "battle_monsters"
 PLAYERS = ("alice", "bob")
@@ -173,7 +176,7 @@ def features(lines: list[bytes]) -> set[str]:
 
 def _mutations(state: BattleMonstersState, event: Any, rng: random.Random) -> list[Any]:
     """Events that a careless or dishonest log might hold at this point."""
-    game = load_game(GAME_ID)
+    game = cast("BattleMonsters", load_game(GAME_ID))
     seq = event.seq
     out: list[Any] = list(game._candidates(state, rng))
     names = sorted({d.name for d in state.cards if B.card_kind(state.cards, d.name)})

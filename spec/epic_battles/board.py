@@ -430,7 +430,7 @@ def own_steps(state: EpicBattlesState, name: str, player: str, variables: dict[s
     found = table.get(name, False)
     if found is False:
         found = table[name] = _own_steps_as_printed(state, name)
-    return found if found is not None else _own_steps(state, name, player, variables)
+    return found if found is not None else _own_steps(state, name, player, variables)  # type: ignore[return-value]  # the table holds tuples or None, never True
 
 
 def _is_own_step(step: A.Step) -> bool:
