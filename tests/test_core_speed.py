@@ -153,6 +153,26 @@ def test_a_conflicts_stamp_skips_only_calls_that_find_nothing(monkeypatch: pytes
     assert asked_with_stamp < calls["count"] / 2
 
 
+def test_a_stamp_moved_while_asked_means_asked_again_after_the_next_event(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The verifier reads the stamp before it asks for conflicts: a game that moves its stamp
+    inside ``conflicts_met`` (Bakugan, once a condition is in force) is asked after every event."""
+    from spec import load_game
+
+    game = load_game("neopets")
+    calls = {"count": 0}
+    plain_met = game.conflicts_met
+
+    def moving(state: Any, memo: dict[str, Any]) -> Any:
+        calls["count"] += 1
+        state.changes += 1
+        return plain_met(state, memo)
+
+    monkeypatch.setattr(game, "conflicts_met", moving)
+    legal = min(Path("replays/neopets/legal").glob("*.jsonl"))
+    report = verify_file(legal)
+    assert report.verdict == "legal" and calls["count"] == report.events
+
+
 def test_checks_where_leaves_out_only_what_a_declaration_rules_out() -> None:
     """``fails_only`` declares where a check can fail; ``Action.checks_where`` keeps every other
     check, in registration order, and an aspect not given (or ``None``) rules nothing out."""

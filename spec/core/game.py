@@ -281,7 +281,9 @@ class Game(ABC, Generic[S, E]):
     :meth:`conflicts_met` could find something new: a card entering or leaving play, a
     lasting effect beginning or ending, whatever its effects in force depend on. A game
     that names one is asked for conflicts only after the events that moved it; with
-    ``None`` (the default), after every event."""
+    ``None`` (the default), after every event. The verifier reads the stamp before it asks:
+    a game whose effects hang on something any event may change (a condition in force)
+    moves the stamp inside :meth:`conflicts_met`, and is asked again after the next event."""
 
     def conflicts_met(self, state: S, memo: dict[str, Any]) -> list[Ruling]:
         """Findings for conflicts between effects in force that were not reported yet.
