@@ -487,7 +487,7 @@ def test_each_check_is_in_the_tables_wherever_it_can_fail() -> None:
         for place in X.PLACES:
             for effect in (None, "counter", "dormant", "other"):
                 for row in (None, "creature", "magic"):
-                    staged = X.checks_where(action, place, effect, row)
+                    staged = action.checks_where(place=place, effect=effect, row=row)
                     expected = [check for check in action.checks
                                 if can_fail_in(check.test, {"place": place, "effect": effect, "row": row})]
                     assert [check for _test, check in staged] == expected
@@ -496,7 +496,7 @@ def test_each_check_is_in_the_tables_wherever_it_can_fail() -> None:
                         runs[check.test] = runs.get(check.test, 0) + 1
     assert all(runs.get(test) for test in declared)
     facts = G._Facts(G.E.Pass, "pass")
-    assert facts.by_place == {place: X.checks_where(X.PASS, place) for place in X.PLACES}
+    assert facts.by_place == {place: X.PASS.checks_where(place=place) for place in X.PLACES}
 
 
 def test_the_in_force_stamp_moves_whenever_the_change_stamp_does() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from grammar import ast as A
 from grammar import ttcg_nodes as T
 from spec.core.findings import Violation
-from spec.core.rules import Action, RuleBook, RuleIndex, fails_only
+from spec.core.rules import RuleBook, RuleIndex, fails_only
 from spec.core.state import CardObj
 from spec.ttcg import board as B
 from spec.ttcg import conflicts as TC
@@ -64,14 +64,6 @@ StagedChecks = tuple[tuple[Callable[..., Check], Any], ...]
 """An action's checks as (test, check) pairs, in the order they were registered."""
 
 
-def checks_where(action: Action[Any, Any], place: str, effect: str | None = None, row: str | None = None) -> StagedChecks:
-    """The action's checks that can fail at ``place`` (for an activate move, naming an ``effect``
-    of a card of ``row``; ``None``: not known), by :meth:`spec.core.rules.Action.checks_where`.
-    ``Ttcg._apply`` runs the tuple of the place the game stands in (built once per place)
-    instead of every check."""
-    return action.checks_where(place=place, effect=effect, row=row)
-
-
 def activate_situation(state: TtcgState, ev: E.Activate) -> tuple[str | None, str]:
     """What an activate move names, as the declarations of its checks tell it apart: the kind of
     its effect (``counter``, ``dormant`` or ``other``; ``None`` when the card has no such effect
@@ -94,12 +86,12 @@ _ACTIVATE_STAGED: dict[tuple[str, str | None, str], StagedChecks] = {}
 
 def activate_checks(state: TtcgState, ev: E.Activate, place: str) -> StagedChecks:
     """The checks of the activate move ``ev`` that can fail where the game stands (see
-    :func:`checks_where`, :func:`activate_situation`), worked out once per situation."""
+    :meth:`spec.core.rules.Action.checks_where`, :func:`activate_situation`), worked out once per situation."""
     effect, row = activate_situation(state, ev)
     key = (place, effect, row)
     found = _ACTIVATE_STAGED.get(key)
     if found is None:
-        found = _ACTIVATE_STAGED[key] = checks_where(ACTIVATE, place, effect, row)
+        found = _ACTIVATE_STAGED[key] = ACTIVATE.checks_where(place=place, effect=effect, row=row)
     return found
 
 

@@ -1262,7 +1262,7 @@ _NAMING = ("card", "on", "equip", "target", "cards")
 class _Facts:
     """What :meth:`Ttcg._apply` needs to know of one type of event, worked out once per type: which
     of :data:`_NAMING` it has, whether it is a claim, its action (the checks), the checks that can
-    fail in each place the game can stand in (:func:`spec.ttcg.actions.checks_where`; for an
+    fail in each place the game can stand in (:meth:`spec.core.rules.Action.checks_where`; for an
     activate move, asked per move: :func:`spec.ttcg.actions.activate_checks`) and the method that
     carries it out (``Ttcg._do_<kind>``, if there is one)."""
 
@@ -1272,7 +1272,7 @@ class _Facts:
         self.fields = _card_fields(cls)
         self.claim = E.KINDS[kind] == "claim"
         self.action = BOOK.actions[kind]
-        self.by_place = {place: X.checks_where(self.action, place) for place in X.PLACES}
+        self.by_place = {place: self.action.checks_where(place=place) for place in X.PLACES}
         self.per_move = X.activate_checks if kind == "activate" else None
         self.perform = getattr(Ttcg, f"_do_{kind}", None)
 
@@ -1280,7 +1280,7 @@ class _Facts:
 def _first_broken(facts: _Facts, state: TtcgState, ev: Any) -> tuple[Any, Violation] | None:
     """The first check of the move's action it breaks where the game stands, with what it found
     (``None``: none), as ``action.first_violation`` finds it: the checks that cannot fail there
-    (:func:`spec.ttcg.actions.checks_where`) are not run."""
+    (:meth:`spec.core.rules.Action.checks_where`) are not run."""
     place = state.node if state.stage == "turn" else state.stage
     per_move = facts.per_move
     for test, check in facts.by_place[place] if per_move is None else per_move(state, ev, place):
