@@ -134,17 +134,6 @@ def _pieces(path: Path) -> list[bytes]:
     return path.read_bytes().split(b"\n")
 
 
-def lines(path: Path) -> Iterator[tuple[int, bytes]]:
-    """Numbered non-empty lines of a file, with the size limits applied.
-
-    A line's length counts its newline, as when the file is read line by line.
-    """
-    pieces = _pieces(path)
-    if max(map(len, pieces)) + 1 > MAX_LINE_BYTES:
-        return _checked_lines(str(path), pieces)
-    return iter([(number, raw) for number, raw in enumerate(pieces, 1) if raw.strip()])
-
-
 def _checked_lines(name: str, pieces: list[bytes], max_events: int | None = None) -> Iterator[tuple[int, bytes]]:
     """The non-empty lines of a file that may break a limit: each error comes when its line is reached.
 

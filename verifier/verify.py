@@ -51,6 +51,11 @@ def _no_game(*_args: Any) -> list[Ruling]:
     raise AssertionError("an event was visited before the header named a game")
 
 
+def _unstamped(_state: Any) -> object:
+    """The stamp of a game that names none: new each time, so the game is asked after every event."""
+    return object()
+
+
 class Verifier(Visitor[Report]):
     """Checks a replay event by event against its game's spec."""
 
@@ -78,8 +83,8 @@ class Verifier(Visitor[Report]):
         self._apply: Callable[[Any, Any], list[Ruling]] = _no_game
         self._conflicts_met: Callable[[Any, dict[str, Any]], list[Ruling]] = _no_game
         """The game's ``apply`` and ``conflicts_met``, bound once the header names the game."""
-        self._stamp: Callable[[Any], Any] | None = None
-        """Reads the game's ``conflicts_stamp`` off the state, when it names one."""
+        self._stamp: Callable[[Any], Any] = _unstamped
+        """Reads the game's ``conflicts_stamp`` off the state (see :func:`_unstamped` for a game that names none)."""
         self._stamp_seen: Any = None
         """The stamp after the last event ``conflicts_met`` was asked about."""
 
@@ -109,7 +114,7 @@ class Verifier(Visitor[Report]):
         self.game = game
         self._apply = game.apply
         self._conflicts_met = game.conflicts_met
-        self._stamp = attrgetter(game.conflicts_stamp) if game.conflicts_stamp else None
+        self._stamp = attrgetter(game.conflicts_stamp) if game.conflicts_stamp else _unstamped
         setup = Setup((header.players[0], header.players[1]), dict(header.decks), dict(header.options), cards)
         self.state = game.setup(setup)
         if self.timeline is not None:
@@ -129,27 +134,40 @@ class Verifier(Visitor[Report]):
     # ---------------------------------------------------------------- events
 
     def visit(self, event: Any, line: int) -> bool:
+        """Judge one event: the game applies it; then, if its effects in force may have
+        changed, the game reports the conflicts among them that it meets.
+
+        The common case (no finding, judging on, no timeline) takes the fewest steps here;
+        everything else goes through :meth:`_visit_rest`.
+        """
         self.events += 1
         state = self.state
         rulings = self._apply(state, event)
-        if rulings:
-            for ruling in rulings:
-                self._record(event.seq, line, ruling)
-        if not self.diverged and not self.malformed:
-            stamp = self._stamp
-            now = None if stamp is None else stamp(state)
-            # a game's stamp that has not moved: its effects in force are as they were
-            met = self._conflicts_met(state, self.conflicts_memo) if now is None or now != self._stamp_seen else None
+        if rulings or self.diverged or self.timeline is not None:
+            return self._visit_rest(state, event, line, rulings)
+        now = self._stamp(state)
+        if now != self._stamp_seen:  # a game's stamp that has not moved: its effects in force are as they were
             self._stamp_seen = now
+            met = self._conflicts_met(state, self.conflicts_memo)
             if met:
                 for ruling in met:
                     self._record(event.seq, line, ruling)
-            elif self.timeline is None:
-                return True  # nothing illegal yet and nothing new: go on (the common case)
+                return not self._should_stop()
+        return True
+
+    def _visit_rest(self, state: Any, event: Any, line: int, rulings: list[Ruling]) -> bool:
+        """The rest of :meth:`visit` once the game has applied ``event``: its findings, the
+        conflicts met (while judging goes on), the timeline, whether to stop."""
+        for ruling in rulings:
+            self._record(event.seq, line, ruling)
+        if not self.diverged and not self.malformed:
+            now = self._stamp(state)
+            met = self._conflicts_met(state, self.conflicts_memo) if now != self._stamp_seen else None
+            self._stamp_seen = now
+            for ruling in met or ():
+                self._record(event.seq, line, ruling)
         if self.timeline is not None and self.game is not None:
             self.timeline.record(self.game, state, event, line)
-        if not self.diverged and not self.malformed:
-            return True
         return not self._should_stop()
 
     def _should_stop(self) -> bool:
