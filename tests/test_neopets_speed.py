@@ -9,7 +9,11 @@ per Active Neopet (board.stat) and the effects of
 passive abilities kept with the board and per card in its context, and of lasting
 effects (conflicts.effects_in_force, conflicts.passive_effects); the target selectors
 kept per tuple of abilities (actions.target_selectors) are those a walk finds.
-The per-kind facts that ``Neopets.apply`` reads are checked against their sources.
+The per-kind facts that ``Neopets.apply`` reads are checked against their sources; a
+pass judged on its own path is judged as on the general one; the Agility edge a reroll's
+checks share (state.Move), the Rainbow Pool Neopets kept per species and brush
+(actions.brush_target) and the known-card test before _unknown_card are compared with
+working them out afresh at every look-up.
 
 The checks ``Neopets.apply`` leaves out where the game stands (the per node, window and,
 for plays, card type tables of spec.neopets.actions.checks_in_turn) are run at every
@@ -20,6 +24,7 @@ every call the clashes that working the effects in force out afresh finds.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -238,6 +243,9 @@ def test_the_facts_per_kind_are_those_of_the_spec() -> None:
         assert facts.action is BOOK.actions[kind]
         assert facts.perform is G._PERFORM.get(kind)
         assert facts.notes == (kind == "play")
+        assert facts.card_field == (facts.card_fields[0] if len(facts.card_fields) == 1 else None)
+        assert facts.per_move == (kind in G.PER_MOVE)
+    assert G._PASS_IN_TURN is G._FACTS["pass"].in_turn
 
 
 def test_kept_card_effects_follow_the_neopet_a_negation_names() -> None:
@@ -382,5 +390,122 @@ def test_a_key_met_before_finds_no_new_clash(path: Path, monkeypatch: pytest.Mon
         return found
 
     monkeypatch.setattr(Neopets, "conflicts_met", staticmethod(checked))
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=_ids)
+def test_a_pass_judged_on_its_own_path_is_judged_as_on_the_general_one(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Neopets.apply`` judges a pass in a turn, with no effect being resolved, on a path of
+    its own: at every pass of the shipped replays, a copy of the state judged on the general
+    path (the kind given) gives the same findings and the same game afterwards."""
+    from spec.neopets import game as G
+
+    original = G.Neopets.apply
+    compared = 0
+
+    def checked(self: Any, state: Any, event: Any, kind: str | None = None, again: bool = False) -> Any:
+        nonlocal compared
+        if kind is not None or not isinstance(event, E.Pass):
+            return original(self, state, event, kind, again)
+        if state.priority.passes == 0:  # the game does not move on: priority alone changes hands
+            general = state.copy()
+        else:  # an independent game (the same card database), its caches left to be worked out afresh
+            general = copy.deepcopy(state, {id(state.cards): state.cards, id(state.board_cache): None, id(state.card_effects): {}})
+        general.seq = event.seq
+        expected = original(self, general, event, "pass")
+        found = original(self, state, event)
+        if state.stage == "turn" or general.stage == "turn":
+            compared += 1
+        assert [(r.rule, r.violation, r.check) for r in found] == [(r.rule, r.violation, r.check) for r in expected], f"seq {event.seq}"
+        assert self.view(state) == self.view(general), f"seq {event.seq}"
+        assert (state.priority.holder, state.priority.passes, state.window_number, state.changes, state.seq) == \
+            (general.priority.holder, general.priority.passes, general.window_number, general.changes, general.seq)
+        return found
+
+    monkeypatch.setattr(G.Neopets, "apply", checked)
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=_ids)
+def test_the_agility_edge_of_a_move_is_the_agility_edge(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reroll's checks share the Agility edge through the per-move context (state.Move): at
+    every look-up it is the edge worked out afresh, and no context outlives its checks."""
+    from spec.neopets import actions as X
+    from spec.neopets import game as G
+
+    original = X.move_edge
+    looked = 0
+
+    def checked(state: Any, ev: Any) -> Any:
+        nonlocal looked
+        looked += 1
+        found = original(state, ev)
+        assert found == X.agility_edge(state), f"stale edge at look-up {looked}"
+        return found
+
+    apply = G.Neopets.apply
+
+    def apply_checked(self: Any, state: Any, event: Any, kind: str | None = None, again: bool = False) -> Any:
+        rulings = apply(self, state, event, kind, again)
+        assert state.move is None, f"a per-move context left after seq {event.seq}"
+        return rulings
+
+    monkeypatch.setattr(X, "move_edge", checked)
+    monkeypatch.setattr(G.Neopets, "apply", apply_checked)
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=_ids)
+def test_rainbow_pool_neopets_by_species_and_brush_are_those_a_scan_finds(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """brush_target reads the Rainbow Pool Neopets per species and brush (kept per card
+    database): at every call, what it finds is what a scan of the database finds."""
+    from spec.neopets import actions as X
+
+    original = X.brush_target
+
+    def plain(state: Any, player: str, brush: str, named: str | None) -> str | None:
+        side = state.sides[player]
+        if side.neopet is None or side.neopet.card.defn is None:
+            return None
+        species = side.neopet.card.defn.species
+        candidates = [d.name for d in state.cards if d.type == "Rainbow Pool Neopet" and d.species == species and d.brush == brush]
+        if side.rainbow_pool is not None:
+            candidates = [c for c in candidates if c in side.rainbow_pool]
+        if named is not None:
+            return named if named in candidates else None
+        return candidates[0] if len(candidates) == 1 else None
+
+    def checked(state: Any, player: str, brush: str, named: str | None) -> str | None:
+        found = original(state, player, brush, named)
+        assert found == plain(state, player, brush, named)
+        return found
+
+    monkeypatch.setattr(X, "brush_target", checked)
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=_ids)
+def test_a_known_card_leaves_no_unknown_card_to_find(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Neopets.apply`` asks _unknown_card only when the one field naming a card does not
+    name a card of the database: at every such event, asking finds nothing."""
+    from spec.neopets import game as G
+
+    original = G.Neopets.apply
+    known = 0
+
+    def checked(self: Any, state: Any, event: Any, kind: str | None = None, again: bool = False) -> Any:
+        nonlocal known
+        name = kind or str(event.__struct_config__.tag)
+        field = G._FACTS[name].card_field
+        if field is not None and state.cards.get(getattr(event, field)) is not None:
+            known += 1
+            assert self._unknown_card(state, event, name) is None
+        return original(self, state, event, kind, again)
+
+    monkeypatch.setattr(G.Neopets, "apply", checked)
     report = verify_file(path, keep_going=True)
     assert report.events > 0

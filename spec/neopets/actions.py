@@ -535,13 +535,25 @@ def brush_not_repeated(state: NeopetsState, ev: E.Play) -> Check:
     return None
 
 
+def _pool_neopets(cards: Any) -> dict[tuple[str | None, str | None], list[str]]:
+    """Per card database: the Rainbow Pool Neopets by species and brush, in the database's
+    order (worked out on the first look-up, kept on the database)."""
+    found: dict[tuple[str | None, str | None], list[str]] | None = getattr(cards, "_pool_neopets", None)
+    if found is None:
+        found = {}
+        for defn in cards:
+            if defn.type == "Rainbow Pool Neopet":
+                found.setdefault((defn.species, defn.brush), []).append(defn.name)
+        cards._pool_neopets = found
+    return found
+
+
 def brush_target(state: NeopetsState, player: str, brush: str, named: str | None) -> str | None:
     """The Rainbow Pool Neopet a Paint Brush brings in for ``player``, if one can (7.4.4)."""
     side = state.sides[player]
     if side.neopet is None or side.neopet.card.defn is None:
         return None
-    species = side.neopet.card.defn.species
-    candidates = [d.name for d in state.cards if d.type == "Rainbow Pool Neopet" and d.species == species and d.brush == brush]
+    candidates = _pool_neopets(state.cards).get((side.neopet.card.defn.species, brush), [])
     if side.rainbow_pool is not None:
         candidates = [c for c in candidates if c in side.rainbow_pool]
     if named is not None:
@@ -822,7 +834,7 @@ def dice_count(state: NeopetsState, ev: E.Roll) -> Check:
 def reroll_by_faster(state: NeopetsState, ev: E.Reroll) -> Check:
     if state.stage != "turn" or state.node != "agility" or state.window != "act" or state.flags.rerolled:
         return Violation("a reroll where no rule or effect allows one", expected="no reroll", actual="reroll")
-    faster, _diff = agility_edge(state)
+    faster, _diff = move_edge(state, ev)
     if faster is None or ev.by != faster:
         return Violation("a reroll by the player without the Agility edge", expected=f"a reroll by {faster}" if faster else "no reroll (equal Agility)", actual=f"reroll by {ev.by}")
     return None
@@ -830,7 +842,7 @@ def reroll_by_faster(state: NeopetsState, ev: E.Reroll) -> Check:
 
 @REROLL.precondition("5.5.6c.p1", "at most as many dice are rerolled as the Agility difference")
 def reroll_count(state: NeopetsState, ev: E.Reroll) -> Check:
-    _faster, diff = agility_edge(state)
+    _faster, diff = move_edge(state, ev)
     return reroll_shape(state, ev, diff)
 
 
@@ -843,6 +855,18 @@ def reroll_shape(state: NeopetsState, ev: E.Reroll, limit: int) -> Violation | N
     if len(ev.dice) != len(ev.which):
         return Violation("new faces do not match the dice rerolled", expected=f"{len(ev.which)} faces", actual=str(len(ev.dice)))
     return _dice_faces(ev.dice)
+
+
+def move_edge(state: NeopetsState, ev: E.Reroll) -> tuple[str | None, int]:
+    """:func:`agility_edge` for the checks of a reroll: worked out once per move (``state.move``)
+    when ``Neopets.apply`` judges it, every time otherwise."""
+    move = state.move
+    if move is None or move.event is not ev:
+        return agility_edge(state)
+    edge = move.edge
+    if edge is None:
+        edge = move.edge = agility_edge(state)
+    return edge
 
 
 def agility_edge(state: NeopetsState) -> tuple[str | None, int]:

@@ -288,6 +288,8 @@ UNTIL = {"permanent": "", "end_of_turn": " until end of turn", "your_next_turn":
 
 
 def _lasting(lasting: Any, source: str) -> list[Effect]:
+    """The effects of a lasting can't, may or immunity (a lasting stat change is none here:
+    :func:`conflicts_met` keys on the others alone)."""
     until = UNTIL.get(lasting.until, " until " + lasting.until.replace("_", " "))
     ident = f"lasting{lasting.order}>{lasting.affects}"
     who = lasting.affects
@@ -376,12 +378,13 @@ def conflicts_met(state: NeopetsState, memo: dict[str, Any]) -> list[Ruling]:
         return []
     # What decides the effects in force: the cards in play (``play_version`` moves whenever
     # one enters or leaves play, as for the board of spec.neopets.board), the lasting
-    # effects (each new one takes the next ``next_order``; one ending shortens the list),
-    # who is active, the round, and the damage dealt once an ability in play has a
-    # condition. The counters only grow, so a key met before means the very effects met
-    # then: their clashes were all reported then (a turn coming back to the same cards).
-    key = (state.play_version, state.next_order, len(state.lasting), state.active, state.round,
-           len(state.damage_log) if memo.get("conditional") else 0)
+    # effects that are effects here (each takes its own ``order``; a lasting stat change
+    # is none, see _lasting), who is active, the round, and the damage dealt once an
+    # ability in play has a condition. The counters only grow, so a key met before means
+    # the very effects met then: their clashes were all reported then (a turn coming back
+    # to the same cards, a Potion's stat change beginning or ending).
+    key = (state.play_version, tuple([x.order for x in state.lasting if x.kind != "modify"]) if state.lasting else (),
+           state.active, state.round, len(state.damage_log) if memo.get("conditional") else 0)
     try:
         met = memo["keys"]
     except KeyError:
@@ -391,10 +394,17 @@ def conflicts_met(state: NeopetsState, memo: dict[str, Any]) -> list[Ruling]:
     met.add(key)
     effects = effects_in_force(state, memo)
     policy = POLICY
+    # The same effects (each by what it is and when its source came into play) met before,
+    # under another key (a turn handed back, a card come and gone): their clashes were all
+    # reported then, and the policy settles them as it did (no z3 call again).
     signature = frozenset((e.id, e.since) for e in effects)
-    if memo.get("effects") == signature:
+    try:
+        signatures = memo["signatures"]
+    except KeyError:
+        signatures = memo["signatures"] = set()
+    if signature in signatures:
         return []
-    memo["effects"] = signature
+    signatures.add(signature)
     if not could_interact(effects, policy):
         return []
     resolution = resolve(effects, policy)

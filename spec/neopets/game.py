@@ -38,7 +38,7 @@ from spec.neopets import conflicts as NC
 from spec.neopets import events as E
 from spec.neopets.actions import BOOK
 from spec.neopets.effects import Effects
-from spec.neopets.state import ActiveNeopet, NeopetsState, Side
+from spec.neopets.state import ActiveNeopet, Move, NeopetsState, Side
 from spec.neopets.turn import NEXT_WINDOW, TURN, WINDOWS
 
 cite = BOOK.cite
@@ -204,7 +204,9 @@ class Neopets(Game[NeopetsState, Event]):
         card's type) are run, in their order (:func:`spec.neopets.actions.checks_in_turn`);
         the others cannot find anything there. What the spec cannot model makes the
         event unverifiable; once a hidden card was shown only as a kind, the hidden cards
-        are checked after every event (:meth:`_hidden_contradiction`).
+        are checked after every event (:meth:`_hidden_contradiction`). A pass in a turn with
+        no effect being resolved, the most common event, takes a path of its own at the top:
+        the same judgement without the tests that cannot find anything there.
 
         ``again`` (with the event's ``kind``) judges the same event a second time from the
         top, inside the first judgement (:meth:`_feed`, once an optional choice was let
@@ -214,15 +216,53 @@ class Neopets(Game[NeopetsState, Event]):
         """
         if kind is None:
             facts = _FACTS_OF[type(event)]  # events are of the game's classes (its decoder's)
-            kind = facts.kind
             state.seq = event.seq
+            if facts.passes and (by := event.by) in state.opponent and state.stage == "turn" and state.resolution is None:  # type: ignore[attr-defined]
+                # The most common event: a pass by a player, in a turn, with no effect being
+                # resolved (none waits for a choice). The judgement below, in the same order,
+                # without the tests that cannot find anything here (a pass names no card, the
+                # game is not over in a turn, nothing is fed): the pass's checks that can fail
+                # at the node and window, then priority goes over; the second pass in
+                # succession opens the node's next window (what _advance does first, spelt
+                # out: a quarter of all events) or moves the game on (_advance).
+                if state.unmarked:  # damage or a round since the last move: it came before this one
+                    state.damage_mark = len(state.damage_log)
+                    state.rounds_mark = len(state.round_winners)
+                    state.unmarked = False
+                try:
+                    for test, check in _PASS_IN_TURN[state.node][state.window]:
+                        if (violation := test(state, event)) is not None:
+                            rulings = self._refused(state, event, "pass", facts, (check, violation))
+                            break
+                    else:
+                        priority = state.priority
+                        priority.passes += 1
+                        priority.holder = state.opponent[by]
+                        if priority.passes >= 2:
+                            if not state.queue.items and (following := NEXT_WINDOW[node := state.node].get(state.window)) is not None:
+                                state.window = following
+                                state.window_number += 1
+                                priority.holder = state.active
+                                priority.passes = 0
+                                if node in ("attack", "defence"):
+                                    state.flags.rolled = False
+                            else:
+                                self._advance(state)
+                        rulings = []
+                except (B.Unmodelled, UnsupportedStep) as error:
+                    return [Ruling(None, Violation(str(error), severity="unverifiable"))]
+                if state.marked:
+                    rulings += self._hidden_contradictions(state)
+                return rulings
+            kind = facts.kind
         else:
             facts = _FACTS[kind]
         try:
             by = event.by  # type: ignore[attr-defined]
             if by not in state.opponent and (problem := actor_problem(kind, by, state.players, facts.actor)) is not None:  # type: ignore[arg-type]
                 rulings = problem  # not a player (the keys of ``opponent``), or nobody where a player acts
-            elif facts.card_fields and (missing := self._unknown_card(state, event, kind)) is not None:  # type: ignore[arg-type]
+            elif facts.card_fields and ((field := facts.card_field) is None or state.cards.get(getattr(event, field)) is None) \
+                    and (missing := self._unknown_card(state, event, kind)) is not None:  # type: ignore[arg-type]  # a known card: nothing to find
                 rulings = [missing]
             elif (stage := state.stage) == "over" and not facts.claim:  # a move or chance event, not a claim
                 rulings = [Ruling(cite("3.p4"), Violation("an event after the game was won", "no more events", kind))]
@@ -242,11 +282,15 @@ class Neopets(Game[NeopetsState, Event]):
                         staged = facts.in_turn[state.node][state.window]
                     else:  # a play: the checks that can fail for the type of the card played
                         staged = by_type.get(X._card_type(state, event.card), facts.in_turn)[state.node][state.window]  # type: ignore[attr-defined]
+                    if facts.per_move:  # what its checks share, found once (state.Move)
+                        state.move = Move(event)
                     for test, check in staged:
                         if (violation := test(state, event)) is not None:
+                            state.move = None  # passes may be inferred now: the game moves on
                             rulings = self._refused(state, event, kind, facts, (check, violation))  # type: ignore[arg-type]
                             break
                     else:
+                        state.move = None
                         if facts.passes:  # _do_pass spelt out on the most common event: priority goes over
                             priority = state.priority
                             priority.passes += 1
@@ -261,15 +305,23 @@ class Neopets(Game[NeopetsState, Event]):
                         else:
                             rulings = perform(self, state, event) or []
         except (B.Unmodelled, UnsupportedStep) as error:
+            state.move = None
             if again:
                 raise
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
         if state.marked and not again:
-            first, second = state.pair
-            if first.knowledge.marks:
-                rulings += self._hidden_contradiction(first)
-            if second.knowledge.marks:
-                rulings += self._hidden_contradiction(second)
+            rulings += self._hidden_contradictions(state)
+        return rulings
+
+    def _hidden_contradictions(self, state: NeopetsState) -> list[Ruling]:
+        """What z3 finds wrong with either player's hidden cards, once a hidden card was
+        shown only as a kind (``state.marked``): checked after every event from then on."""
+        rulings: list[Ruling] = []
+        first, second = state.pair
+        if first.knowledge.marks:
+            rulings += self._hidden_contradiction(first)
+        if second.knowledge.marks:
+            rulings += self._hidden_contradiction(second)
         return rulings
 
     @BOOK.encodes("8.20.7a", what="a card revealed only as a kind constrains which cards the hidden deck can hold (z3)")
@@ -1363,6 +1415,9 @@ def _kind(sel: A.Selector) -> str:
 __all__ = ["Neopets"]
 
 
+PER_MOVE = ("reroll",)
+"""The kinds whose checks share what they work out of the move (:class:`spec.neopets.state.Move`)."""
+
 _PERFORM: dict[str, Any] = {
     str(event.__struct_config__.tag): getattr(Neopets, f"_do_{event.__struct_config__.tag}")
     for event in E.EVENTS
@@ -1374,7 +1429,8 @@ _PERFORM: dict[str, Any] = {
 class KindFacts:
     """What :meth:`Neopets.apply` asks of every event of one kind, looked up once per kind."""
 
-    __slots__ = ("action", "actor", "by_type", "card_fields", "checks", "claim", "in_turn", "kind", "notes", "passes", "perform")
+    __slots__ = ("action", "actor", "by_type", "card_field", "card_fields", "checks", "claim", "in_turn", "kind", "notes", "passes",
+                 "per_move", "perform")
 
     def __init__(self, actor: bool, card_fields: tuple[str, ...], claim: bool, action: Any, perform: Any) -> None:
         self.kind: str = action.name
@@ -1383,6 +1439,9 @@ class KindFacts:
         """Whether a player performs it (its ``by`` is required; see :data:`NO_ACTOR`)."""
         self.card_fields = card_fields
         """The fields naming a card (:data:`CARD_FIELDS`), empty when it names none."""
+        self.card_field = card_fields[0] if len(card_fields) == 1 else None
+        """The one field naming a card, when there is one: a card of the database named there
+        leaves :meth:`Neopets._unknown_card` nothing to find (it is not called)."""
         self.claim = claim
         """Whether it is a claim (a derived fact, see :data:`spec.neopets.events.KINDS`)."""
         self.action = action
@@ -1391,6 +1450,8 @@ class KindFacts:
         """What it does once judged legal (:data:`_PERFORM`), or ``None``."""
         self.notes = action.name == "play"
         """Whether a legal move lists the clashes that decided it (:func:`spec.neopets.conflicts.move_notes`: plays)."""
+        self.per_move = action.name in PER_MOVE
+        """Whether its checks share facts of the move (:class:`spec.neopets.state.Move`)."""
         self.passes = action.name == "pass"
         """Whether it is a pass (done in :meth:`Neopets.apply` itself: see :meth:`Neopets._do_pass`)."""
         self.checks = action.checks_where()
@@ -1406,6 +1467,9 @@ _FACTS: dict[str, KindFacts] = {
     for kind in (str(event.__struct_config__.tag) for event in E.EVENTS)
 }
 """Per event kind, the facts :meth:`Neopets.apply` reads on every event."""
+
+_PASS_IN_TURN: dict[str, dict[str, X.StagedChecks]] = _FACTS["pass"].in_turn
+"""A pass's checks that can fail, per node and window of a turn (the pass of :meth:`Neopets.apply`)."""
 
 _FACTS_OF: dict[type, KindFacts] = {event: _FACTS[str(event.__struct_config__.tag)] for event in E.EVENTS}
 """The facts of each event class (its kind's: one look-up per event)."""

@@ -132,6 +132,24 @@ class Delayed:
     effect: tuple[Step, ...]
 
 
+class Move:
+    """What the checks of one move share, worked out once for all of them (a per-move context).
+
+    ``Neopets.apply`` makes one before the checks of a kind that has such shared facts
+    (a reroll: its two checks both ask which Neopet is faster and by how much) and drops
+    it before anything moves the game on (the move carried out, or passes inferred before
+    it): the checks only read the state, so what one of them found holds for the others.
+    """
+
+    __slots__ = ("edge", "event")
+
+    def __init__(self, event: Any) -> None:
+        self.event = event
+        """The event it was made for (compared by identity: another event has none)."""
+        self.edge: tuple[str | None, int] | None = None
+        """The Agility edge (``actions.agility_edge``), once a check asked for it."""
+
+
 @dataclass
 class NeopetsState:
     """The whole game at one moment."""
@@ -199,6 +217,9 @@ class NeopetsState:
     unmarked: bool = False
     """Whether damage was dealt or a round won since the marks (``damage_mark``,
     ``rounds_mark``) were last set: only then does the next move set them again."""
+    move: Move | None = field(default=None, repr=False, compare=False)
+    """What the checks of the move being judged share (a per-move context, :class:`Move`);
+    ``None`` outside the checks. Never copied."""
     board_cache: object = field(default=None, repr=False, compare=False)
     """What is in play, worked out once per arrangement (spec.neopets.board); never copied."""
     card_effects: dict[tuple, Any] = field(default_factory=dict, repr=False, compare=False)
