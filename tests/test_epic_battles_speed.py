@@ -434,3 +434,101 @@ def test_the_deck_facts_read_at_once_are_those_of_each_reading() -> None:
                 assert read(B.deck_allows, state, defn, character) == read(allows_apart, defn, character)
                 compared += 1
     assert compared > 100
+
+
+# ---------------------------------------------------------------- the flow taken at once, stats and labels kept
+
+def _reports_of_every_replay(folder: Any) -> list[bytes]:
+    """The report (as JSON) of every shipped replay and of the played games (written to ``folder``),
+    each verified with ``--keep-going``."""
+    import msgspec
+
+    from verifier.verify import verify_file
+
+    played = []
+    for number, lines in enumerate(_games()):
+        path = folder / f"played{number}.jsonl"
+        if not path.exists():
+            path.write_bytes(b"\n".join(lines) + b"\n")
+        played.append(path)
+    return [msgspec.json.encode(verify_file(path, keep_going=True)) for path in [*_shipped_replays(), *played]]
+
+
+def test_the_flow_taken_at_once_gives_what_the_queued_flow_gives(monkeypatch: Any, tmp_path: Any) -> None:
+    """With nothing queued or under way, ``EpicBattles._then`` carries on with the flow at once and
+    ``EpicBattles.schedule`` begins an effect at once: every replay's report is the one given when
+    each such step and effect is queued for ``_work`` instead (as before), and both are indeed
+    taken at once (and queued) along the way."""
+    from spec.epic_battles.game import EpicBattles
+    from spec.epic_battles.state import Job
+
+    taken = {"at once": 0, "queued": 0, "begun": 0, "scheduled": 0}
+    then, schedule = EpicBattles._then, EpicBattles.schedule
+
+    def counted_then(self: Any, state: EpicBattlesState, step: Any, *args: Any) -> None:
+        queued = len(state.scheduled)
+        then(self, state, step, *args)
+        taken["queued" if len(state.scheduled) > queued else "at once"] += 1
+
+    def counted_schedule(self: Any, state: EpicBattlesState, job: Job) -> None:
+        queued = len(state.scheduled)
+        schedule(self, state, job)
+        taken["scheduled" if len(state.scheduled) > queued else "begun"] += 1
+
+    monkeypatch.setattr(EpicBattles, "_then", counted_then)
+    monkeypatch.setattr(EpicBattles, "schedule", counted_schedule)
+    at_once = _reports_of_every_replay(tmp_path)
+
+    def always_queued(self: Any, state: EpicBattlesState, step: Any, *args: Any) -> None:
+        state.scheduled.append(Job("then", then=step.__name__, args=args))
+
+    def always_scheduled(self: Any, state: EpicBattlesState, job: Job) -> None:
+        state.scheduled.append(job)
+
+    monkeypatch.setattr(EpicBattles, "_then", always_queued)
+    monkeypatch.setattr(EpicBattles, "schedule", always_scheduled)
+    assert _reports_of_every_replay(tmp_path) == at_once
+    assert all(n > 10 for n in taken.values()) and taken["at once"] > 100, taken
+
+
+def test_stat_changes_and_moment_labels_kept_are_those_read_afresh(monkeypatch: Any, tmp_path: Any) -> None:
+    """Along the shipped replays and played games, what ``B._modifiers`` adds to a stat (from the
+    always-on changes kept per stat, ``B._stat_steps``) is the sum over every change in force read
+    afresh, a card's cost (its own change kept per card, ``state.cat.own_cost``) is the one read
+    afresh, and the labels of a moment (``B.moment_labels``, printed part kept per card) are the
+    card's height and traits read afresh."""
+    modifiers, moment_labels, cost = B._modifiers, B.moment_labels, B.cost
+    looked = {"kept": 0, "read": 0, "labels": 0, "cost": 0}
+
+    def modifiers_afresh(state: EpicBattlesState, stat: str, uid: int, defn: Any, owner: str) -> int:
+        return sum(step.delta if isinstance(step.delta, int) else 0 for lasting, step in in_force_afresh(state, A.Modify)
+                   if step.stat == stat and B.selects(state, lasting.controller, step.target, uid, defn, owner, lasting.this, lasting.that))
+
+    def checked_modifiers(state: EpicBattlesState, stat: str, uid: int, defn: Any, owner: str) -> int:
+        found = modifiers(state, stat, uid, defn, owner)
+        assert found == modifiers_afresh(state, stat, uid, defn, owner), f"stale changes of {stat}"
+        kept = state.by_characters.get((B.STAT_STEPS, stat, state.aggressor))
+        looked["kept" if kept is not None and kept is not False else "read"] += 1
+        return found
+
+    def checked_labels(state: EpicBattlesState, uid: int, defn: Any, owner: str) -> tuple[str, ...]:
+        found = moment_labels(state, uid, defn, owner)
+        height = B.height(defn)
+        assert found == tuple(([height] if height else []) + B.traits(state, uid, defn, owner)), f"stale labels of {defn.name}"
+        looked["labels"] += 1
+        return found
+
+    def checked_cost(state: EpicBattlesState, card: Any, owner: str, variables: dict[str, object] | None = None) -> int:
+        found = cost(state, card, owner, variables)
+        own = sum(step.delta for step in B._own_steps(state, card.name, owner, variables or {})
+                  if isinstance(step, A.Modify) and isinstance(step.delta, int)) if card.name is not None else 0
+        plain = B.printed(card.defn, "cost") + modifiers_afresh(state, "cost", card.uid, card.defn, owner) + own
+        assert found == max(0, plain), f"stale cost of {card.name}"
+        looked["cost"] += 1
+        return found
+
+    monkeypatch.setattr(B, "_modifiers", checked_modifiers)
+    monkeypatch.setattr(B, "moment_labels", checked_labels)
+    monkeypatch.setattr(B, "cost", checked_cost)
+    _reports_of_every_replay(tmp_path)
+    assert looked["kept"] > 100 and looked["labels"] > 100 and looked["cost"] > 100, looked

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Literal
 
 from grammar import ast as A
 from grammar import epic_battles_nodes as N
@@ -402,12 +402,60 @@ def _always_readable(cond: A.Condition | None) -> bool:
 
 
 def _modifiers(state: EpicBattlesState, stat: str, uid: int, defn: CardDef | None, owner: str) -> int:
+    """What the changes in force add to ``stat`` of a card. With no lasting change of this stat
+    (the usual case), the characters' always-on changes of it are read from what is kept
+    (:func:`_stat_steps`): none at all, most often."""
+    for lasting in state.lasting:
+        step = lasting.step
+        if isinstance(step, A.Modify) and step.stat == stat:
+            break
+    else:
+        steps: tuple[tuple[Lasting, A.Modify], ...] | Literal[False] | None = state.by_characters.get((STAT_STEPS, stat, state.aggressor))
+        if steps is None:
+            steps = _stat_steps(state, stat)
+        if steps == ():
+            return 0  # (no character changes this stat: the usual case)
+        if steps is not False:
+            total = 0
+            for lasting, step in steps:
+                if selects(state, lasting.controller, step.target, uid, defn, owner, lasting.this, lasting.that):
+                    total += step.delta if isinstance(step.delta, int) else 0
+            return total
     total = 0
     for lasting, step in in_force(state, A.Modify):
         assert isinstance(step, A.Modify)
         if step.stat == stat and selects(state, lasting.controller, step.target, uid, defn, owner, lasting.this, lasting.that):
             total += step.delta if isinstance(step.delta, int) else 0
     return total
+
+
+STAT_STEPS = "always-on changes of a stat"
+"""With a stat (``cost``, ``damage``) and the aggressor, the key of ``state.by_characters`` under
+which :func:`_modifiers` keeps the characters' always-on changes of that stat (:func:`_stat_steps`)."""
+
+
+def _stat_steps(state: EpicBattlesState, stat: str) -> tuple[tuple[Lasting, A.Modify], ...] | Literal[False]:
+    """The ``(lasting, step)`` pairs of the always-on changes of ``stat`` that the characters in
+    play make, aggressor's first, as :func:`in_force` gives them (``()`` when none does): kept
+    when they hold whatever happens, that is when no ability holding one has a condition and
+    every other condition :func:`in_force` would read for changes can be read (an ability with
+    no change of this stat adds nothing, whether its condition holds or not). Kept in
+    ``state.by_characters`` (the aggressor is part of the key) until a character is shown.
+    ``False`` (kept too) otherwise, or when a character's text cannot be read: each reading reads
+    them in turn."""
+    by_player = state.by_characters.get((BY_PLAYER, A.Modify))
+    if by_player is None:
+        by_player = _passives_by_player(state, A.Modify)
+    steps: tuple[tuple[Lasting, A.Modify], ...] | Literal[False] = False
+    if by_player is not None:
+        read = [(controller, ability) for controller in state.in_order() for ability in by_player.get(controller, ())]
+        changes = [[step for step in ability.effect if isinstance(step, A.Modify) and step.stat == stat] for _c, ability in read]
+        if all(_always_readable(ability.condition) and (ability.condition is None or not found)
+               for (_c, ability), found in zip(read, changes, strict=True)):
+            steps = tuple((Lasting(step, controller), step) for (controller, _a), found in zip(read, changes, strict=True)
+                          for step in found)
+    state.by_characters[(STAT_STEPS, stat, state.aggressor)] = steps
+    return steps
 
 
 def printed(defn: CardDef | None, key: str) -> int:
@@ -479,11 +527,23 @@ def damage(state: EpicBattlesState, card: CardObj, owner: str) -> int:
 def cost(state: EpicBattlesState, card: CardObj, owner: str, variables: dict[str, object] | None = None) -> int:
     """The energy a card costs now: printed, its own text about its cost, every change in force."""
     total = printed(card.defn, "cost") + _modifiers(state, "cost", card.uid, card.defn, owner)
-    if card.name is not None:
-        for step in own_steps(state, card.name, owner, variables or {}):
-            if isinstance(step, A.Modify) and isinstance(step.delta, int):
-                total += step.delta
+    name = card.name
+    if name is not None:
+        own = state.cat.own_cost.get(name)
+        total += own if own is not None else _own_cost(state, name, owner, variables or {})
     return max(0, total)
+
+
+def _own_cost(state: EpicBattlesState, name: str, owner: str, variables: dict[str, object]) -> int:
+    """What a card's own text adds to its cost (:func:`own_steps`); kept per card
+    (``state.cat.own_cost``) when its own steps are the same in every state (no *if* in its text)."""
+    total = 0
+    for step in own_steps(state, name, owner, variables):
+        if isinstance(step, A.Modify) and isinstance(step.delta, int):
+            total += step.delta
+    if state.cat.own_steps.get(name) is not None:  # read as printed: the same for every player and state
+        state.cat.own_cost[name] = total
+    return total
 
 
 def _gained(state: EpicBattlesState, uid: int, defn: CardDef | None, owner: str, part: str) -> list[str]:
@@ -501,6 +561,20 @@ def traits(state: EpicBattlesState, uid: int, defn: CardDef | None, owner: str) 
     if not base and defn is not None:
         base = _bar(state, defn.name, "traits")
     return base + _gained(state, uid, defn, owner, "trait")
+
+
+def moment_labels(state: EpicBattlesState, uid: int, defn: CardDef, owner: str) -> tuple[str, ...]:
+    """The labels a moment involving this card carries (``Occurrence.labels``): its height, then its
+    link traits (:func:`traits`). The printed part is read once per card (``state.cat.labels``);
+    the traits gained are read in the state."""
+    table = state.cat.labels
+    printed_labels = table.get(defn.name)
+    if printed_labels is None:
+        height_ = height(defn)
+        base = list(defn.traits) or _bar(state, defn.name, "traits")
+        printed_labels = table[defn.name] = tuple(([height_] if height_ else []) + base)
+    gained = _gained(state, uid, defn, owner, "trait")
+    return printed_labels + tuple(gained) if gained else printed_labels
 
 
 def follow_ups(state: EpicBattlesState, uid: int, defn: CardDef | None, owner: str) -> list[str]:

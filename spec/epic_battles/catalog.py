@@ -40,6 +40,12 @@ class Catalog:
         self.own_steps: dict[str, tuple[Any, ...] | None] = {}
         """Per card: the steps of its text about itself when they are the same in every state
         (no *if* in its text), else ``None`` (spec.epic_battles.board.own_steps)."""
+        self.own_cost: dict[str, int] = {}
+        """Per card whose own steps are the same in every state: what they add to its cost
+        (spec.epic_battles.board.cost)."""
+        self.labels: dict[str, tuple[str, ...]] = {}
+        """Per card: its height and printed link traits, the labels a moment it is part of carries
+        before any gained trait (spec.epic_battles.board.moment_labels)."""
         self.deck_rules: dict[tuple[str, str, str], Any] = {}
         self.characters: list[tuple[str, re.Pattern[str]]] | None = None
 

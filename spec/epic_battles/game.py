@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 from itertools import combinations
 from typing import Annotated, Any, ClassVar
@@ -68,7 +69,7 @@ NAMED_FIELDS = {cls: _named_fields(cls) for cls in E.EVENTS}
 class KindFacts:
     """What applying an event of one class needs to know of its kind, worked out once per class."""
 
-    __slots__ = ("action", "actor", "at_node", "claim", "kind", "many", "names", "one")
+    __slots__ = ("action", "actor", "at_node", "claim", "kind", "many", "names", "one", "tests_at")
 
     def __init__(self, cls: type) -> None:
         self.kind: str = TAGS.get(cls) or str(cls.__struct_config__.tag)  # type: ignore[attr-defined]
@@ -88,6 +89,8 @@ class KindFacts:
         tests, in their order (:func:`spec.epic_battles.actions.checks_at`): a pass in the Set or
         Action step runs only the check of whose turn it is, a draw of the Draw step only the two
         checks of that step, not the four of the set-up."""
+        self.tests_at = {node: tests for node, (_checks, tests) in self.at_node.items()}
+        """Per node, the tests alone (``at_node``'s second part), read first on every event."""
 
 
 FACTS: dict[type, KindFacts] = {cls: KindFacts(cls) for cls in E.EVENTS}
@@ -225,15 +228,17 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                         setup.rulings.append(ruling)
                 if side_only:
                     find("EB.side.exclusive", f"{name} is a Side Deck Only card", "not in the 60-card deck", name)
-            for name in sorted(set(main) | set(side)):
-                defn = known.get(name)
-                if defn is None or character is None or not B.is_character(character):
-                    continue
-                allowed, in_game = B.deck_allows(probe, defn, character.name)
-                if not allowed:
-                    find("EB.deck.character_name", f"{name} belongs to another character", f"cards for {character.name}", name)
-                if not in_game:
-                    find("EB.deck.game_only", f"{name} is reserved for another game", f"cards for {character.stats.get('game')}", name)
+            if character is not None and B.is_character(character):  # (the cards are weighed against a character)
+                for name in sorted(set(main) | set(side)):
+                    defn = known.get(name)
+                    if defn is None:
+                        continue
+                    allowed, in_game = B.deck_allows(probe, defn, character.name)
+                    if not allowed:
+                        find("EB.deck.character_name", f"{name} belongs to another character", f"cards for {character.name}", name)
+                    if not in_game:
+                        find("EB.deck.game_only", f"{name} is reserved for another game", f"cards for {character.stats.get('game')}",
+                             name)
             if side:
                 problem = size_violation(sum(side.values()), 6, 6)
                 if problem:
@@ -320,13 +325,12 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             if state.resolution is not None and state.resolution.need is not None:
                 return self._feed(state, ev, kind)
         hit: tuple[Any, Violation] | None = None
-        at_node = facts.at_node.get(state.node)
-        if at_node is not None:  # the checks that can fail where the game stands, first to last
-            tests = at_node[1]
+        tests = facts.tests_at.get(state.node)
+        if tests is not None:  # the checks that can fail where the game stands, first to last
             for test in tests:
                 violation = test(state, ev)
                 if violation is not None:
-                    hit = at_node[0][tests.index(test)], violation
+                    hit = facts.at_node[state.node][0][tests.index(test)], violation
                     break
         else:
             hit = BOOK.actions[kind].first_violation(state, ev)
@@ -689,7 +693,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         if extra:
             self.schedule(state, Job("effect", strike.attacker, strike.card, extra,
                                      vars={"this": strike.card.uid, "rule": cite("EB.card.attack.pay")}))
-        self.schedule(state, Job("then", then="_strike_paid", args=(strike.sid,)))
+        self._then(state, self._strike_paid, strike.sid)
 
     @BOOK.encodes("EB.kw.knockdown", "EB.card.attack.text",
                   what="once paid, a Knock Down or Launcher knocks the rival down; the text before HIT then happens")
@@ -711,7 +715,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         if effect:
             self.schedule(state, Job("effect", strike.attacker, strike.card, effect,
                                      vars={"this": strike.card.uid, "combo": strike.position, "rule": cite("EB.card.attack.text")}))
-        self.schedule(state, Job("then", then="_strike_text_done", args=(sid,)))
+        self._then(state, self._strike_text_done, sid)
 
     def _strike_text_done(self, state: EpicBattlesState, sid: int) -> None:
         strike = state.strike(sid)
@@ -740,7 +744,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         if effect:
             self.schedule(state, Job("effect", player, card, effect, vars={"this": card.uid, "that": strike.card.uid,
                                                                             "rule": cite("EB.card.block.sequence")}))
-        self.schedule(state, Job("then", then="_block_done", args=(strike.sid, card)))
+        self._then(state, self._block_done, strike.sid, card)
         return rulings
 
     @BOOK.encodes("EB.card.attack.blocked", "EB.chip", "EB.kw.knockdown.blocked",
@@ -757,7 +761,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         for effect in B.blocked_effects(state, strike.card.name or ""):
             self.schedule(state, Job("effect", strike.attacker, strike.card, effect,
                                      vars={"this": strike.card.uid, "rule": cite("EB.card.attack.blocked")}))
-        self.schedule(state, Job("then", then="_after_block", args=(sid,)))
+        self._then(state, self._after_block, sid)
 
     def _after_block(self, state: EpicBattlesState, sid: int) -> None:
         strike = state.strike(sid)
@@ -800,7 +804,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         for effect in B.hit_effects(state, strike.card.name or ""):
             self.schedule(state, Job("effect", strike.attacker, strike.card, effect,
                                      vars={"this": strike.card.uid, "combo": strike.position, "rule": cite("EB.card.attack.unblocked")}))
-        self.schedule(state, Job("then", then="_finish", args=(strike.sid,)))
+        self._then(state, self._finish, strike.sid)
 
     @BOOK.encodes("EB.card.attack.after", "EB.energy.attack_to_pile",
                   what="a finished attack goes to its player's energy pile; its player may then link another")
@@ -829,7 +833,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             state.delayed = [d for d in state.delayed if d.when != "end_of_combo"]
         for item in delayed:
             self.schedule(state, Job("effect", item.controller, item.source, item.effect, vars={"rule": cite("EB.card.attack.unblocked")}))
-        self.schedule(state, Job("then", then="_combo_over"))
+        self._then(state, self._combo_over)
 
     def _combo_over(self, state: EpicBattlesState) -> None:
         lasting = state.lasting
@@ -876,7 +880,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             if extra + effect:
                 self.schedule(state, Job("effect", player, card, extra + effect,
                                          vars={"this": card.uid, "that": that, "rule": cite("EB.card.event.flip.resolve")}))
-            self.schedule(state, Job("then", then="_flipped", args=(player, card.uid)))
+            self._then(state, self._flipped, player, card.uid)
         return rulings
 
     def _flipped(self, state: EpicBattlesState, player: str, uid: int) -> None:
@@ -898,8 +902,32 @@ class EpicBattles(Game[EpicBattlesState, Event]):
     # ================================================================== primitives
 
     def schedule(self, state: EpicBattlesState, job: Job) -> None:
-        """Ask for work to be done after the current job and the triggers it caused."""
-        state.scheduled.append(job)
+        """Ask for work to be done after the current job and the triggers it caused.
+
+        An effect asked for with nothing queued or under way in a turn (the usual case) is begun
+        at once, as :meth:`_work` would begin it next (its resolution is carried out when the
+        work is done, ``_apply`` or ``_drive``); anything asked for after it waits for it.
+        """
+        if job.kind == "effect" and state.resolution is None and not (state.pending or state.waiting or state.scheduled) \
+                and state.stage == "turn":
+            state.resolution = Resolution(job.controller, job.source, [interpreter.Frame(job.effect)], job, vars=dict(job.vars))
+        else:
+            state.scheduled.append(job)
+
+    def _then(self, state: EpicBattlesState, then: Callable[..., None], *args: Any) -> None:
+        """Go on with the flow: the game's method ``then`` with ``args``, after the work queued before it.
+
+        With nothing queued or under way in a turn (no resolution, nothing pending, waiting or
+        scheduled: the usual case), :meth:`_work` would take this very job next, so it is done
+        at once; otherwise it is scheduled as a ``then`` job. Every caller asks last, so that
+        nothing the caller does next comes before it either way (a flip asks per card, and after
+        it only asks for the next card's work, which comes later either way). (A negated attack is still
+        settled after it: ``_apply`` and ``_work`` ask once the work is done.)
+        """
+        if state.resolution is None and not (state.pending or state.waiting or state.scheduled) and state.stage == "turn":
+            then(state, *args)
+        else:
+            state.scheduled.append(Job("then", then=then.__name__, args=args))
 
     def occur(self, state: EpicBattlesState, event: str, who: str | None, card: CardObj | None = None,
               phase: str | None = None, owner: str | None = None, settled: str | None = None) -> None:
@@ -907,11 +935,9 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         if card is None:  # a moment of the turn or of a player (a step begins, a player is chipped...)
             occ = Occurrence(event, who, None, None, (), phase, settled)
         else:
-            labels: tuple[str, ...] = ()
-            if card.defn is not None:
-                height = B.height(card.defn)
-                labels = tuple(([height] if height else []) + B.traits(state, card.uid, card.defn, owner or card.owner))
-            occ = Occurrence(event, who, card.uid, card.defn, labels, phase, settled)
+            defn = card.defn
+            labels = B.moment_labels(state, card.uid, defn, owner or card.owner) if defn is not None else ()
+            occ = Occurrence(event, who, card.uid, defn, labels, phase, settled)
         state.recent.append(occ)
         watched = state.by_characters.get(event)
         if watched is None:
@@ -936,9 +962,19 @@ class EpicBattles(Game[EpicBattlesState, Event]):
     def move_top(self, state: EpicBattlesState, player: str, n: int, to: str, how: str = "moved") -> int:
         """Move the top ``n`` cards of a deck to one of its player's zones; the round ends if the deck runs out."""
         side = state.sides[player]
+        deck = side.deck
+        if 0 < n < deck.hidden and not side.top and state.stage == "turn":
+            # the usual case: n unseen cards off a deck that does not run out, none of them shown
+            # before (take_top's own steps, at once; check_empty cannot end the round)
+            cards = getattr(side, to).cards
+            uid = state.next_uid
+            for i in range(n):
+                cards.append(CardObj(uid + i, None, player, None))
+            state.next_uid = uid + n
+            deck.hidden -= n
+            return n
         moved = 0
         for _ in range(n):
-            deck = side.deck
             if len(deck.cards) + deck.hidden == 0 or state.stage != "turn":  # (the size of the deck, read at once)
                 break
             card = self.take_top(state, player, None, [], how)
