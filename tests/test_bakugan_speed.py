@@ -383,16 +383,25 @@ def test_stats_read_from_the_changes_kept_per_card_are_the_plain_reading(paths: 
 
     def see(state: BakuganState, _event: Any, before: bool) -> None:
         for player, bak in B.all_bakugan(state):
+            plains: list[int] = []
+            raised = False
             for stat in B.STATS:
                 try:
                     plain = _plain_raw_stat(state, player, bak, stat)
                 except B.Unmodelled as error:
                     with pytest.raises(B.Unmodelled, match=re.escape(str(error))):
                         B.raw_stat(state, player, bak, stat)
+                    if not raised:  # several read at once raise what the first read alone to raise raises
+                        with pytest.raises(B.Unmodelled, match=re.escape(str(error))):
+                            B.stats(state, player, bak, B.STATS)
+                    raised = True
                     continue
                 assert B.raw_stat(state, player, bak, stat) == plain
+                plains.append(plain)
                 printed = bak.top.defn.stat(B.BASE_KEY[stat]) if bak.top.defn is not None and stat in B.BASE_KEY else 0
                 seen["changed"] += plain != printed
+            if not raised:  # several stats read at once: each as read alone
+                assert B.stats(state, player, bak, B.STATS) == [max(0, p) for p in plains]
 
     along_replays(see, paths)
     assert seen["changed"]
@@ -676,3 +685,37 @@ def test_what_the_deck_checks_read_of_a_card_is_the_plain_reading(monkeypatch: p
     for defn in cards:
         assert kept(cards, defn) == plain(cards, defn)
         assert kept(cards, defn) == plain(cards, defn)  # the second time from what was kept
+
+
+def test_a_choice_still_legal_is_what_the_list_of_candidates_says(monkeypatch: pytest.MonkeyPatch,
+                                                                  paths: list[Path] | None = None) -> None:
+    """Each time an effect asks whether a choice made at announcement is still legal, the answer
+    (a Bakugan asked about alone where it can be) is what looking for it among all the candidates gives."""
+    asked = {"alone": 0, "all": 0}
+    fast = T.still_legal
+
+    def compared(state: BakuganState, controller: str, slot: Any, obj: Any) -> bool:
+        answer = fast(state, controller, slot, obj)
+        assert answer == T.still_legal_plain(state, controller, slot, obj)
+        asked["alone" if slot.kind == "bakugan" and not slot.where and type(obj) is tuple else "all"] += 1
+        return answer
+
+    monkeypatch.setattr(T, "still_legal", compared)
+    along_replays(lambda _state, _event, _before: None, paths)
+    assert asked["alone"]
+
+
+def test_the_tests_apply_runs_are_the_checks_kept_per_place_and_name_their_checks() -> None:
+    """Per event type, the tests ``apply`` runs where the game stands are those of the checks :func:`X.staged`
+    keeps there, in their order, and each names the registered check it is the test of; each kind is carried
+    out by its own ``_do_<kind>`` (a play and a reroll through their wrappers), or changes nothing."""
+    for cls in E.EVENTS:
+        facts = G._facts_for(cls)
+        for place, by_mode in facts.staged.items():
+            for mode, kept in by_mode.items():
+                assert facts.tests[place][mode] == tuple(test for _check, test in kept)
+            assert facts.tests[place]["a mode added later"] == tuple(check.test for check in facts.action.checks)
+        assert all(facts.check_of[check.test] is check for check in facts.action.checks)
+        expected = G._PERFORM.get(facts.kind) or getattr(G.Bakugan, f"_do_{facts.kind}", None) or G.Bakugan._do_nothing
+        assert facts.perform is expected
+        assert facts.forfeit == (facts.kind == "forfeit")

@@ -120,6 +120,23 @@ def staged(action: Action[Any, Any]) -> Staged:
     return {place: _ByMode({mode: kept(place, mode) for mode in MODES}, every) for place in PLACES}
 
 
+class _TestsByMode(dict[str, tuple[Callable[..., Check], ...]]):
+    """Mode -> the tests of the checks to run (:class:`_ByMode` without the checks); a mode not in :data:`MODES` runs them all."""
+
+    def __init__(self, kept: dict[str, tuple[Callable[..., Check], ...]], every: tuple[Callable[..., Check], ...]) -> None:
+        super().__init__(kept)
+        self.every = every
+
+    def __missing__(self, _mode: str) -> tuple[Callable[..., Check], ...]:
+        return self.every
+
+
+def tests_of(by_mode: _ByMode) -> _TestsByMode:
+    """The checks kept for one place (a :func:`staged` entry) with their tests alone, in the same order."""
+    return _TestsByMode({mode: tuple(test for _check, test in kept) for mode, kept in by_mode.items()},
+                        tuple(test for _check, test in by_mode.every))
+
+
 def _busy(state: BakuganState) -> bool:
     """An effect is completing or being paid for: nobody has priority (1.14.5.p1)."""
     return state.resolution is not None or state.pending_item is not None

@@ -199,34 +199,42 @@ _Modifiers = tuple[tuple[tuple[A.Modify, A.Condition | None, frozenset[str] | No
 
 
 def _modifiers(state: BakuganState, name: str | None, stat: str) -> _Modifiers:
-    """The static changes of ``stat`` a card prints, in printed order, read once per card and stat.
+    """The static changes of ``stat`` a card prints, in printed order (see :func:`_statics_of`).
 
     First as the top of a pile, each (change, condition, the BakuCore icons a BakuCore static
-    asks for, else ``None``): BakuCore statics (no condition), statics, riders without a moment
-    but Victor (a rider on a Character or Evo is a conditional static); then as a Hero, each
-    (change, condition): its statics. A text that does not read raises :class:`Unmodelled`.
+    asks for, else ``None``); then as a Hero, each (change, condition). A text that does not
+    read raises :class:`Unmodelled`.
     """
     if name is None:
         return (), ()
-    cache: dict[tuple[str, str], _Modifiers] | None = state.cards.__dict__.get("_bakugan_modifiers")
+    return _statics_of(state, name).get(stat, ((), ()))
+
+
+def _statics_of(state: BakuganState, name: str) -> dict[str, _Modifiers]:
+    """Stat -> the static changes of it a card prints, for the stats it changes only; read once per card.
+
+    As the top of a pile (BakuCore statics with no condition, statics, riders without a moment
+    but Victor: a rider on a Character or Evo is a conditional static), each (change, condition,
+    the BakuCore icons a BakuCore static asks for, else ``None``); as a Hero (its statics), each
+    (change, condition). A stat the card does not change has no entry, so a stat nothing in play
+    changes costs one look-up. A text that does not read raises :class:`Unmodelled`.
+    """
+    cache: dict[str, dict[str, _Modifiers]] | None = state.cards.__dict__.get("_bakugan_statics")
     if cache is None:
-        cache = state.cards.__dict__["_bakugan_modifiers"] = {}
-    found = cache.get((name, stat))
+        cache = state.cards.__dict__["_bakugan_statics"] = {}
+    found = cache.get(name)
     if found is None:
         pile: list[tuple[A.Modify, A.Condition | None, frozenset[str] | None]] = []
         for ability in abilities(state, name, (A.Passive, K.CoreStatic, K.Rider)):
             if isinstance(ability, K.CoreStatic):
-                pile.extend((step, None, frozenset(ability.cores)) for step in ability.effect if _changes(step, stat))
+                pile.extend((step, None, frozenset(ability.cores)) for step in ability.effect if isinstance(step, A.Modify))
             elif isinstance(ability, A.Passive) or ability.keyword != "Victor" and ability.when is None:
-                pile.extend((step, ability.condition, None) for step in ability.effect if _changes(step, stat))
-        hero = tuple((step, ability.condition) for ability in abilities(state, name, A.Passive) for step in ability.effect
-                     if _changes(step, stat))
-        found = cache[(name, stat)] = (tuple(pile), hero)
+                pile.extend((step, ability.condition, None) for step in ability.effect if isinstance(step, A.Modify))
+        hero = [(step, ability.condition) for ability in abilities(state, name, A.Passive) for step in ability.effect
+                if isinstance(step, A.Modify)]
+        found = cache[name] = {stat: (tuple(m for m in pile if m[0].stat == stat), tuple(m for m in hero if m[0].stat == stat))
+                               for stat in dict.fromkeys([m[0].stat for m in pile] + [m[0].stat for m in hero])}
     return found
-
-
-def _changes(step: A.Step, stat: str) -> bool:
-    return isinstance(step, A.Modify) and step.stat == stat
 
 
 def _own(sel: A.Selector) -> bool:
@@ -234,40 +242,81 @@ def _own(sel: A.Selector) -> bool:
     return sel.quantifier in ("the", "this") and sel.owner is None and sel.team is None
 
 
+_HeroStatics = dict[str, tuple[tuple[str, A.Modify, A.Condition | None], ...]]
+
+
+def _hero_statics(state: BakuganState) -> _HeroStatics | None:
+    """Stat -> the statics of the Heroes in play that change it for every Bakugan they describe
+    (6.5.3.p2), each (controller, change, condition), seated player's first, each player's Heroes
+    in order: the order :func:`raw_stat` adds them in. ``None`` when a Hero's text does not read
+    (then each reading goes Hero by Hero, raising where the plain reading raises).
+
+    Read once, and again only after the Heroes change: :attr:`BakuganState.statics` is dropped
+    with the index of triggered abilities (:meth:`BakuganState.in_play_changed`).
+    """
+    index = state.statics
+    if index is None:
+        built: dict[str, list[tuple[str, A.Modify, A.Condition | None]]] = {}
+        try:
+            for controller in state.players:
+                for hero in state.sides[controller].heroes:
+                    if hero.name is None:
+                        continue
+                    for stat, (_pile, changes) in _statics_of(state, hero.name).items():
+                        for step, condition in changes:
+                            if step.target.quantifier == "all":
+                                built.setdefault(stat, []).append((controller, step, condition))
+        except Unmodelled:
+            return None
+        index = state.statics = {stat: tuple(found) for stat, found in built.items()}
+    return index
+
+
 def raw_stat(state: BakuganState, player: str, bak: Bakugan, stat: str) -> int:
     """A Bakugan's stat before values under zero are read as zero."""
-    top = bak.top
+    top = bak.evos[-1] if bak.evos else bak.character  # bak.top
     defn = top.defn
     base = BASE_KEY.get(stat)
     value = defn.stat(base) if defn is not None and base is not None else 0
-    lasting = state.lasting
-    for change in lasting:
-        if change.base and change.player == player and change.bakugan == bak.name and change.stat == stat and change.uid == bak.character.uid:
-            value = change.amount  # 2.9.3, 2.10.3: a set value replaces the base
+    added = 0  # the turn's changes that add to it (3.5.3.p1), read with the set values in one pass
+    if state.lasting:
+        name, uid = bak.name, bak.character.uid
+        for change in state.lasting:
+            if change.stat == stat and change.bakugan == name and change.player == player and change.uid == uid:
+                if change.base:
+                    value = change.amount  # 2.9.3, 2.10.3: a set value replaces the base
+                else:
+                    added += change.amount
     if base is not None and bak.holding:
         index = 0 if stat == "BPower" else 1
         for slot in bak.holding:
             icon = state.field_cores.get(slot, ("", ""))[0]
             value += CORE_BONUS.get(icon, (0, 0))[index]  # 6.5.2: the held BakuCore's bonus
-    held: set[str] | None = None
-    for step, condition, cores in _modifiers(state, top.name, stat)[0]:  # statics printed on the Bakugan itself
-        if cores is not None:  # 6.5.2.1: while it holds such a BakuCore
-            if held is None:
-                held = {state.field_cores[s][0] for s in bak.holding if s in state.field_cores}
-            if not held & cores:
-                continue
-        if _own(step.target) and (condition is None or condition_holds(state, player, condition, {"self": (player, bak.name)})):
-            value += amount(step.delta, {})
-    for controller in state.players:  # 6.5.3.p2: the Heroes' statics
-        for hero in state.sides[controller].heroes:
-            for step, condition in _modifiers(state, hero.name, stat)[1]:
-                if step.target.quantifier == "all" and bakugan_matches(state, controller, step.target, player, bak) and (
-                        condition is None or condition_holds(state, controller, condition, {"self": (player, bak.name)})):
-                    value += amount(step.delta, {})
-    for change in lasting:
-        if not change.base and change.player == player and change.bakugan == bak.name and change.stat == stat and change.uid == bak.character.uid:
-            value += change.amount
-    return value
+    printed = _statics_of(state, top.name).get(stat) if top.name is not None else None
+    if printed is not None and printed[0]:  # statics printed on the Bakugan itself
+        held: set[str] | None = None
+        for step, condition, cores in printed[0]:
+            if cores is not None:  # 6.5.2.1: while it holds such a BakuCore
+                if held is None:
+                    held = {state.field_cores[s][0] for s in bak.holding if s in state.field_cores}
+                if not held & cores:
+                    continue
+            if _own(step.target) and (condition is None or condition_holds(state, player, condition, {"self": (player, bak.name)})):
+                value += amount(step.delta, {})
+    heroes = state.statics if state.statics is not None else _hero_statics(state)
+    if heroes is None:  # a Hero's text does not read: Hero by Hero, as far as it goes
+        for controller in state.players:  # 6.5.3.p2: the Heroes' statics
+            for hero in state.sides[controller].heroes:
+                for step, condition in _modifiers(state, hero.name, stat)[1]:
+                    if step.target.quantifier == "all" and bakugan_matches(state, controller, step.target, player, bak) and (
+                            condition is None or condition_holds(state, controller, condition, {"self": (player, bak.name)})):
+                        value += amount(step.delta, {})
+    else:
+        for controller, step, condition in heroes.get(stat, ()):  # 6.5.3.p2: the Heroes' statics
+            if bakugan_matches(state, controller, step.target, player, bak) and (
+                    condition is None or condition_holds(state, controller, condition, {"self": (player, bak.name)})):
+                value += amount(step.delta, {})
+    return value + added
 
 
 def stat(state: BakuganState, player: str, bak: Bakugan, stat_name: str) -> int:
@@ -277,6 +326,25 @@ def stat(state: BakuganState, player: str, bak: Bakugan, stat_name: str) -> int:
 
 def bpower(state: BakuganState, player: str, bak: Bakugan) -> int:
     return stat(state, player, bak, "BPower")
+
+
+def stats(state: BakuganState, player: str, bak: Bakugan, names: tuple[str, ...]) -> list[int]:
+    """Several stats of one Bakugan, each as :func:`stat` reads it (never under zero), in the order named.
+
+    A stat with no printed value (the strikes) that nothing can change, no static of its top card
+    or of a Hero in play and no change made this turn, is zero without reading it stat by stat.
+    """
+    top = bak.evos[-1] if bak.evos else bak.character  # bak.top
+    printed = _statics_of(state, top.name) if top.name is not None else {}
+    heroes = state.statics if state.statics is not None else _hero_statics(state)
+    changed = {change.stat for change in state.lasting} if state.lasting else ()
+    found: list[int] = []
+    for name in names:
+        if name not in BASE_KEY and name not in printed and heroes is not None and name not in heroes and name not in changed:
+            found.append(0)  # what raw_stat gives: no base, nothing adds to it
+        else:
+            found.append(max(0, raw_stat(state, player, bak, name)))
+    return found
 
 
 # ====================================================================== costs (1.15, 2.3)

@@ -211,37 +211,41 @@ class Bakugan(Game[BakuganState, Event]):
                                                         "a different shape", "malformed")))
             return Counter(), [], []
         cards = setup.cards
-        main = Counter({k: v for k, v in typed.deck.items() if v})
+        known = cards.cards  # name -> card, the database's own dictionary
+        main: Counter[str] = Counter()
+        main.update({k: v for k, v in typed.deck.items() if v})
         for name in list(main) + typed.team:
-            if name not in cards:
+            if name not in known:
                 setup.rulings.append(Ruling(None, Violation(f"{player}'s deck lists {name!r}, which is not in the card database",
                                                             "a card of the database", name, "unverifiable")))
-        team = [n for n in typed.team if n in cards]
+        team = [n for n in typed.team if n in known]
         if len(typed.team) != TEAM_SIZE or len(set(typed.team)) != len(typed.team):
             find("1.1/2.1.p1", "the team is not three different Bakugan", "three different Characters", ", ".join(typed.team) or "none")
         for name in team:
-            if cards[name].type != "Character":
-                find("1.1/2.1.p1", f"{name} on the team is not a Character", "Character cards", cards[name].type)
+            if known[name].type != "Character":
+                find("1.1/2.1.p1", f"{name} on the team is not a Character", "Character cards", known[name].type)
         problem = size_violation(sum(main.values()), DECK_SIZE, DECK_SIZE)
         if problem:
             find("1.1/2.1.p3", "deck size", f"exactly {DECK_SIZE} cards", problem)
         team_factions: set[str] = set()
         reader = cast(BakuganState, _Reader(cards))  # a stand-in: card texts read off its cards alone
         for name in team:
-            team_factions |= B.card_factions(reader, cards[name])
+            team_factions |= B.card_factions(reader, known[name])
         misplaced: list[tuple[str, CardDef]] = []  # 3.2.1.p1
-        identities: Counter[str] = Counter()  # 1.2/2.1.p1
+        counted: dict[str, int] = {}  # 1.2/2.1.p1
         strangers: list[tuple[str, CardDef]] = []  # 1.2/2.2
         for name, n in main.items():  # each card of the deck read once for the three checks, reported rule by rule below
-            defn = cards.get(name)
+            defn = known.get(name)
             if defn is None:
                 continue
             if defn.type not in DECK_TYPES:
                 misplaced.append((name, defn))
             copies_key, card_factions = deck_reading(cards, defn)
-            identities[copies_key] += n
+            counted[copies_key] = counted.get(copies_key, 0) + n
             if team and not (card_factions & team_factions):
                 strangers.append((name, defn))
+        identities: Counter[str] = Counter()
+        identities.update(counted)
         for name, defn in misplaced:
             find("3.2.1.p1", f"{name} is a {defn.type} card in the deck", "no Character cards in the deck", defn.type)
         for key, n, cap in over_limit(identities, lambda _key: 3):
@@ -250,10 +254,10 @@ class Bakugan(Game[BakuganState, Event]):
             find("1.2/2.2", f"{name} shares no Faction with the team", ", ".join(sorted(team_factions)), ", ".join(defn.traits))
         if len(typed.bakucores) != CORES_PER_PLAYER:
             find("1.1/2.1.p2", "BakuCores", f"{CORES_PER_PLAYER} BakuCores", str(len(typed.bakucores)))
-        indicated = Counter(c for name in team if cards[name].type == "Character" for c in cards[name].stats.get("cores", []))
-        if team and Counter(typed.bakucores) != indicated:
-            find("1.1/2.1.1", "BakuCores do not match the indicators", ", ".join(sorted(indicated.elements())),
-                 ", ".join(sorted(typed.bakucores)))
+        indicated = sorted(c for name in team if known[name].type == "Character" for c in known[name].stats.get("cores", []))
+        registered = sorted(typed.bakucores)
+        if team and registered != indicated:  # the same BakuCores, as many of each
+            find("1.1/2.1.1", "BakuCores do not match the indicators", ", ".join(indicated), ", ".join(registered))
         return main, list(typed.team), list(typed.bakucores)
 
     # ================================================================== applying events
@@ -261,14 +265,14 @@ class Bakugan(Game[BakuganState, Event]):
     def apply(self, state: BakuganState, ev: Event) -> list[Ruling]:
         """Judge and carry out one event: who made it and what it names, where the game stands,
         an effect waiting for a choice, then the checks of its action that can fail where the game
-        stands (:func:`spec.bakugan.actions.staged`), passes inferred, and the event carried out."""
+        stands (:func:`spec.bakugan.actions.staged`), passes inferred (:meth:`_refused`), and the
+        event carried out (:attr:`_KindFacts.perform`)."""
         state.seq = ev.seq  # the date of what the decks' journals record for this event
         facts = _FACTS.get(type(ev)) or _facts_for(type(ev))
         try:
-            kind = facts.kind
             by = ev.by  # type: ignore[attr-defined]
             if by not in state.players:  # not a player, or nobody
-                problem = actor_problem(kind, by, state.players, facts.performed)
+                problem = actor_problem(facts.kind, by, state.players, facts.performed)
                 if problem is not None:
                     return problem
             if facts.names:
@@ -281,45 +285,61 @@ class Bakugan(Game[BakuganState, Event]):
                 unknown = self._unknown_selection(state, ev)
                 if unknown is not None:
                     return [unknown]
-            claim = facts.claim
             stage = state.stage
             if stage == "turn":
                 place = state.node
-            elif stage == "over" and not claim:
-                return [Ruling(cite("1.5.1"), Violation("an event after the game ended", "no more events", kind), "game_over")]
+            elif stage == "over" and not facts.claim:
+                return [Ruling(cite("1.5.1"), Violation("an event after the game ended", "no more events", facts.kind), "game_over")]
             else:
                 place = stage
-            if kind == "forfeit":
+            if facts.forfeit:
                 return self._do_forfeit(state, ev)  # type: ignore[arg-type]
-            if state.resolution is not None and state.resolution.need is not None and not claim:
-                return self._feed(state, ev, kind)
-            hit = None
-            for check, test in facts.staged[place][state.mode]:  # action.first_violation, without the checks that find nothing here
+            if state.resolution is not None and state.resolution.need is not None and not facts.claim:
+                return self._feed(state, ev, facts.kind)
+            for test in facts.tests[place][state.mode]:  # action.first_violation, without the checks that find nothing here
                 violation = test(state, ev)
                 if violation is not None:
-                    hit = check, violation
-                    break
-            if hit is not None and kind != "pass" and not state.explicit_passes:
-                hit, fed = self.infer_passes(state, ev, kind, facts.action, hit, claim)
-                if fed is not None:
-                    return fed
-            if hit is not None:
-                check, violation = hit
-                if self._anyway:
-                    self.apply_anyway(state, ev, kind)
-                return [Ruling(check.rule, violation, check.name)]
-            notes = BC.move_notes(state, ev, kind) if kind == "reroll" else None  # type: ignore[arg-type]
-            perform = facts.perform
-            if perform is None:
-                return notes or []
-            self._checked = ev  # every check of ev has just passed on this very state
-            try:
-                done = perform(self, state, ev) or []
-            finally:
-                self._checked = None
-            return notes + done if notes is not None else done
+                    return self._refused(state, ev, facts, test, violation)
+            return facts.perform(self, state, ev) or []
         except (B.Unmodelled, UnsupportedStep) as error:
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
+
+    def _refused(self, state: BakuganState, ev: Event, facts: _KindFacts, test: Any, violation: Violation) -> list[Ruling]:
+        """A check of ``ev`` (its ``test``) found ``violation``: passes are inferred where the log leaves
+        them unsaid (the event then carried out if it became legal), else the finding, the move carried
+        out as far as it goes."""
+        hit: tuple[Any, Violation] = (facts.check_of[test], violation)
+        kind = facts.kind
+        if kind != "pass" and not state.explicit_passes:
+            still, fed = self.infer_passes(state, ev, kind, facts.action, hit, facts.claim)
+            if fed is not None:
+                return fed
+            if still is None:  # legal once the players passed: every check of ev has just passed
+                return facts.perform(self, state, ev) or []
+            hit = still
+        check, found = hit
+        if self._anyway:
+            self.apply_anyway(state, ev, kind)
+        return [Ruling(check.rule, found, check.name)]
+
+    def _do_checked_play(self, state: BakuganState, ev: E.Play) -> list[Ruling]:
+        """Carry out a play right after all its checks passed, with nothing changed in between:
+        what the checks worked out is reused (:attr:`_checked`, :func:`spec.bakugan.actions.checked_play`)."""
+        self._checked = ev
+        try:
+            return self._do_play(state, ev)
+        finally:
+            self._checked = None
+
+    def _do_noted_reroll(self, state: BakuganState, ev: E.Reroll) -> list[Ruling]:
+        """Carry out a reroll whose checks passed, listing first how the clashes it met were settled
+        (:func:`spec.bakugan.conflicts.move_notes`)."""
+        notes = BC.move_notes(state, ev, "reroll")
+        self._do_reroll(state, ev)
+        return notes
+
+    def _do_nothing(self, state: BakuganState, ev: Event) -> None:
+        """An event whose checks are all it asks (a claim): nothing changes."""
 
     conflicts_met = staticmethod(BC.conflicts_met)
     """Clashes of effects in force, settled by the Bakugan policy: :func:`spec.bakugan.conflicts.conflicts_met` itself
@@ -654,13 +674,14 @@ class Bakugan(Game[BakuganState, Event]):
             return
         bak = side.team[state.in_brawl[victor]]
         state.team_attack = len(side.team) == TEAM_SIZE and all(b.open for b in side.team.values())
-        members = list(side.team.values()) if state.team_attack else [bak]
-        rating = sum(B.stat(state, victor, m, "Damage Rating") for m in members)
+        if state.team_attack:  # the team's Damage Ratings, each member's in team order, then the brawler's strikes
+            rating = sum(B.stat(state, victor, m, "Damage Rating") for m in side.team.values())
+            frost, double, shadow = B.stats(state, victor, bak, ("FrostStrike", "DoubleStrike", "ShadowStrike"))
+        else:
+            rating, frost, double, shadow = B.stats(state, victor, bak, ("Damage Rating", "FrostStrike", "DoubleStrike", "ShadowStrike"))
         holding = tuple(state.field_cores[s][0] for s in bak.holding if s in state.field_cores)
         state.attack = Attack(loser, bak.name, tuple(sorted(B.factions(state, bak))), holding, rating,
-                              frost=B.stat(state, victor, bak, "FrostStrike"),
-                              strikes=2 if B.stat(state, victor, bak, "DoubleStrike") > 0 else 1,
-                              shadow=B.stat(state, victor, bak, "ShadowStrike") > 0)
+                              frost=frost, strikes=2 if double > 0 else 1, shadow=shadow > 0)
         state.mode = "deal"
         self._deal_on(state)
 
@@ -1336,13 +1357,15 @@ class Bakugan(Game[BakuganState, Event]):
         players = {}
         for player in state.players:
             side = state.sides[player]
+            team = {}
+            for b in side.team.values():
+                bpower, damage = B.stats(state, player, b, ("BPower", "Damage Rating"))
+                team[b.name] = {"open": b.open, "face_up": b.face_up, "evos": [c.name for c in b.evos], "holding": list(b.holding),
+                                "bpower": bpower, "damage": damage}
             players[player] = {
                 "deck": len(side.deck), "hand": len(side.hand), "discard": len(side.discard),
                 "energy": {"charged": side.charged(), "total": len(side.energy)}, "pool": side.pool,
-                "heroes": [c.name for c in side.heroes],
-                "team": {b.name: {"open": b.open, "face_up": b.face_up, "evos": [c.name for c in b.evos], "holding": list(b.holding),
-                                  "bpower": B.bpower(state, player, b), "damage": B.stat(state, player, b, "Damage Rating")}
-                         for b in side.team.values()},
+                "heroes": [c.name for c in side.heroes], "team": team,
             }
         return {"stage": state.stage, "winner": state.winner, "ended_by": state.end_rule, "turn": state.turn, "step": state.node, "mode": state.mode, "starting": state.starting,
                 "priority": state.priority.holder, "batch": [i.name for i in state.batch.items], "victor": state.victor,
@@ -1512,9 +1535,10 @@ def _watchers(state: BakuganState, event: str) -> _Watchers | None:
     """The working sources (:func:`~spec.bakugan.board.working_sources`, in its order) with triggered
     abilities that watch ``event``, each with those abilities; ``None`` when a text does not read.
 
-    Read off the teams' piles and the Heroes for every event at once, each player's apart, and
-    again only after they change (:attr:`BakuganState.watching`); the starting player's come
-    first. Most events fire nothing, and then this is one lookup.
+    Read off the teams' piles and the Heroes for every event at once, in the order for either
+    starting player (:func:`_index_watchers`), and again only after they change
+    (:attr:`BakuganState.watching`); the starting player's come first. Most events fire nothing,
+    and then this is one lookup.
     """
     index = state.watching
     if index is None:
@@ -1525,28 +1549,26 @@ def _watchers(state: BakuganState, event: str) -> _Watchers | None:
     found = index.get(event)
     if found is None:
         return ()
-    first, second = found
-    if state.starting == state.players[1]:
-        first, second = second, first
-    if not second:
-        return first
-    return first + second if first else second
+    return found[1] if state.starting == state.players[1] else found[0]
 
 
 def _index_watchers(state: BakuganState) -> dict[str, tuple[_Watchers, _Watchers]]:
-    """Event -> per player (in the order of :attr:`~BakuganState.players`), their working sources with
-    triggered abilities that watch it: the tops of their team's piles, then their Heroes (the order
-    of :func:`~spec.bakugan.board.working_sources`), each with those abilities in printed order."""
-    index: dict[str, tuple[_Watchers, _Watchers]] = {}
+    """Event -> the working sources with triggered abilities that watch it, in the order of
+    :func:`~spec.bakugan.board.working_sources` for each player who may be starting: first with the
+    first seated player starting (or before the first turn), then with the second. Each player's
+    sources are the tops of their team's piles, then their Heroes, each with those abilities in
+    printed order; the starting player's come first. Both orders are put together here, once, so
+    that a lookup builds nothing."""
+    seats: dict[str, tuple[_Watchers, _Watchers]] = {}
     for seat, player in enumerate(state.players):
         side = state.sides[player]
         sources = [(bak.top, bak) for bak in side.team.values()] + [(hero, None) for hero in side.heroes]
         for source, bak in sources:
             for event, watching in B.triggers_by_event(state, source.name).items():
                 entry = (player, source, bak, watching)
-                kept = index.get(event, ((), ()))
-                index[event] = (kept[0] + (entry,), kept[1]) if seat == 0 else (kept[0], kept[1] + (entry,))
-    return index
+                kept = seats.get(event, ((), ()))
+                seats[event] = (kept[0] + (entry,), kept[1]) if seat == 0 else (kept[0], kept[1] + (entry,))
+    return {event: (first + second, second + first) for event, (first, second) in seats.items()}
 
 
 _NAMING = ("card", "bakugan", "on")
@@ -1559,7 +1581,7 @@ class _KindFacts:
     A class with slots (not a named tuple): its fields are read several times for every event,
     and reading a slot is the quickest attribute read there is."""
 
-    __slots__ = ("action", "claim", "kind", "names", "perform", "performed", "staged", "targets")
+    __slots__ = ("action", "check_of", "claim", "forfeit", "kind", "names", "perform", "performed", "staged", "targets", "tests")
 
     def __init__(self, kind: str, performed: bool, names: tuple[str, ...], targets: bool, claim: bool,
                  action: Action[Any, Any], staged: X.Staged, perform: Any) -> None:
@@ -1573,12 +1595,21 @@ class _KindFacts:
         """It has selections (``targets``), each of which may name a card of the database."""
         self.claim = claim
         """A claim (``E.KINDS``): it is still judged once the game is over, and while an effect waits."""
+        self.forfeit = kind == "forfeit"
+        """A concession: carried out wherever the game stands, before any check (``Bakugan._do_forfeit``)."""
         self.action = action
         """The action whose preconditions judge it (``BOOK.actions``)."""
         self.staged = staged
         """Per place where the game can stand and mode, the checks of :attr:`action` that can fail there (:func:`X.staged`)."""
+        self.tests = {place: X.tests_of(by_mode) for place, by_mode in staged.items()}
+        """:attr:`staged` with the tests alone (what ``apply`` runs); :attr:`check_of` names the check of a test that found something."""
+        self.check_of = {check.test: check for check in action.checks}
+        """Test -> the registered check it is the test of (each check of an action has a test of its own)."""
+        if len(self.check_of) != len(action.checks):
+            raise ValueError(f"{kind}: two checks share one test")
         self.perform = perform
-        """The method that carries it out (``Bakugan._do_<kind>``), if it has one."""
+        """What carries it out once its checks passed: ``Bakugan._do_<kind>`` (a play through
+        ``_do_checked_play``, a reroll through ``_do_noted_reroll``), or ``_do_nothing``."""
 
 
 def _facts_for(cls: type) -> _KindFacts:
@@ -1587,11 +1618,14 @@ def _facts_for(cls: type) -> _KindFacts:
     if facts is None:
         kind = str(cls.__struct_config__.tag)  # type: ignore[attr-defined]
         fields = cls.__struct_fields__  # type: ignore[attr-defined]
+        perform = _PERFORM.get(kind) or getattr(Bakugan, f"_do_{kind}", None) or Bakugan._do_nothing
         facts = _FACTS[cls] = _KindFacts(kind, kind not in NO_ACTOR, tuple(f for f in _NAMING if f in fields), "targets" in fields,
-                                         E.KINDS[kind] == "claim", BOOK.actions[kind], X.staged(BOOK.actions[kind]),
-                                         getattr(Bakugan, f"_do_{kind}", None))
+                                         E.KINDS[kind] == "claim", BOOK.actions[kind], X.staged(BOOK.actions[kind]), perform)
     return facts
 
+
+_PERFORM: dict[str, Any] = {"play": Bakugan._do_checked_play, "reroll": Bakugan._do_noted_reroll}
+"""The kinds carried out otherwise than by their ``_do_<kind>`` alone, once their checks passed."""
 
 _FACTS: dict[type, _KindFacts] = {}
 """Event type -> its :class:`_KindFacts`, filled as the types are met."""

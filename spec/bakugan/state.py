@@ -265,9 +265,12 @@ class BakuganState:
     A copy takes a stamp of its own."""
     watching: dict[str, tuple[Any, Any]] | None = field(
         default=None, compare=False, repr=False)
-    """Event -> per player (in the order of :attr:`players`), the working sources with triggered abilities that
-    watch the event, with those abilities (see ``Bakugan._watchers``); read off the teams' piles and the Heroes,
+    """Event -> the working sources with triggered abilities that watch the event, with those abilities, in the
+    order for the first seated player starting and for the second (see ``Bakugan._watchers``); read off the teams' piles and the Heroes,
     so dropped (``None``: read it again when asked) whenever they change (:meth:`in_play_changed`)."""
+    statics: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    """Stat -> the Heroes' statics that change it (see ``spec.bakugan.board._hero_statics``); read off
+    the Heroes in play, so dropped with :attr:`watching` whenever they change (:meth:`in_play_changed`)."""
     seq: int | None = field(default=None, compare=False, repr=False)
     """The ``seq`` of the event being judged (``None`` before the first): the date each deck's journal
     gives what it records (``DeckKnowledge.now``, set just before it records, see ``DeckKnowledge.dated``)."""
@@ -276,11 +279,12 @@ class BakuganState:
         """Take a new :attr:`in_play` stamp: call after changing anything it covers.
 
         ``sources=False`` for a change that leaves every card with triggered abilities in
-        play where it was (BakuCores taken or let go, the turn's changes): :attr:`watching` stays.
+        play where it was (BakuCores taken or let go, the turn's changes): :attr:`watching` and :attr:`statics` stay.
         """
         self.in_play = self.conflicts_clock = next(_STAMPS)
         if sources:
             self.watching = None
+            self.statics = None
 
     def effects_may_change(self) -> None:
         """Move :attr:`conflicts_clock` alone: the effects in force may differ without anything

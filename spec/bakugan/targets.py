@@ -186,8 +186,34 @@ def pick(found: list[tuple[TargetRef, Any]], slot: Slot, ref: TargetRef) -> Any:
 
 
 def still_legal(state: BakuganState, controller: str, slot: Slot, obj: Any) -> bool:
-    """Whether a choice made at announcement is still available as the effect completes (6.7.1.2)."""
+    """Whether a choice made at announcement is still available as the effect completes (6.7.1.2):
+    one of the slot's :func:`candidates` now.
+
+    A Bakugan chosen for a slot with no further condition is asked about alone (:func:`_bakugan_still_legal`);
+    every other choice is looked for among all the candidates."""
+    if slot.kind == "bakugan" and not slot.where and type(obj) is tuple:
+        return _bakugan_still_legal(state, controller, slot, obj)
+    return still_legal_plain(state, controller, slot, obj)
+
+
+def still_legal_plain(state: BakuganState, controller: str, slot: Slot, obj: Any) -> bool:
+    """:func:`still_legal` read off the whole list of :func:`candidates`."""
     for _ref, candidate in candidates(state, controller, slot):
         if candidate is obj or candidate == obj:
             return True
     return False
+
+
+def _bakugan_still_legal(state: BakuganState, controller: str, slot: Slot, obj: tuple[Any, ...]) -> bool:
+    """Whether the Bakugan ``obj`` (player, name) is among the candidates of a Bakugan slot without
+    conditions: face up (1.13.1.2), and described by the slot's selector (its implied Bakugan, the
+    one a card is played on, with no owner said, needs only be face up)."""
+    if len(obj) != 2:
+        return False
+    player, name = obj
+    side = state.sides.get(player)
+    bak = side.team.get(name) if side is not None else None
+    if bak is None or not bak.face_up:
+        return False
+    sel = slot.selector
+    return slot.key == "implied" and sel.owner is None or B.bakugan_matches(state, controller, sel, player, bak)
