@@ -180,9 +180,18 @@ def _hand(who: Who) -> Var:
 
 def _unwrap(cards: Any) -> Cards:
     """A Cards from an NP result ("no monsters" reads as "a monster" outside conditions)."""
-    return cards.cards if isinstance(cards, _No) else cast(Cards, cards)
+    return cards.cards if isinstance(cards, _No) else cards  # type: ignore[no-any-return]
 
 
+
+
+def _kinds_by(c: list[Any]) -> tuple[tuple[str, ...], Cards | None]:
+    """An event's kinds (the words among ``c``) and who does it (the first other child, or ``None``)."""
+    kinds = tuple([x for x in c if isinstance(x, str)])
+    for x in c:
+        if not isinstance(x, str):
+            return kinds, _unwrap(x)
+    return kinds, None
 
 
 def _const(value: Any) -> Callable[[Any, list[Any]], Any]:
@@ -238,8 +247,13 @@ class Builder(CoreBuilder):
         return TriggerEffect(None, _effect(c[0]))
 
     def trigger_part(self, c: list[Any]) -> tuple[Event | None, str | None]:
-        event = next((x for x in c if isinstance(x, Event)), None)
-        use = next((x for x in c if isinstance(x, str)), None)
+        """The first event and the first use (a word) among the children."""
+        event = use = None
+        for x in c:
+            if event is None and isinstance(x, Event):
+                event = x
+            elif use is None and isinstance(x, str):
+                use = x
         return event, use
 
     single_use = _const("single")
@@ -296,7 +310,7 @@ class Builder(CoreBuilder):
 
     def subject_item(self, c: list[Any]) -> _Item:
         """The subjects (card phrases) come before the predicate, which is last."""
-        return _Item([_unwrap(x) for x in c[:-1]], c[-1])
+        return _Item([x.cards if isinstance(x, _No) else x for x in c[:-1]], c[-1])  # each :func:`_unwrap`-ped
 
     def bare_item(self, c: list[Any]) -> _Item:
         return _Item(None, c[0])
@@ -872,13 +886,11 @@ class Builder(CoreBuilder):
 
     # ---- events
     def ev_passive(self, c: list[Any]) -> Event:
-        kinds = tuple(x for x in c[1:] if isinstance(x, str))
-        by = next((_unwrap(x) for x in c[1:] if not isinstance(x, str)), None)
+        kinds, by = _kinds_by(c[1:])
         return Event(kinds, subject=_unwrap(c[0]), by=by)
 
     def ev_elided(self, c: list[Any]) -> Event:
-        kinds = tuple(x for x in c if isinstance(x, str))
-        by = next((_unwrap(x) for x in c if not isinstance(x, str)), None)
+        kinds, by = _kinds_by(c)
         return Event(kinds, subject=_THIS, by=by)
 
     def ev_attacks(self, c: list[Any]) -> Event:

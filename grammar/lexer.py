@@ -573,6 +573,28 @@ class _AskCallback:
         return str(self.callback(Token(name, text)).type)
 
 
+def _retyped_here(shared: _Retyped, here: Callable[[Any], Any]) -> _Retyped:
+    """The :class:`_Retyped` entry ``shared`` as one state's table holds it (see ``acting`` in :func:`_parse_loop`).
+
+    Every entry it gives is ``here(entry)`` for the entry ``shared`` gives. Its
+    ``words`` start empty and keep the keyword texts as they come; ``ask`` is always
+    set, and answers every other text without keeping it.
+    """
+    words: dict[str, Any] = {}
+    unchanged = here(shared.unchanged)
+
+    def ask(text: str) -> Any:
+        found = shared.words.get(text)
+        if found is not None:
+            found = words[text] = here(found)
+            return found
+        if shared.ask is not None:
+            return here(shared.ask(text))
+        return unchanged
+
+    return _Retyped(words, unchanged, ask)
+
+
 class _PerState(dict):  # type: ignore[type-arg]
     """Parser state -> (characters table, terminals table) of the state's lexer, made on first use.
 
@@ -1093,6 +1115,10 @@ def _parse_loop(
     places above ``top`` are never read. A line that goes deeper (the ``IndexError``
     of a write one place past the end) doubles both lists and writes again.
 
+    A token no callback reads whose first action is a shift is shifted as soon as it
+    is read: the terminals table of the state (``acting``) holds that shift itself,
+    so the loop skips looking it up in the token's column.
+
     Actions are told apart by class, commonest first: a :class:`_Shift` shifts, a
     :class:`_Reduce` reduces, a :class:`_Fused` shifts and reduces at once, a
     :class:`_Unary` hands a lone child to a callback, a :class:`_Constant` puts its
@@ -1126,10 +1152,51 @@ def _parse_loop(
     fused_class = _Fused
     constant_class = _Constant
     end_column = columns.get("$END", {})
-    start_chars, start_kinds = lexer_of[start_state]
-
     unit_of = units or {}
     goto_of = gotos or {}
+    acting_tables: dict[tuple[int, Any], dict[Any, Any]] = {}
+
+    def acting(kinds: dict[str, Any], state: Any) -> dict[Any, Any]:
+        """The terminals table ``kinds`` of a state's lexer, as seen by the parser in ``state``.
+
+        A token is read by the lexer of the state last shifted to, and its first action
+        is looked up in the state the parser is in then (the same one, or where the
+        reductions that follow the shift at once lead). For a terminal no callback reads
+        (a column) whose action there is a shift, this table holds that
+        :class:`_Shift`, so that the loop shifts such a token without looking it up
+        again; any other terminal keeps its entry of ``kinds``. The table is a plain
+        dictionary filled on first need by the function it keeps under ``None``.
+        """
+        key = (id(kinds), state)
+        known = acting_tables.get(key)
+        if known is None:
+            table: dict[Any, Any] = {}
+
+            def here(entry: Any) -> Any:
+                """``entry``, or its :class:`_Shift` in ``state`` for a column that shifts there."""
+                if entry.__class__ is dict:
+                    action = entry.get(state)
+                    if action.__class__ is int:  # as the loop does the first time a shift is taken
+                        action = entry[state] = shift_to(action, state)
+                    if action.__class__ is shift_class:
+                        return action
+                return entry
+
+            def fill(name: str) -> Any:
+                entry = kinds[name]
+                if entry.__class__ is retyped_class:
+                    entry = _retyped_here(entry, here)
+                else:
+                    entry = here(entry)
+                table[name] = entry
+                return entry
+
+            table[None] = fill
+            known = acting_tables[key] = table
+        return known
+
+    start_chars, shared_kinds = lexer_of[start_state]
+    start_kinds = acting(shared_kinds, start_state)
 
     def shift_to(target: Any, below: Any) -> _Shift | _Fused:
         """The shift from ``below`` to ``target``, with the reductions that follow it at once."""
@@ -1147,6 +1214,7 @@ def _parse_loop(
             if step is not None:
                 steps.append(step)
             state = following
+        kinds = acting(kinds, state)
         if steps:
             return _Fused(state, chars, kinds, tuple(steps))
         return _Shift(state, chars, kinds)
@@ -1183,17 +1251,28 @@ def _parse_loop(
                     group = m.lastgroup
                 except AttributeError:  # no match (``m`` is None)
                     return no_parse
-                column = kinds[group]
+                try:
+                    column = kinds[group]
+                except KeyError:  # a terminal not seen yet in this state
+                    column = kinds[None](group)
                 cls = column.__class__
                 if cls is retyped_class:
                     found = column.words.get(m[group])
-                    if found is not None:
-                        column = found
-                    elif column.ask is not None:
-                        column = column.ask(m[group])
-                    else:
-                        column = column.unchanged
+                    column = found if found is not None else column.ask(m[group])
                     cls = column.__class__
+                if cls is shift_class:  # a token no callback reads, shifted at once
+                    pos = m.end()
+                    state = column.state
+                    chars = column.chars
+                    kinds = column.kinds
+                    top += 1
+                    try:
+                        states[top] = state
+                    except IndexError:  # a deep line: longer stacks
+                        grow(states, values)
+                        states[top] = state
+                    values[top] = None
+                    continue
                 if cls is dict:  # a terminal no callback reads: no Token
                     token = None
                     pos = m.end()

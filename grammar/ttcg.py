@@ -263,7 +263,7 @@ class Builder(CoreBuilder):
     # ---- lines
     def labelled_ability(self, c: list[Any]) -> Ability:
         try:
-            label = _LABEL_OF[c[0]]
+            label = _LABEL_OF[str(c[0])]  # a plain str key: no call of the Token's own ``__eq__``
         except KeyError:
             label = str(c[0]).rstrip(":").strip().lower()
         if label == "normal":
@@ -600,7 +600,7 @@ class Builder(CoreBuilder):
 
     def word_number(self, c: list[Token]) -> int:
         try:
-            return _NUMBER_VALUES[c[0]]
+            return _NUMBER_VALUES[str(c[0])]  # a plain str key: no call of the Token's own ``__eq__``
         except KeyError:
             return _WORD_VALUES[c[0].lower()]
 
