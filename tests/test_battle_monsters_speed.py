@@ -11,7 +11,8 @@ stands (``actions.plan``); a card's always-on abilities are read once per printe
 (``board._PRINTED_PASSIVES``), a fusion group that holds none is marked so
 (``OnField.fused_silent``/``fused_quiet``), and a question about one card's points or
 immunities leaves out the conditional abilities that change only another card
-(``board.statics_on``). Each test pins
+(``board.statics_on``). The verifier asks for the conflicts met only after an event that moved
+``BattleMonstersState.conflicts_clock`` (the game's ``conflicts_stamp``). Each test pins
 one of these against the plain reading (:func:`afresh`, every card's text read again;
 the effects themselves) on the states of simulated games and on states arranged by hand.
 """
@@ -632,3 +633,131 @@ def test_points_and_immunities_asked_of_one_card_are_those_read_afresh_along_shi
                         for other in cards[:2] for attack in (False, True)] == plain
         compared += 1
     assert compared > 1000
+
+
+# ---------------------------------------------------------------------- the conflicts clock (the game's conflicts_stamp)
+
+
+def _unasked_readings(skip: str | None = None) -> tuple[int, int, int]:
+    """Along the shipped replays and simulated games, asking for conflicts as the verifier does (after
+    the events that moved ``conflicts_clock``), count the events after which the verifier would not
+    ask although ``conflicts_met`` might have found something (a miss): it would have gone past
+    ``board.may_allow`` when the last call stopped there, or, when the last call was a steady reading
+    (``state.watching``), it finds something or other effects than that call. ``skip`` names one
+    kind of change (``state.CHANGES``) whose helper is left unmoved. Returns (misses, events not
+    asked about, events)."""
+    from spec.battle_monsters import state as S
+
+    moved = S.BattleMonstersState.changed
+
+    def changed(self: BattleMonstersState, what: str) -> None:
+        assert what in S.CHANGES
+        if what != skip:
+            moved(self, what)
+
+    misses = unasked = events = 0
+    S.BattleMonstersState.changed = changed  # type: ignore[method-assign]
+    try:
+        for lines in _shipped_lines():
+            memo: dict[str, Any] = {}
+            seen: Any = None
+            watched = False
+            for state, _event, _raw in replay_states(lines):  # the state after the event before
+                events += 1
+                now = state.conflicts_clock
+                if now != seen:
+                    BC.conflicts_met(state, memo)
+                    seen, watched = now, state.watching  # the clock read before it is asked, as the verifier reads it
+                    continue
+                unasked += 1
+                if state.stage != "turn":
+                    continue
+                if not watched:
+                    misses += B.may_allow(state)
+                    continue
+                clock, watching = state.conflicts_clock, state.watching
+                trial = {"effects": memo.get("effects"), "seen": set(memo.get("seen", ()))}
+                found = BC.conflicts_met(state, trial)
+                state.conflicts_clock, state.watching = clock, watching
+                misses += bool(found) or trial["effects"] != memo.get("effects")
+    finally:
+        S.BattleMonstersState.changed = moved  # type: ignore[method-assign]
+    return misses, unasked, events
+
+
+def test_the_conflicts_clock_moves_whenever_conflicts_met_could_find_something_new() -> None:
+    """Wherever the clock has not moved since the verifier last asked, ``conflicts_met`` would stop at
+    the stage or at ``board.may_allow`` (no card's "can" can be in force), or, after a steady reading,
+    read the same effects again: it finds nothing and keeps nothing new, so asking only after the
+    clock moved loses no finding. Most events are not asked about."""
+    misses, unasked, events = _unasked_readings()
+    assert misses == 0
+    assert unasked > events // 3
+
+
+@pytest.mark.parametrize("what", ["field", "face", "turn", "reading"])
+def test_a_change_left_off_the_clock_is_caught(what: str) -> None:
+    """The check above fails when one kind of change does not move the clock (its helper left unmoved).
+    (The corpus has no case where the first turn beginning, a fusion, a lasting effect beginning or
+    a card nullified alone changes what a reading would find: those moves are kept as the rules
+    allow it, and are not caught here.)"""
+    misses, _unasked, _events = _unasked_readings(skip=what)
+    assert misses > 0
+
+
+def test_reports_are_the_same_whether_conflicts_are_asked_after_every_event_or_after_the_clock_moved(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole shipped replays give the same reports (findings and conflicts met) either way."""
+    from pathlib import Path
+
+    from spec.battle_monsters.game import BattleMonsters
+    from verifier.replay import read
+    from verifier.report import to_json
+    from verifier.verify import Verifier, _decoder_for
+
+    paths = sorted((Path(__file__).resolve().parent.parent / "replays" / "battle_monsters").glob("*/*.jsonl"))
+
+    def reports() -> tuple[list[Any], int]:
+        out, met = [], 0
+        for path in paths:
+            verifier = Verifier(keep_going=True)
+            read(path, verifier, _decoder_for)
+            out.append(to_json(verifier.result()))
+            met += len(verifier.conflicts)
+        return out, met
+
+    assert BattleMonsters.conflicts_stamp == "conflicts_clock"
+    stamped = reports()
+    monkeypatch.setattr(BattleMonsters, "conflicts_stamp", None)
+    assert reports() == stamped
+    assert stamped[1]  # some replays meet conflicts
+
+
+def test_steadiness_kept_per_printed_step_is_the_plain_reading_along_shipped_replays() -> None:
+    """``conflicts.steady`` (whose answers per printed step and condition are kept) gives, at every
+    state of the shipped replays and simulated games, what the plain reading of every entry gives."""
+
+    def plain_entry(entry: Any) -> bool:
+        if type(entry) is B.Static:
+            return BC._steady_step(entry.step)
+        if type(entry) is B.Conditional:
+            return BC._steady_condition(entry.condition) and all(BC._steady_step(s.step) for s in entry.then)
+        return False
+
+    def plain(state: BattleMonstersState) -> bool:
+        profile = B.tame(state.cards)
+        helds = B._read_helds(state, state.on_field())
+        if not profile.ok or helds is None:
+            return False
+        return (all(plain_entry(entry) for held in helds for entry in held.of_sort("permissions"))
+                and all(BC._steady_step(lasting.step) for lasting in state.lasting))
+
+    answers = set()
+    for state, _event, _raw in _along_shipped_replays():
+        if state.stage != "turn":
+            continue
+        state.profile = B.tame(state.cards)
+        answer = B.read_only(state, BC.steady)
+        assert answer == plain(state)
+        answers.add(answer)
+    assert answers == {True, False}

@@ -30,7 +30,7 @@ from spec.battle_monsters.state import BURIED, OPENING_HAND, BattleMonstersState
 from spec.core.findings import Violation
 from spec.core.interpreter import Need
 from spec.core.rules import Check as RuleCheck
-from spec.core.rules import RuleBook, RuleIndex, fails_only
+from spec.core.rules import RuleBook, RuleIndex, can_fail_in, fails_only
 
 BOOK = RuleBook(RuleIndex.load("battle_monsters", Path(__file__).with_name("rules.tsv")))
 
@@ -135,6 +135,9 @@ class Plan(NamedTuple):
     tests: tuple[Callable[..., Check], ...]
     checks: tuple[RuleCheck[BattleMonstersState, Any], ...]
     """The registered check of each test (its rule and name for the finding)."""
+    speaks: bool
+    """Some of its checks can fail only while effects of some sorts can be in force (declared
+    with ``speaks``): a plan for the sorts the field gives (:func:`spoken_now`) may leave them out."""
 
 
 PLANS: dict[tuple[str, str, bool, frozenset[str] | None], Plan] = {}
@@ -157,7 +160,8 @@ def plan(kind: str, stage: str, waiting: bool, spoken: frozenset[str] | None = N
     if found is None:
         kept = [check for _test, check in
                 BOOK.actions[kind].checks_where(stage=stage, waiting="yes" if waiting else "no", speaks=spoken)]
-        found = PLANS[key] = Plan(tuple(check.test for check in kept), tuple(kept))
+        speaks = any(not can_fail_in(check.test, {"speaks": frozenset()}) for check in kept)
+        found = PLANS[key] = Plan(tuple(check.test for check in kept), tuple(kept), speaks)
     return found
 
 
@@ -168,13 +172,10 @@ def waiting_now(state: BattleMonstersState) -> bool:
 
 
 def spoken_now(state: BattleMonstersState) -> frozenset[str] | None:
-    """The sorts of effects that can be in force now when that is known without reading the
-    board: with no lasting effect, those the always-on abilities of a tame card database can
-    give (``board.tame``, once asked); ``None`` (any sort) otherwise."""
-    profile = state.profile
-    if profile is None or not profile.ok or state.lasting:
-        return None
-    return profile.spoken  # type: ignore[no-any-return]
+    """The sorts of effects that can be in force now: with no lasting effect, in a tame card
+    database, those the always-on abilities of the cards on the field whose effects work can
+    give (``board.field_sorts``); ``None`` (any sort) otherwise."""
+    return B.read_only(state, B.field_sorts)
 
 
 # ====================================================================== checks shared by every move

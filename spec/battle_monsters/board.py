@@ -709,6 +709,33 @@ def _helds(state: BattleMonstersState) -> list[Passives] | None:
     return helds
 
 
+def field_sorts(state: BattleMonstersState) -> frozenset[str] | None:
+    """The sorts of effects (:func:`wanted`) that can be in force now, read off the field: those
+    the always-on abilities of the cards whose effects work can give (under their conditions
+    too, :attr:`Passives.present`), when the card database is :func:`tame` and no lasting
+    effect is in force; ``None`` (any sort) otherwise. In a tame database :func:`statics` of
+    any other sort is then empty: a check that reads only effects of such sorts finds nothing
+    (``actions.can_fail``, ``speaks``). Read in a stretch of reading (:class:`Reading`), the
+    cards' abilities are kept for the questions that follow (:func:`_helds`)."""
+    profile = state.profile
+    if profile is None:
+        profile = state.profile = tame(state.cards)
+    if not profile.ok or state.lasting:
+        return None
+    helds = _helds(state)
+    if helds is None:
+        return None
+    if not helds:
+        return NO_SORTS
+    if len(helds) == 1:
+        return helds[0].present
+    return frozenset().union(*[held.present for held in helds])
+
+
+NO_SORTS: frozenset[str] = frozenset()
+"""What :func:`field_sorts` gives when no card on the field holds an always-on ability that works."""
+
+
 def _read_helds(state: BattleMonstersState, cards: list[OnField]) -> list[Passives] | None:
     """:func:`_helds`, read afresh from the cards on the field (in field order)."""
     helds: list[Passives] = []
@@ -1104,6 +1131,11 @@ def may_allow(state: BattleMonstersState) -> bool:
     whose whole fusion group is known to hold none (``OnField.fused_quiet``). A card whose
     "can"s are all bound to the turn it was summoned or revealed (:attr:`Passives.can_turns`)
     counts only on that turn.
+
+    Nothing but a card coming onto the field or turning face up (:func:`may_bring_can`), a
+    fusion, a lasting effect or the game starting can turn its answer from no to yes: a
+    turn passing, a card leaving, turning face down or losing its effects only take "can"s
+    away (see ``BattleMonstersState.conflicts_clock``).
     """
     for side in state.sides.values():
         on_side = side.field
@@ -1121,6 +1153,25 @@ def may_allow(state: BattleMonstersState) -> bool:
 
 _QUIET = attrgetter("quiet")
 _FUSED = attrgetter("fused")
+
+
+def may_bring_can(state: BattleMonstersState, fc: OnField) -> bool:
+    """Whether a card that has just come onto the field or turned face up may bring a card's "can"
+    of its own into force (:func:`may_allow`): its effects work, and its text is not known to hold
+    none (``OnField.quiet``; ``OnField.fused_quiet``). A card fused with nothing whose flags are
+    not known yet has them read off its printed parts (:func:`printed_passives`, once per printed
+    card), as :func:`passives_of` would set them, without reading its own copy of the abilities."""
+    if not ((fc.visible or fc.kind == "trap") and not fc.nullified):  # effects_on
+        return False
+    if fc.fused:
+        return not fc.fused_quiet
+    if not fc.quiet and fc.passives is None:
+        held = printed_passives(state, fc)
+        if held is None:
+            return True  # its text cannot be run: may_allow counts it
+        fc.silent = not held.entries
+        fc.quiet = not held.may_allow
+    return not fc.quiet
 
 
 def _may_allow_card(state: BattleMonstersState, fc: OnField) -> bool:

@@ -442,6 +442,72 @@ def _as_effects(items: list[InForce], manual: list[tuple[OnField, str]]) -> list
     return out + list(rules.values())
 
 
+def steady(state: BattleMonstersState) -> bool:
+    """Whether what :func:`conflicts_met` reads past ``board.may_allow`` hangs only on the board
+    (which cards are on the field, face up, nullified or fused, the lasting effects) and the turn
+    (whose it is, which it is): the database is tame, and every "can" or "cannot" that the cards
+    on the field or the lasting effects can give is plain or under a condition on whose turn it
+    is or on the card's own stance on the field (face up or not), and speaks of cards by what
+    they are and where (not by their mode, their points or the battle)."""
+    profile = state.profile
+    if profile is None or not profile.ok:
+        return False
+    helds = B._helds(state)
+    if helds is None:
+        return False
+    for held in helds:
+        if "permissions" in held.present:
+            for entry in held.of_sort("permissions"):
+                if not _steady_entry(entry):
+                    return False
+    return all(_steady_step(lasting.step) for lasting in state.lasting)
+
+
+def _steady_entry(entry: Any) -> bool:
+    """Whether one kept entry of a card's always-on abilities (``board.Passives``) is steady: worked
+    out once per printed step or condition (the steps of every card of the same text are shared)."""
+    kind = type(entry)
+    if kind is B.Static:
+        step = entry.step
+        known = _STEADY.get(id(step))
+        if known is None or known[0] is not step:
+            known = _STEADY[id(step)] = (step, _steady_step(step))
+        return known[1]
+    if kind is B.Conditional:
+        cond = entry.condition
+        known = _STEADY.get(id(cond))
+        if known is None or known[0] is not cond:
+            known = _STEADY[id(cond)] = (cond, _steady_condition(cond))
+        return known[1] and all(_steady_entry(s) for s in entry.then)
+    return False  # a nested condition, unfolded on each reading
+
+
+_STEADY: dict[int, tuple[Any, bool]] = {}
+"""A printed step or condition (by identity, kept alive here) -> whether it is steady (:func:`steady`)."""
+
+
+def _steady_step(step: Any) -> bool:
+    if isinstance(step, N.Cannot):
+        return step.by is not None or _steady_cards(step.subject)  # one "by" another card is not read here
+    if isinstance(step, N.Can):
+        return step.only or step.by is not None or _steady_cards(step.subject)
+    return True  # not a "can" or "cannot": not read here
+
+
+def _steady_condition(cond: Any) -> bool:
+    if isinstance(cond, N.TurnOf):
+        return True  # whose turn it is
+    if isinstance(cond, N.Present) and cond.what.quantifier == "this":
+        return _steady_cards(cond.what)  # the card's own stance
+    return False
+
+
+def _steady_cards(sel: Any) -> bool:
+    """Whether a selector reads only what a card is (its kind, owner, printed parts) and its place
+    and face on the field: not its mode, points or part in a battle."""
+    return sel.mode is None and sel.stat is None and sel.state is None and sel.zone in (None, "field")
+
+
 def conflicts_met(state: BattleMonstersState, memo: dict[str, Any]) -> list[Ruling]:
     """Findings for clashes between effects in force not reported yet (see the module docstring).
 
@@ -450,13 +516,25 @@ def conflicts_met(state: BattleMonstersState, memo: dict[str, Any]) -> list[Ruli
     The effects are then compared with those of the last call that got that far by their
     ids: when nothing changed, they are not put in words at all (a clash met before is
     never reported twice, so comparing with an older call changes no finding).
+
+    The verifier asks only after events that moved ``state.conflicts_clock`` (the game's
+    ``conflicts_stamp``): what is read up to ``board.may_allow`` moves it as it changes; a call
+    that reads further moves it itself, unless what it reads is steady (:func:`steady`): then
+    it has the board's changes and the turn's move it (``state.watching``).
     """
     if state.stage != "turn":
         return []
     try:
         if not B.may_allow(state):
+            state.watching = False
             return []  # no card's "can" can be in force, whatever the conditions say
         with B.Reading(state):
+            # What follows hangs on more than may_allow reads: on the board and the turn alone when it
+            # is steady, else on conditions nearly any event may change: then ask again after the next
+            # event (BattleMonstersState.conflicts_clock).
+            state.watching = watching = steady(state)
+            if not watching:
+                state.changed("reading")
             statics = B.statics(state, "permissions")  # _in_force reads only the "can"s and "cannot"s
             cans = [s for s in statics if isinstance(s.step, N.Can)]
             if not cans or not _in_force(state, cans)[0]:

@@ -213,6 +213,7 @@ class Effects:
                 for one in fused:
                     if one is not None:
                         one.fused = [uid for uid in group if uid != one.uid]
+                        state.changed("fused")
                         one.fused_silent, one.fused_quiet = silent, quiet
 
     # -------------------------------------------------------------- points, modes, visibility
@@ -257,6 +258,8 @@ class Effects:
     def do_battle_monsters_nullify(self, state: BattleMonstersState, res: Resolution, step: N.Nullify) -> Need | None:
         for fc in self._targets(state, res, step.what):
             fc.nullified = True
+            if state.watching:
+                state.changed("nullified")
         return None
 
     # -------------------------------------------------------------- lives, turns, the game
@@ -320,6 +323,8 @@ class Effects:
                 if fc is not None:
                     kept = N.Cannot(N.Cards("this"), step.actions, step.by, None)
                     state.lasting.append(Lasting(kept, res.controller, src.name, fc.uid, state.stamp(), until))
+                    state.changed("lasting")
             return None
         state.lasting.append(Lasting(step, res.controller, src.name, src.uid, state.stamp(), until))
+        state.changed("lasting")
         return None

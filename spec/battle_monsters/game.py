@@ -158,10 +158,12 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
     book = BOOK
     turn = TURN
     ending_moves: ClassVar[frozenset[str]] = frozenset({"surrender", "agree"})
+    conflicts_stamp: ClassVar[str | None] = "conflicts_clock"
+    """Moved whenever ``conflicts_met`` could find something new (``BattleMonstersState.conflicts_clock``)."""
 
     def __init__(self) -> None:
         self.effects = Effects(self)
-        # Asked after every event: the function the method conflicts_met calls, bound without the extra call.
+        # Asked after the events that moved the clock: the function the method conflicts_met calls, bound without the extra call.
         self.conflicts_met = BC.conflicts_met  # type: ignore[method-assign]
 
     # ================================================================== set-up and decks
@@ -231,29 +233,33 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
             state.move = X.move_context(state, ev)
         # The checks that can fail now (actions.plan): the action's registered checks, less
         # those that always pass in this stage of the game, with an effect waiting or not and
-        # these sorts of effects in force (actions.spoken_now, inline); the first finding decides.
+        # these sorts of effects in force: first those the card database can give, then, if a
+        # check left hangs on them, those the field gives (actions.spoken_now); the first
+        # finding decides. The checks only read the state: a stretch of reading
+        # (board.read_only, inline), from the field's sorts on.
         pending = state.pending
+        waiting = bool(pending) and pending[0].need is not None
         profile = state.profile
         spoken = profile.spoken if profile is not None and profile.ok and not state.lasting else None
-        plan = X.PLANS.get((kind, state.stage, bool(pending) and pending[0].need is not None, spoken))
+        plan = X.PLANS.get((kind, state.stage, waiting, spoken))
         if plan is None:
-            plan = X.plan(kind, state.stage, X.waiting_now(state), X.spoken_now(state))
-        tests = plan.tests
-        violation = None
-        if state.statics_memo is None:  # the checks only read the state: a stretch of reading (board.read_only, inline)
+            plan = X.plan(kind, state.stage, waiting, spoken)
+        outer = state.statics_memo is None
+        if outer:
             state.statics_memo = {}
-            try:
-                for test in tests:
-                    violation = test(state, ev)
-                    if violation is not None:
-                        break
-            finally:
-                state.statics_memo = None
-        else:
+        violation = None
+        try:
+            if plan.speaks and spoken is not None:  # narrowed to the sorts the field gives
+                spoken = B.field_sorts(state)
+                plan = X.PLANS.get((kind, state.stage, waiting, spoken)) or X.plan(kind, state.stage, waiting, spoken)
+            tests = plan.tests
             for test in tests:
                 violation = test(state, ev)
                 if violation is not None:
                     break
+        finally:
+            if outer:
+                state.statics_memo = None
         if violation is not None:
             check = plan.checks[tests.index(test)]
             if not claim:
@@ -310,6 +316,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
     def _maybe_start(self, state: BattleMonstersState) -> None:
         if all(s.opening >= OPENING_HAND for s in state.sides.values()) and state.first is not None:
             state.stage = "turn"
+            state.changed("stage")
             self._begin_turn(state, state.first)
 
     # ================================================================== actions
@@ -352,6 +359,8 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         fc = OnField(card, kind, parts, ev.mode, ev.visible, state.stamp(), state.turn, was_visible=ev.visible,
                      acted_turn=state.turn, acted="summon")
         state.sides[player].field.append(fc)
+        if state.watching or B.may_bring_can(state, fc):
+            state.changed("field")
         if not ev.visible:
             return  # BM.gloss.summon.facedown: a face-down card sets off nothing
         self._fire(state, "summoned", player, subject=fc)
@@ -373,6 +382,8 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         fc.visible = True
         fc.was_visible = True
         fc.revealed_turn = state.turn
+        if state.watching or B.may_bring_can(state, fc):
+            state.changed("face")
         self._fire(state, "revealed", fc.owner, subject=fc)
         if fc.kind == "monster":
             self._react(state, fc, "revealed")
@@ -389,6 +400,8 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         fc = X._field_card(state, ev)
         if fc is not None:
             fc.visible = False
+            if state.watching:
+                state.changed("face")
 
     @BOOK.encodes("BM.subactions.attack", "BM.gloss.battle", what="an attack opens a battle (or a direct attack) that traps may answer")
     def _do_attack(self, state: BattleMonstersState, ev: E.Attack) -> None:
@@ -484,6 +497,8 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         if fc not in side.field:
             return False
         side.field.remove(fc)
+        if state.watching:
+            state.changed("field")
         if state.lasting:  # its own lasting "cannot"s go with it
             state.lasting = [x for x in state.lasting if not (x.source_uid == fc.uid and x.step is not None and x.controller != "" and
                                                                isinstance(x.step, N.Cannot) and x.step.subject.quantifier == "this")]
@@ -515,6 +530,8 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         fc = OnField(state.new_card(name, owner, parts[0] if parts else None), B.card_kind(state.cards, name) or "monster", parts,
                      "attack", True, state.stamp(), state.turn, was_visible=True)
         side.field.append(fc)
+        if state.watching or B.may_bring_can(state, fc):
+            state.changed("field")
         self._fire(state, "summoned", owner, subject=fc)
         if fc.kind == "monster":
             self._react(state, fc, "summoned")
@@ -593,6 +610,8 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
                     fc.was_visible = True
                     if was_hidden:
                         fc.revealed_turn = state.turn
+                        if state.watching or B.may_bring_can(state, fc):
+                            state.changed("face")
                     state.facts.append(("triggered", fc.name, fc.owner))
                     self._enqueue(state, fc, ability.effect, the=subject if subject is not None else by, use=ability.use)
                     if was_hidden:
@@ -700,6 +719,8 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
                 flipped = not target.visible
                 target.visible = True
                 target.was_visible = True
+                if flipped and (state.watching or B.may_bring_can(state, target)):
+                    state.changed("face")
                 with B.Reading(state):
                     a, d = B.battle_points(state, attacker), B.battle_points(state, target)
                 if a > d:
@@ -727,6 +748,8 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
             state.turn += 1
             state.turn_owner.append(player)
             state.active = player
+            if state.watching:
+                state.changed("turn")
             state.offer = None
             if state.lasting:
                 state.lasting = [x for x in state.lasting if x.until is None or x.until >= state.turn]

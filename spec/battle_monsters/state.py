@@ -9,6 +9,7 @@ while they need events from the log (a draw, a choice, a discard).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import count
 from typing import Any
 
 from spec.core.cards import CardDatabase, CardDef
@@ -24,6 +25,17 @@ BURIED = 2
 """BM.start.graveyard."""
 DECK_MIN = 30
 """BM.start.deck_min."""
+
+_CLOCK = count(1)
+"""Readings of :attr:`BattleMonstersState.conflicts_clock`: no two states or moments share one."""
+
+CHANGES = ("stage", "field", "face", "nullified", "fused", "lasting", "turn", "reading")
+"""What moves :attr:`BattleMonstersState.conflicts_clock` (:meth:`BattleMonstersState.changed`): the
+first turn beginning; a card that may hold a "can" of its own (``board.may_bring_can``) coming
+onto the field or turning face up; cards being fused; a lasting effect beginning; a reading of
+the effects in force that went past ``board.may_allow`` and read more than the board and the
+turn; and, while the last reading read only those (:attr:`BattleMonstersState.watching`), every
+card coming or going, turning face up or down or nullified, and every turn beginning."""
 
 
 @dataclass
@@ -220,6 +232,33 @@ class BattleMonstersState:
     (``None``: all of them), the cards whose effects work (``"cards"``), and the effects that allow and forbid an action (``board.applicable``, by its question: a tuple)."""
     move: Move | None = field(default=None, init=False, repr=False, compare=False)
     """The cards the move being judged names, found once (:class:`Move`); ``None`` between moves."""
+    conflicts_clock: int = field(default_factory=lambda: next(_CLOCK), init=False, repr=False, compare=False)
+    """The game's ``conflicts_stamp``: a reading no other state or moment had, taken afresh by
+    :meth:`changed` whenever ``conflicts.conflicts_met`` could find something new.
+
+    That function stops, finding nothing and keeping nothing, outside turns and when
+    ``board.may_allow`` says no card's "can" can be in force; past that it reads conditions
+    (lives, hands, graveyards, modes, the battle...) that nearly any event changes, so such a
+    reading moves the clock itself: the verifier asks again after the next event. The clock
+    therefore needs to move only where ``may_allow`` may turn from no to yes: as the first turn
+    begins, as a card that may hold a "can" (``board.may_bring_can``) comes onto the field or
+    turns face up, as cards are fused (each gains the others' abilities) and as a lasting effect
+    begins. Everything else only takes "can"s away (a card leaving the field, turning face down
+    or nullified, a turn passing beyond the turn a "can" was bound to, a lasting effect ending)
+    and leaves a no a no. A reading past ``may_allow`` that is steady (``conflicts.steady``:
+    no condition but whose turn it is or a card's own face, no selector by mode, points or
+    battle) hangs only on the board and the turn: it does not move the clock but sets
+    :attr:`watching`, and until an answer of ``may_allow`` or an unsteady reading clears it,
+    every change of the board and every turn beginning moves the clock. While the clock
+    stays, ``conflicts_met`` would find nothing new: the verifier does not ask. A copy takes
+    a reading of its own."""
+    watching: bool = field(default=False, init=False, repr=False, compare=False)
+    """The last reading of the effects in force went past ``board.may_allow`` and hung only on the
+    board and the turn (:attr:`conflicts_clock`): each change of them moves the clock."""
+
+    def changed(self, what: str) -> None:
+        """Move :attr:`conflicts_clock`: ``what`` (one of :data:`CHANGES`) has just changed."""
+        self.conflicts_clock = next(_CLOCK)
 
     def other(self, player: str) -> str:
         a, b = self.players
