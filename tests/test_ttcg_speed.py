@@ -16,6 +16,13 @@ for conflicts only after events that moved ``TtcgState.in_force_stamp``; a readi
 some piles' marks is kept while those piles' own marks stay; the field's reading is put in a new
 active player's order instead of being read again; the holders of Passive and triggered effects
 are picked out by one look-up per card.
+
+Session 8 made the field's reading follow the changes instead of being read again: a pile joining
+or leaving the field updates it in place (``_Field.joined``, ``_Field.left``: piles, holders, piles
+by id and top card, and what was read per kind and per event unless the pile's cards hold such
+effects); a new active player takes over what was read per kind and per event, put in the new order
+when first asked (``_Field.carried``); the conflicts signature is read as ids, without making the
+effects (``conflicts._reading_in_force``); a pile is made without its per-field bookkeeping.
 """
 
 from __future__ import annotations
@@ -581,3 +588,54 @@ def test_the_field_turned_to_a_new_active_player_is_the_field_read_afresh_along_
     finally:
         B._Field.turned = original  # type: ignore[method-assign]
     assert turned["count"]
+
+
+def test_the_field_followed_through_a_pile_joining_or_leaving_is_the_field_read_afresh_along_the_replays() -> None:
+    """At every event, a reading of the field brought up to date as piles joined or left it
+    (``_Field.joined``, ``_Field.left``), or turned to a new active player (``_Field.carried``),
+    lists the piles, holders, piles by id and top card, per kind and per event the holders, and
+    the statics of each kind a reading afresh lists; and each was used."""
+    followed = {"joined": 0, "left": 0, "carried": 0}
+    joined, left, carried = B._Field.joined, B._Field.left, B._Field.carried
+
+    def counted_carried(self: Any, table: str, key: Any) -> Any:
+        found = carried(self, table, key)
+        followed["carried"] += found is not B._MISSING
+        return found
+
+    def counted_joined(self: Any, state: TtcgState, owner: str, pile: Pile) -> None:
+        joined(self, state, owner, pile)
+        followed["joined"] += self.edits == B.EDITS.field
+
+    def counted_left(self: Any, state: TtcgState, owner: str, pile: Pile) -> None:
+        left(self, state, owner, pile)
+        followed["left"] += self.edits == B.EDITS.field
+
+    def see(state: TtcgState, _event: Any) -> None:
+        index = state.field_index
+        if index is None or B.field_now(state) is None:
+            return
+        fresh = B._Field(state)
+        assert index.piles == fresh.piles and index.first == fresh.first
+        assert index.by_id == fresh.by_id and index.by_top == fresh.by_top and index.tops == fresh.tops
+        if index.splits is not None and fresh.splits is not None:
+            assert index.splits == fresh.splits
+            for triggered in (False, True):
+                assert index.holders(state, triggered) == fresh.holders(state, triggered)
+            for kinds, entries in list(index.kinds.items()):
+                if entries is not None:
+                    assert entries == B._holders_reading(state, fresh, False, kinds, B._reading(state.cards).of_kind,
+                                                         B._passives_of_kind)
+            for event, entries in list(index.watchers.items()):
+                if entries is not None:
+                    assert entries == B._holders_reading(state, fresh, True, event, B.trigger_table(state), B.triggers)
+        if _statics_read(state):
+            for kinds in (*KINDS, B._STAT_STEPS, B._CLASHING):
+                assert B.statics_of(state, kinds) == B.statics_of_plain(state, kinds)
+
+    B._Field.joined, B._Field.left, B._Field.carried = counted_joined, counted_left, counted_carried  # type: ignore[method-assign]
+    try:
+        along_replays(see)
+    finally:
+        B._Field.joined, B._Field.left, B._Field.carried = joined, left, carried  # type: ignore[method-assign]
+    assert all(followed.values()), followed

@@ -405,11 +405,14 @@ class _Field:
 
     A new active player with the make-up unchanged (a new turn) is a new reading of the same
     lists, put in the new order by :meth:`turned` (each list holds the first player's
-    entries, then the other's, ``splits`` tells where they meet).
+    entries, then the other's, ``splits`` tells where they meet); what was read per kind and per
+    event waits in ``pending`` and is put in the new order when first asked (:meth:`carried`).
+    A pile joining or leaving the field is followed by :meth:`joined` and :meth:`left` instead
+    of a new reading.
     """
 
     __slots__ = ("_by_id", "_by_top", "_marks", "_marks_at", "_passive", "_tops", "_triggered", "active", "cards", "edits", "first",
-                 "kinds", "piles", "splits", "statics", "watchers")
+                 "kinds", "pending", "piles", "splits", "statics", "watchers")
 
     def __init__(self, state: TtcgState) -> None:
         self.edits = field_edits()
@@ -457,11 +460,15 @@ class _Field:
         self.statics: dict[Any, tuple[MarksSeen | None, list[tuple[str, Pile, Any]]]] = {}
         self._passive = passive
         self._triggered = triggered
+        self.pending: dict[str, dict[Any, Any]] | None = None
 
     def turned(self, state: TtcgState) -> _Field:
         """This reading with ``state.active`` as the active player, the field's make-up unchanged:
-        its piles and holders in the new order, the marks counted kept (they do not depend on it);
-        what depends on the order is read again when asked."""
+        its piles and holders in the new order, the marks counted and the piles by id and top card
+        kept (they do not depend on it); what was read per kind and per event put in the new order
+        too, the new active player's entries first (:func:`_owner_first`), as each is first asked
+        for (:meth:`carried`). A static kept was read without looking at the active player
+        (:func:`statics_of` keeps no other)."""
         other = _Field.__new__(_Field)
         other.edits, other.active, other.cards = self.edits, state.active, self.cards
         order = players_in_order(state)
@@ -476,10 +483,30 @@ class _Field:
             other._passive = passive[splits[1]:] + passive[:splits[1]]  # type: ignore[index]
             other._triggered = triggered[splits[2]:] + triggered[:splits[2]]  # type: ignore[index]
             other.splits = (len(piles) - splits[0], len(passive) - splits[1], len(triggered) - splits[2])  # type: ignore[arg-type]
-        other._tops = other._by_id = other._by_top = None
+        other._tops = None
+        other._by_id, other._by_top = self._by_id, self._by_top  # (the same piles: only the order of their reading moves)
         other._marks, other._marks_at = self._marks, self._marks_at
         other.kinds, other.watchers, other.statics = {}, {}, {}
+        pending = self.pending
+        other.pending = {table: {**pending[table], **getattr(self, table)} if pending else dict(getattr(self, table))
+                         for table in _CARRIED}
         return other
+
+    def carried(self, table: str, key: Any) -> Any:
+        """What the readings this one was turned from (:meth:`turned`, ``pending``: the same make-up,
+        another active player) found for ``key`` in their ``table`` (``kinds``, ``watchers`` or
+        ``statics``), put in this reading's order and kept in its own table; :data:`_MISSING` if they
+        found nothing there."""
+        pending = self.pending
+        if pending is None:
+            return _MISSING
+        found = pending[table].get(key, _MISSING)
+        if found is _MISSING:
+            return _MISSING
+        first = self.first
+        found = (found[0], _owner_first(found[1], first)) if table == "statics" else _owner_first(found, first)
+        getattr(self, table)[key] = found
+        return found
 
     def holders(self, state: TtcgState, triggered: bool) -> list[tuple[str, Pile, CardObj, str]]:
         """``(owner, pile, card, name)`` in field order: with ``triggered``, for each pile whose top
@@ -502,6 +529,115 @@ class _Field:
             self._passive = found
         return found
 
+    def joined(self, state: TtcgState, owner: str, pile: Pile) -> None:
+        """Bring this reading up to date after one change of the field's make-up: ``pile``, new and
+        with nothing under it, appended to ``owner``'s row of its kind (:meth:`spec.ttcg.game.Ttcg.new_pile`).
+
+        The pile takes its place in the field order; if its card holds Passive or triggered
+        effects, it joins the holders there. What was read per kind and per event is kept
+        unless the card has effects of that kind or event (or is not read for it yet): no
+        effect of another card can read the new pile (its id and card are new; a reading that
+        counted cards of the field or looked beyond it was not kept). Anything else, or a
+        second change of the field since this reading, leaves it stale (read again when asked).
+        """
+        splits = self.splits
+        if EDITS.field != self.edits + 1 or splits is None or pile.under:
+            return
+        name = pile.card.name
+        holds = (False, False) if name is None else _reading(state.cards).holding.get(name)
+        side = state.sides[owner]
+        row = side.creatures if pile.row == "creature" else side.magic
+        if holds is None or not row or row[-1] is not pile:
+            return
+        first = owner == self.first
+        at = (0 if first else splits[0]) + (len(side.creatures) - 1 if row is side.creatures else len(side.creatures) + len(side.magic) - 1)
+        piles = self.piles.copy()
+        piles.insert(at, (owner, pile))
+        passive, triggered = self._passive, self._triggered
+        assert passive is not None and triggered is not None  # splits are known only with the holders
+        if holds[0] or holds[1]:
+            before = {id(p) for _o, p in piles[:at]}
+            named = name or ""  # (a holder has a name)
+            entry = (owner, pile, pile.card, named)
+            if holds[0]:
+                passive = _inserted(passive, before, entry)
+                of_kind = _reading(state.cards).of_kind
+                for kinds in [*self.kinds, *self.statics]:
+                    if of_kind.get((named, kinds)) != ():  # it has steps of that kind, or is not read for it yet
+                        self.kinds.pop(kinds, None)
+                        self.statics.pop(kinds, None)
+            if holds[1]:
+                triggered = _inserted(triggered, before, entry)
+                table = trigger_table(state)
+                for event in list(self.watchers):
+                    if table.get((named, event)) != ():
+                        del self.watchers[event]
+        if first:
+            self.splits = (splits[0] + 1, splits[1] + holds[0], splits[2] + holds[1])
+        self.piles, self._passive, self._triggered = piles, passive, triggered
+        if self._by_id is not None:
+            self._by_id = {**self._by_id, pile.id: (pile, owner)} if pile.id not in self._by_id else None
+        if self._by_top is not None:
+            self._by_top = {**self._by_top, pile.card.uid: pile} if pile.card.uid not in self._by_top else None
+        if self._tops is not None and name is not None:
+            place = sum(1 for _o, p in piles[:at] if p.card.name is not None)
+            self._tops = [*self._tops[:place], (owner, pile.card), *self._tops[place:]]
+        self._marks_at = -1
+        self.pending = None
+        self.edits = EDITS.field
+
+    def left(self, state: TtcgState, owner: str, pile: Pile) -> None:
+        """Bring this reading up to date after one change of the field's make-up: ``pile`` gone
+        from ``owner``'s row (:meth:`spec.ttcg.game.Ttcg._remove`).
+
+        Its entries leave the piles, the holders and what was read per kind and per event;
+        the statics of a kind whose holders lost an entry are read again when asked, the
+        others kept. A pile some equipment is attached to leaves the reading stale (an Equip
+        effect is in force only while its creature is there), as does a second change.
+        """
+        splits = self.splits
+        if EDITS.field != self.edits + 1 or splits is None:
+            return
+        at = [i for i, (_o, p) in enumerate(self.piles) if p is pile]
+        if len(at) != 1 or any(p.equipped_to == pile.id for _o, p in self.piles):
+            return
+        piles = self.piles[:at[0]] + self.piles[at[0] + 1:]
+        passive = [e for e in self._passive or () if e[1] is not pile]
+        triggered = [e for e in self._triggered or () if e[1] is not pile]
+        if owner == self.first:
+            assert self._passive is not None and self._triggered is not None  # splits are known only with the holders
+            self.splits = (splits[0] - 1, splits[1] - (len(self._passive) - len(passive)),
+                           splits[2] - (len(self._triggered) - len(triggered)))
+        if len(passive) != len(self._passive or ()):  # it held Passive effects (what is read per kind is read among those)
+            for kinds in [k for k in self.statics if k not in self.kinds]:
+                del self.statics[kinds]  # (its holders not read here: they may have held the pile)
+            for kinds, entries in list(self.kinds.items()):
+                kept = None if entries is None else tuple(e for e in entries if e[1] is not pile)
+                if kept is None or len(kept) != len(entries or ()):
+                    self.statics.pop(kinds, None)
+                    if kept is None:
+                        del self.kinds[kinds]
+                    else:
+                        self.kinds[kinds] = kept
+        if len(triggered) != len(self._triggered or ()):  # its top card had triggered effects
+            for event, watchers in list(self.watchers.items()):
+                if watchers is None:
+                    del self.watchers[event]
+                else:
+                    self.watchers[event] = tuple(e for e in watchers if e[1] is not pile)
+        self.piles, self._passive, self._triggered = piles, passive, triggered
+        if self._by_id is not None:
+            self._by_id = self._by_id.copy()
+            self._by_id.pop(pile.id, None)
+        if self._by_top is not None and self._by_top.get(pile.card.uid) is pile:
+            self._by_top = self._by_top.copy()
+            del self._by_top[pile.card.uid]
+        if self._tops is not None:
+            self._tops = [entry for entry in self._tops if entry[1] is not pile.card]
+        self._marks_at = -1
+        self.pending = None
+        self.edits = EDITS.field
+
     @property
     def tops(self) -> list[tuple[str, CardObj]]:
         if self._tops is None:
@@ -523,6 +659,42 @@ class _Field:
             for _owner, pile in self.piles:
                 self._by_top.setdefault(pile.card.uid, pile)
         return self._by_top
+
+
+_CARRIED = ("kinds", "watchers", "statics")
+"""The tables of a :class:`_Field` a reading turned to a new active player takes over (see :meth:`_Field.carried`)."""
+
+_MISSING: Any = object()
+"""What :meth:`_Field.carried` gives when the reading turned from found nothing for a key."""
+
+
+def _owner_first(entries: Any, first: str) -> Any:
+    """``entries`` (each naming its owner first, in field order), ``first``'s own first: the same
+    entries in the field order with ``first`` as the active player; ``None`` stays ``None``."""
+    if entries is None:
+        return None
+    mine = [e for e in entries if e[0] == first]
+    if not mine or len(mine) == len(entries):
+        return entries
+    ordered = mine + [e for e in entries if e[0] != first]
+    return tuple(ordered) if isinstance(entries, tuple) else ordered
+
+
+def _inserted(holders: list[tuple[str, Pile, CardObj, str]], before: set[int],
+              entry: tuple[str, Pile, CardObj, str]) -> list[tuple[str, Pile, CardObj, str]]:
+    """``holders`` (in field order) with ``entry`` after those whose pile is among ``before`` (by ``id``)."""
+    at = 0
+    while at < len(holders) and id(holders[at][1]) in before:
+        at += 1
+    return [*holders[:at], entry, *holders[at:]]
+
+
+def field_now(state: TtcgState) -> _Field | None:
+    """The reading of the field kept for ``state`` if it is up to date (nothing changed since), else ``None``."""
+    found: _Field | None = state.field_index
+    if found is None or found.edits != EDITS.field or found.active != state.active or found.cards is not state.cards:
+        return None
+    return found
 
 
 def field_marks(state: TtcgState) -> tuple[int, ...]:
@@ -909,6 +1081,10 @@ def statics_of(state: TtcgState, kinds: type | tuple[type, ...]) -> list[tuple[s
     """
     index = field_of(state)
     kept = index.statics.get(kinds)
+    if kept is None and index.pending is not None:
+        kept = index.carried("statics", kinds)
+        if kept is _MISSING:
+            kept = None
     if kept is not None and (kept[0] is None or marks_unchanged(kept[0])):
         return kept[1]  # (marks_unchanged tells a reading under way what this one depends on)
     entries = _statics_entries(state, kinds)
@@ -941,6 +1117,10 @@ def _statics_entries(state: TtcgState, kinds: Any) -> tuple[tuple[str, Pile, Car
     kept = index.kinds
     if kinds in kept:
         return kept[kinds]
+    if index.pending is not None:
+        found = index.carried("kinds", kinds)
+        if found is not _MISSING:
+            return found  # type: ignore[no-any-return]
     found = kept[kinds] = _holders_reading(state, index, False, kinds, _reading(state.cards).of_kind, _passives_of_kind)
     return found
 
@@ -977,6 +1157,10 @@ def watching(state: TtcgState, event: str) -> tuple[tuple[str, Pile, CardObj, Nu
     kept = index.watchers
     if event in kept:
         return kept[event]
+    if index.pending is not None:
+        found = index.carried("watchers", event)
+        if found is not _MISSING:
+            return found  # type: ignore[no-any-return]
     found = kept[event] = _holders_reading(state, index, True, event, trigger_table(state), triggers)
     return found
 

@@ -230,10 +230,11 @@ def effects_in_force(state: Any) -> list[Effect]:
     return _read_in_force(state)
 
 
-def _in_force(state: Any) -> tuple[list[Effect], frozenset[str]]:
-    """The effects in force and the set of their ids (what :func:`conflicts_met` compares)."""
-    effects = _read_in_force(state)
-    return effects, frozenset(e.id for e in effects)
+def _in_force(state: Any) -> tuple[list[str], frozenset[str]]:
+    """The ids of the effects in force, as a list and as the set :func:`conflicts_met` compares
+    (read as :func:`_read_in_force` reads the effects, without making them)."""
+    ids: list[str] = _reading_in_force(state, ids_only=True)
+    return ids, frozenset(ids)
 
 
 def _signature_kept(state: Any, memo: dict[str, Any]) -> frozenset[str]:
@@ -307,7 +308,16 @@ def _field_and_clashes_plain(state: Any) -> tuple[list[tuple[str, CardObj]], lis
 
 
 def _read_in_force(state: Any) -> list[Effect]:
-    out: list[Effect] = []
+    """The effects in force (see :func:`effects_in_force`)."""
+    effects: list[Effect] = _reading_in_force(state, ids_only=False)
+    return effects
+
+
+def _reading_in_force(state: Any, ids_only: bool) -> list[Any]:
+    """The effects in force, or with ``ids_only`` only their ids, in the same order (the reading is
+    the same: what it looks at, what it finds, what raises; a frozen :class:`Effect` costs more to
+    make than its id, and the change of the ids is all :func:`_signature_kept` looks for)."""
+    out: list[Any] = []
     field, clashes = _field_and_clashes(state)
     for controller, source, step in clashes:
         name = f"{source.card.name} ({controller})"
@@ -315,7 +325,10 @@ def _read_in_force(state: Any) -> list[Effect]:
         ident = f"{key}/{type(step).__name__}/{getattr(step, 'action', getattr(step, 'stat', ''))}"
         for owner, card in B.covered(state, controller, source, step.what, field):
             subject = card_subject(owner, card)
-            if isinstance(step, N.Restrict):
+            if ids_only:
+                if isinstance(step, N.Restrict) or isinstance(step.value, int):
+                    out.append(f"{ident}>{subject}")
+            elif isinstance(step, N.Restrict):
                 out.append(Effect(f"{ident}>{subject}", "cant", subject, step.action, 0, name, "card", controller, key,
                                   text=f"{_words(owner, card)} cannot {step.action}"))
             elif isinstance(step.value, int):
@@ -329,14 +342,17 @@ def _read_in_force(state: Any) -> list[Effect]:
         if lasting.kind == "prohibit":
             for player in state.players:
                 if lasting.uids == (B.player_key(state, player),):
-                    out.append(Effect(f"{ident}>{player}", "cant", player, lasting.what, 0, source, "card", lasting.controller,
-                                      static=False, text=f"{player} cannot {lasting.what}"))
+                    out.append(f"{ident}>{player}" if ids_only else Effect(
+                        f"{ident}>{player}", "cant", player, lasting.what, 0, source, "card", lasting.controller,
+                        static=False, text=f"{player} cannot {lasting.what}"))
             continue
         for owner, card in field:
             if not B.lasting_covers(state, lasting, card, on_top=True):
                 continue
             subject = card_subject(owner, card)
-            if lasting.kind == "restrict":
+            if ids_only:
+                out.append(f"{ident}>{subject}")
+            elif lasting.kind == "restrict":
                 out.append(Effect(f"{ident}>{subject}", "cant", subject, lasting.what, 0, source, "card", lasting.controller,
                                   static=False, text=f"{_words(owner, card)} cannot {lasting.what}"))
             else:
@@ -345,9 +361,9 @@ def _read_in_force(state: Any) -> list[Effect]:
     for index, (count, kinds) in enumerate(state.flags.extra):
         source = state.flags.extra_sources[index] if index < len(state.flags.extra_sources) else "an effect"
         what = " or ".join(kinds) + " " if kinds else ""
-        out.append(Effect(f"extra{index}>{state.active}", "grant", state.active, "put a card on the field", count, source, "card",
-                          state.active, static=False, overrides=True,
-                          text=f"{state.active} may put {count} more {what}card(s) on the field this turn"))
+        out.append(f"extra{index}>{state.active}" if ids_only else Effect(
+            f"extra{index}>{state.active}", "grant", state.active, "put a card on the field", count, source, "card",
+            state.active, static=False, overrides=True, text=f"{state.active} may put {count} more {what}card(s) on the field this turn"))
     return out
 
 

@@ -269,6 +269,10 @@ class Ttcg(Game[TtcgState, Event]):
 
     def _unknown_card(self, state: TtcgState, ev: Any, kind: str, fields: tuple[str, ...]) -> Ruling | None:
         """A card the event names (among its ``fields``) that the database does not hold."""
+        if fields == ("card",):  # one name, found typed already: the common case
+            value = getattr(ev, "card", None)
+            if value is None or (type(value) is str and value in B.typed_names(state)):
+                return None
         names: list[str] = []
         if "card" in fields:
             value = getattr(ev, "card", None)
@@ -404,7 +408,10 @@ class Ttcg(Game[TtcgState, Event]):
         """A new pile on ``player``'s field for ``card``, face up and untapped (2.2.4.a)."""
         pile = Pile(state.new_id(), card, "creature" if B.is_creature(card.defn) else "magic")
         side = state.sides[player]
+        reading = B.field_now(state)
         (side.creatures if pile.row == "creature" else side.magic).append(pile)
+        if reading is not None:
+            reading.joined(state, player, pile)  # the field's reading follows the change instead of being read again
         state.flags.played += 1
         self.fire(state, "played", player, card)
         return pile
@@ -905,7 +912,10 @@ class Ttcg(Game[TtcgState, Event]):
         side = state.sides[owner]
         row = side.creatures if pile.row == "creature" else side.magic
         if pile in row:
+            reading = B.field_now(state)
             row.remove(pile)
+            if reading is not None:
+                reading.left(state, owner, pile)  # the field's reading follows the change instead of being read again
         else:
             for other in list(row):
                 if other.id == pile.id:

@@ -99,6 +99,8 @@ class MarkSet(set):  # type: ignore[type-arg]
     pile's own ``mark_count``); reading it is a plain set's reading."""
 
     __slots__ = ("pile",)
+    pile: Any
+    """The pile whose set it is (its ``mark_count`` counts the changes too)."""
 
     def _changed(self) -> None:
         _marks_changed()
@@ -241,7 +243,7 @@ def _watched(obj: Any, name: str, value: Any, lists: tuple[str, ...], others: tu
     object.__setattr__(obj, name, value)
 
 
-@dataclass
+@dataclass(init=False)
 class Pile:
     """A card on the field (``card``, the top) with the cards under it, oldest first.
 
@@ -250,6 +252,9 @@ class Pile:
     switching effects on and attaching it to a creature count as changes of its marks
     (:func:`mark_edits`, and ``mark_count``, this pile's own count of them: a reading that
     looked at the marks of some piles only is kept while theirs stay as they were).
+
+    Making a pile sets its fields directly (see :meth:`__init__`): it is a new object, so
+    no reading can have looked at it yet.
     """
 
     id: int
@@ -266,6 +271,26 @@ class Pile:
     """For a magic card attached as equipment: the pile id of its creature (2.2.5.i.4)."""
     mark_count: int = field(default=0, repr=False, compare=False)
     """How many times this pile's marks changed (see above)."""
+
+    def __init__(self, id: int, card: CardObj, row: str, under: list[CardObj] | None = None, tapped: bool = False,
+                 tapped_turn: int = -1, switched_on: set[int] | None = None, equipped_to: int | None = None,
+                 mark_count: int = 0) -> None:
+        """The fields as the dataclass would set them, without :meth:`__setattr__`'s bookkeeping per field:
+        ``under`` a :class:`FieldList`, ``switched_on`` a :class:`MarkSet` of this pile. The count of
+        mark changes moves as that bookkeeping moved it (three marks set)."""
+        setattr_ = object.__setattr__
+        setattr_(self, "id", id)
+        setattr_(self, "card", card)
+        setattr_(self, "row", row)
+        setattr_(self, "under", FieldList() if under is None else under if type(under) is FieldList else FieldList(under))
+        setattr_(self, "tapped", tapped)
+        setattr_(self, "tapped_turn", tapped_turn)
+        marks = MarkSet(switched_on) if switched_on is not None else MarkSet()
+        marks.pile = self
+        setattr_(self, "switched_on", marks)
+        setattr_(self, "equipped_to", equipped_to)
+        setattr_(self, "mark_count", mark_count)
+        EDITS.marks += 3
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in _PILE_WATCHED:
