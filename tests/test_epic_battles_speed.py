@@ -22,6 +22,7 @@ from spec.epic_battles import board as B
 from spec.epic_battles import conflicts as EC
 from spec.epic_battles.corpus import play, replay_states
 from spec.epic_battles.state import EpicBattlesState, Lasting
+from tests.staging import Staging, agrees_with_every_check
 
 KINDS = (A.Modify, A.Prohibit, A.Permit, N.EpicBattlesGain, N.EpicBattlesLink)
 
@@ -329,8 +330,7 @@ def test_the_checks_left_out_at_a_node_cannot_fail_there(monkeypatch: Any) -> No
             assert any(check in X.checks_at(action, node)[0] for node in X.NODES), check.name
     declared_tests = {test for test in FAILS_ONLY if test.__module__ == X.__name__}
     assert declared_tests <= {check.test for action in X.BOOK.actions.values() for check in action.checks}
-    seen = {"left out": 0, "run": 0}
-    failed: set[str] = set()
+    seen = Staging()
 
     def compare(state: EpicBattlesState, ev: Any, kind: str) -> None:
         action = X.BOOK.actions.get(kind)
@@ -338,18 +338,7 @@ def test_the_checks_left_out_at_a_node_cannot_fail_there(monkeypatch: Any) -> No
             return
         checks, tests = FACTS[type(ev)].at_node[state.node]
         assert checks == X.checks_at(action, state.node)[0] and tests == tuple(c.test for c in checks)
-        first = None
-        for check in action.checks:
-            violation = check.test(state, ev)
-            if check in checks:
-                seen["run"] += 1
-                if violation is not None:
-                    failed.add(check.name)
-                    first = first or (check, violation)
-            else:
-                assert violation is None, (check.name, state.node, ev)
-                seen["left out"] += 1
-        assert first == action.first_violation(state, ev)
+        agrees_with_every_check(action, checks, state, ev, seen, state.node)
 
     apply_ = EpicBattles._apply
 
@@ -365,9 +354,9 @@ def test_the_checks_left_out_at_a_node_cannot_fail_there(monkeypatch: Any) -> No
             for player in state.players:
                 compare(state, E.Draw(0, player, None), "draw")
                 compare(state, E.Pass(0, player), "pass")
-    assert seen["left out"] > 1000 and seen["run"] > 1000, seen
+    assert seen.skipped > 1000 and seen.compared > 1000, seen
     declared = {test.__name__ for test in declared_tests}
-    assert declared <= failed, declared - failed
+    assert declared <= seen.found, declared - seen.found
 
 
 def test_the_conflicts_clock_moves_whenever_conflicts_met_could_find_something(monkeypatch: Any) -> None:
