@@ -44,7 +44,7 @@ def agrees_with_every_check(action: Action[Any, Any], kept: Collection[Check[Any
     for check in checks:
         try:
             found: Any = check.test(state, event)
-        except Exception as error:  # noqa: BLE001 - a check left out must not raise; a kept one raises as first_violation does
+        except Exception as error:  # a check left out must not raise; a kept one raises as first_violation does
             if check not in kept:
                 raise AssertionError(f"{check.name} left out at {where} but raises {error!r} (seq {event.seq})") from error
             found = error
