@@ -11,7 +11,6 @@ Each test pins one of these against the plain reading, along the replays of ``re
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from spec.core.cards import CardDatabase, shipped_database
 from spec.core.findings import Violation
 from spec.core.game import Setup
 from spec.core.rules import FAILS_ONLY, can_fail_in
+from tests.staging import Staging, agrees_with_every_check
 from verifier.replay import read
 from verifier.report import to_json
 from verifier.verify import Verifier, _decoder_for
@@ -553,40 +553,21 @@ def test_each_check_finds_something_only_where_it_is_declared_to(paths: list[Pat
     """At every event of the replays, every check declared to find something only somewhere
     (:func:`X.fails_only_in`) returns ``None`` anywhere else, without raising; and the checks
     :func:`X.staged` keeps where the game stands find first what all the checks of the action find first."""
-    seen: Counter[str] = Counter()
+    seen = Staging()
 
     def see(state: BakuganState, event: Any, before: bool) -> None:
         if not before:
             return
         action = X.BOOK.actions[str(event.__struct_config__.tag)]
         place, mode = X.place_of(state), state.mode
-        for check in action.checks:
-            if not can_fail_in(check.test, {"place": place, "mode": mode}):
-                assert check.test(state, event) is None, (check.name, place, mode)
-                seen["skipped"] += 1
         kept = X.staged(action)[place][mode]
-        try:
-            every = action.first_violation(state, event)
-        except Exception as error:  # noqa: BLE001 - a check that raises: the staged ones raise the same
-            with pytest.raises(type(error)):
-                _first_of(kept, state, event)
-            return
-        assert _first_of(kept, state, event) == every
-        if every is not None:
-            seen["found"] += 1
-            seen["found where declared"] += every[0].test in FAILS_ONLY
+        assert all(test is check.test for check, test in kept)
+        assert [c for c, _t in kept] == [c for c in action.checks if can_fail_in(c.test, {"place": place, "mode": mode})]
+        agrees_with_every_check(action, [c for c, _t in kept], state, event, seen, (place, mode))
 
     along_replays(see, paths)
-    assert seen["skipped"] and seen["found"] and seen["found where declared"]
-
-
-def _first_of(checks: Any, state: BakuganState, event: Any) -> Any:
-    """The first of ``checks`` (``(check, test)`` pairs) that finds something, with what it found."""
-    for check, test in checks:
-        found = test(state, event)
-        if found is not None:
-            return check, found
-    return None
+    declared = {c.name for a in X.BOOK.actions.values() for c in a.checks if c.test in FAILS_ONLY}
+    assert seen.skipped and seen.found and seen.found & declared
 
 
 def test_the_checks_kept_per_place_are_every_check_that_can_fail_there() -> None:
