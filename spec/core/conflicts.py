@@ -33,7 +33,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from dataclasses import replace as _replace
 from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
@@ -89,9 +88,14 @@ class Guard:
     """``var`` is a sentence that holds when the number is 1 or more (``P1 controls a Faerie``)."""
 
 
-@dataclass(frozen=True)
-class Effect:
-    """One effect in force (or, for designers, that could be), in game-neutral terms."""
+class Effect(msgspec.Struct, frozen=True):
+    """One effect in force (or, for designers, that could be), in game-neutral terms.
+
+    A frozen msgspec struct rather than a dataclass: every game builds, hashes and
+    compares these at each reading of its effects in force, and a struct does all three
+    in C (a frozen dataclass sets each of its fields through ``object.__setattr__`` and
+    hashes a tuple of them built in Python).
+    """
 
     id: str
     """Unique within one check: what the effect is and where it comes from."""
@@ -860,7 +864,7 @@ def split(effects: Sequence[Effect], policy: Policy) -> list[Effect]:
             continue
         if any(x.topic == e.topic and x is not e for x in effects if x.subject == e.subject):
             out.append(e)
-        out.extend(_replace(e, id=f"{e.id}[{t}]", topic=t, aspect=t) for t in covered)
+        out.extend(replace(e, id=f"{e.id}[{t}]", topic=t, aspect=t) for t in covered)
     return out
 
 
@@ -1183,7 +1187,7 @@ class Placement:
             for player, name, kind in cards:
                 subject = subject_name(player, name)
                 if subject in specific and e.subject in (subject_name(player, kind), subject_name(player, "card")) and kind != "player":
-                    out.append(_replace(e, id=f"{e.id}[{name}]", subject=subject, aspect=f"{name} is one"))
+                    out.append(replace(e, id=f"{e.id}[{name}]", subject=subject, aspect=f"{name} is one"))
         return out
 
     def words(self, policy: Policy) -> list[str]:
@@ -1426,7 +1430,7 @@ def loops(readings: Sequence[CardReading], policy: Policy | None = None) -> list
 
 def replace(effect: Effect, **changes: Any) -> Effect:
     """A copy of an effect with some fields changed."""
-    return _replace(effect, **changes)
+    return msgspec.structs.replace(effect, **changes)
 
 
 def policy_for(game: str) -> Policy:
