@@ -29,7 +29,7 @@ class UnsupportedStep(Exception):
         super().__init__(reason or f"the spec cannot run a {tag!r} step")
 
 
-@dataclass
+@dataclass(slots=True)
 class Need:
     """What the log must show next for a paused resolution to go on."""
 
@@ -50,13 +50,13 @@ class Need:
         return f"{noun} by {self.player}" + (" (optional)" if self.optional else "")
 
 
-@dataclass
+@dataclass(slots=True)
 class Frame:
     steps: tuple[Step, ...]
     pc: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Resolution:
     """An effect being carried out: its frames, its variables and what it waits for."""
 
