@@ -25,7 +25,7 @@ parenthesis counts.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -517,7 +517,7 @@ class Builder(CoreBuilder):
 
     def send_vp(self, c: list[Any]) -> Pred:
         what = [_unwrap(x) for x in c if isinstance(x, (Cards, _No))]
-        to = next(x for x in c if isinstance(x, str))
+        to: Any = next(x for x in c if isinstance(x, str))  # the grammar gives one of SendTo's places
         return lambda s: tuple(SendTo(w, to) for w in what)
 
     def draw(self, c: list[Any]) -> Pred:
@@ -995,7 +995,7 @@ def _settle_items(part: _Part, carry: list[Cards] | None) -> list[Cards] | None:
     """Apply each clause's predicate to its subjects; a clause without one takes the last."""
     steps: list[Step] = []
     for item in part.items:
-        subjects = item.subjects if item.subjects is not None else carry
+        subjects: Sequence[Cards | None] | None = item.subjects if item.subjects is not None else carry
         for subject in subjects or [None]:
             steps.extend(item.pred(subject))
         if item.subjects is not None:
@@ -1653,9 +1653,9 @@ def _step(step: Step, imperative: bool = True) -> str:
     if isinstance(step, Points):
         delta = step.delta
         if isinstance(delta, int) and delta < 0:
-            verb, amount = ("loses", "lose"), -delta
+            forms, amount = ("loses", "lose"), -delta
         else:
-            verb, amount = ("gains", "gain"), delta  # type: ignore[assignment]
+            forms, amount = ("gains", "gain"), delta  # type: ignore[assignment]
         temporary = step.duration == Duration("temporary")
         until = ""
         if step.duration == Duration("end_of_turn"):
@@ -1664,7 +1664,7 @@ def _step(step: Step, imperative: bool = True) -> str:
             raise RenderError(f"no wording for the duration {step.duration!r}")
         adverb = "temporarily " if temporary else ""
         per = f" for each {_each(step.per)}" if step.per is not None else ""
-        return f"{_cards(step.target)} {adverb}{_verb(step.target, *verb)} {_num(amount)} " \
+        return f"{_cards(step.target)} {adverb}{_verb(step.target, *forms)} {_num(amount)} " \
                f"{step.stat} points{until}{per}"
     if isinstance(step, ImmuneTo):
         return f"{_cards(step.target)} {_is(step.target)} immune to {_immunity(step.to)}"

@@ -44,7 +44,7 @@ import re._constants as sre_constants
 import re._parser as sre_parse
 from collections.abc import Callable, Iterable
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
@@ -370,7 +370,7 @@ def _space_takers(lexer: ContextualLexer, columns: dict[str, dict[Any, Any]]) ->
             return False
         found = skipping.get(id(sub))
         if found is None:
-            found = skipping[id(sub)] = _skips_spaces_first(sub)
+            found = skipping[id(sub)] = _skips_spaces_first(cast(BasicLexer, sub))  # each state's lexer is a BasicLexer
         return found
 
     takers = set()
@@ -614,7 +614,7 @@ class _PerState(dict):  # type: ignore[type-arg]
         self.by_lexer: dict[int, tuple[dict[Any, Any], dict[str, Any]]] = {}
 
     def __missing__(self, state: Any) -> tuple[dict[Any, Any], dict[str, Any]]:
-        lexer = self.lexers[state]
+        lexer = cast(BasicLexer, self.lexers[state])  # each state's lexer is a BasicLexer
         tables = self.by_lexer.get(id(lexer))
         if tables is None:
             tables = self.by_lexer[id(lexer)] = (
@@ -1092,7 +1092,7 @@ def _join_passes(columns: dict[str, dict[Any, Any]], end_state: Any) -> None:
 
 def _parse_loop(
     columns: dict[str, dict[Any, Any]],
-    lexer_of: dict[Any, tuple[dict[str, Any], dict[str, Any]]],
+    lexer_of: dict[Any, tuple[dict[Any, Any], dict[str, Any]]],
     start_state: Any,
     end_state: Any,
     by_lark: Callable[[str], Any],
