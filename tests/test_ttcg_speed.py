@@ -23,6 +23,9 @@ by id and top card, and what was read per kind and per event unless the pile's c
 effects); a new active player takes over what was read per kind and per event, put in the new order
 when first asked (``_Field.carried``); the conflicts signature is read as ids, without making the
 effects (``conflicts._reading_in_force``); a pile is made without its per-field bookkeeping.
+Its second round keeps the marks counted for the change key on the state (``TtcgState.marks_counted``)
+so that asking them never reads the field again, and the left-out-checks test runs on
+``tests.staging.agrees_with_every_check``.
 """
 
 from __future__ import annotations
@@ -429,32 +432,31 @@ def test_the_stamp_conflicts_met_keeps_is_the_change_stamp() -> None:
 
 
 def test_checks_left_out_where_the_game_stands_cannot_fail_there(monkeypatch: Any) -> None:
-    """At every event judged along the replays (legal and illegal, with their inferred passes),
-    each check the staged tuple leaves out for where the game stands (and, for an activate move,
-    what it names) finds nothing and raises nothing (its :func:`spec.core.rules.fails_only`
-    declaration holds), and the tuple's first broken check is the action's first broken check."""
+    """At every event judged along the replays (legal and illegal, with their inferred passes)
+    and in each case of tests/test_ttcg_checks.py (one per check, each breaking it), the staged
+    tuple for where the game stands (and, for an activate move, what it names) agrees with every
+    check (:func:`tests.staging.agrees_with_every_check`: each check it leaves out finds nothing
+    and raises nothing, its :func:`spec.core.rules.fails_only` declaration holds; its first broken
+    check is the action's first broken check), and the game's own ``_first_broken`` answers as
+    ``action.first_violation`` does. Every check is seen finding something where it was kept."""
     from spec.ttcg import game as G
+    from tests.staging import Staging, agrees_with_every_check
 
     original = G._first_broken
     judged: dict[str, int] = {}
+    seen = Staging()
 
     def checked(facts: Any, state: TtcgState, event: Any) -> Any:
         action = facts.action
         place = state.node if state.stage == "turn" else state.stage
         try:
             staged = facts.by_place[place] if facts.per_move is None else facts.per_move(state, event, place)
-        except Exception:  # noqa: BLE001 - compared below: the staged reading fails as the plain one does
+        except Exception:  # noqa: BLE001 - the staged reading fails as the plain one does: every check is kept
             staged = None
+        if staged is not None:
+            assert all(test is check.test for test, check in staged)
         kept = [check for _test, check in staged] if staged is not None else list(action.checks)
-        assert kept == [check for check in action.checks if check in kept]  # registration order
-        for check in action.checks:
-            if check in kept:
-                continue
-            try:
-                found = check.test(state, event)
-            except Exception as error:  # noqa: BLE001 - a check left out must not raise either
-                found = error
-            assert found is None, f"{check.name} left out at {place} but finds {found} (seq {event.seq})"
+        agrees_with_every_check(action, kept, state, event, seen, place)
         try:
             plain: Any = ("ok", action.first_violation(state, event))
         except Exception as error:  # noqa: BLE001 - both must fail alike
@@ -472,11 +474,16 @@ def test_checks_left_out_where_the_game_stands_cannot_fail_there(monkeypatch: An
     monkeypatch.setattr(G, "_first_broken", checked)
     along_replays(lambda _state, _event: None)
     assert {"pass", "draw", "activate", "play", "attack"} <= set(judged)
+    assert seen.compared == sum(judged.values()) and seen.skipped > 0
     from tests.test_ttcg_checks import CASES  # one case per check, each breaking it: its place is where it can fail
 
     for case in CASES:
         state = case.state()
         GAME.apply(state, case.event(state))
+    assert seen.compared == sum(judged.values())
+    every = {check.name for action in G.BOOK.actions.values() for check in action.checks}
+    assert seen.found == every  # each check, kept where it can fail, is seen failing there
+    assert seen.left_out and seen.left_out <= every
 
 
 def test_each_check_is_in_the_tables_wherever_it_can_fail() -> None:
@@ -639,3 +646,19 @@ def test_the_field_followed_through_a_pile_joining_or_leaving_is_the_field_read_
     finally:
         B._Field.joined, B._Field.left, B._Field.carried = joined, left, carried  # type: ignore[method-assign]
     assert all(followed.values()), followed
+
+
+def test_the_marks_counted_are_kept_on_the_state_without_reading_the_field_again() -> None:
+    """Along the replays, after every event, :func:`spec.ttcg.board.field_marks` gives the counts made
+    pile by pile and leaves the field's reading as it was (it never makes ``field_of`` read the field)."""
+    counted = {"kept": 0}
+
+    def see(state: TtcgState, _event: Any) -> None:
+        index = state.field_index
+        kept = state.marks_counted
+        assert B.field_marks(state) == B.field_marks_plain(state)
+        assert state.field_index is index
+        counted["kept"] += kept is not None and state.marks_counted is kept
+
+    along_replays(see)
+    assert counted["kept"] > 0

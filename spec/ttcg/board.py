@@ -411,7 +411,7 @@ class _Field:
     of a new reading.
     """
 
-    __slots__ = ("_by_id", "_by_top", "_marks", "_marks_at", "_passive", "_tops", "_triggered", "active", "cards", "edits", "first",
+    __slots__ = ("_by_id", "_by_top", "_passive", "_tops", "_triggered", "active", "cards", "edits", "first",
                  "kinds", "pending", "piles", "splits", "statics", "watchers")
 
     def __init__(self, state: TtcgState) -> None:
@@ -453,8 +453,6 @@ class _Field:
         self._tops: list[tuple[str, CardObj]] | None = None
         self._by_id: dict[int, tuple[Pile, str]] | None = None
         self._by_top: dict[int, Pile] | None = None
-        self._marks: tuple[int, ...] = ()
-        self._marks_at = -1
         self.kinds: dict[Any, tuple[tuple[str, Pile, CardObj, Any], ...] | None] = {}
         self.watchers: dict[str, tuple[tuple[str, Pile, CardObj, Numbered], ...] | None] = {}
         self.statics: dict[Any, tuple[MarksSeen | None, list[tuple[str, Pile, Any]]]] = {}
@@ -485,7 +483,6 @@ class _Field:
             other.splits = (len(piles) - splits[0], len(passive) - splits[1], len(triggered) - splits[2])  # type: ignore[arg-type]
         other._tops = None
         other._by_id, other._by_top = self._by_id, self._by_top  # (the same piles: only the order of their reading moves)
-        other._marks, other._marks_at = self._marks, self._marks_at
         other.kinds, other.watchers, other.statics = {}, {}, {}
         pending = self.pending
         other.pending = {table: {**pending[table], **getattr(self, table)} if pending else dict(getattr(self, table))
@@ -582,7 +579,6 @@ class _Field:
         if self._tops is not None and name is not None:
             place = sum(1 for _o, p in piles[:at] if p.card.name is not None)
             self._tops = [*self._tops[:place], (owner, pile.card), *self._tops[place:]]
-        self._marks_at = -1
         self.pending = None
         self.edits = EDITS.field
 
@@ -634,7 +630,6 @@ class _Field:
             del self._by_top[pile.card.uid]
         if self._tops is not None:
             self._tops = [entry for entry in self._tops if entry[1] is not pile.card]
-        self._marks_at = -1
         self.pending = None
         self.edits = EDITS.field
 
@@ -699,13 +694,20 @@ def field_now(state: TtcgState) -> _Field | None:
 
 def field_marks(state: TtcgState) -> tuple[int, ...]:
     """For each player in turn: how many piles, how many of them tapped, how many effects switched on
-    among them (counted again only once a pile's marks or the field's make-up may have changed)."""
-    index = field_of(state)
-    edits = EDITS.marks
-    if index._marks_at != edits:
-        index._marks = field_marks_plain(state)
-        index._marks_at = edits
-    return index._marks
+    among them (counted again only once a pile's marks or the field's make-up may have changed).
+
+    The counts are kept on the state itself (:attr:`spec.ttcg.state.TtcgState.marks_counted`), not
+    with the field's reading: asking them never makes :func:`field_of` read the field again (the
+    change key asks them after every event that moved the change stamp, and the field's reading,
+    once stale, is often not needed again before its next change).
+    """
+    kept = state.marks_counted
+    field, marks = EDITS.field, EDITS.marks
+    if kept is None or kept[1] != marks or kept[0] != field:
+        counts = field_marks_plain(state)
+        state.marks_counted = (field, marks, counts)
+        return counts
+    return kept[2]
 
 
 def field_marks_plain(state: TtcgState) -> tuple[int, ...]:

@@ -517,6 +517,10 @@ class TtcgState:
     """The seq of the event being applied (what the deck journals are dated with, see ``DeckKnowledge.dated``)."""
     field_index: Any = field(default=None, repr=False, compare=False)
     """What :mod:`spec.ttcg.board` read of this field's make-up (its own, never copied; see :func:`field_edits`)."""
+    marks_counted: tuple[int, int, tuple[int, ...]] | None = field(default=None, repr=False, compare=False)
+    """``(field_edits, mark_edits, counts)``: :func:`spec.ttcg.board.field_marks` as last counted, and the
+    counts of changes then (any change to this state's field or marks moves one of them); a copy, or a
+    state put back from a snapshot, counts afresh."""
     in_force_stamp: int = field(default=0, repr=False, compare=False)
     """:func:`in_force_edits` as the last event applied left it (``Ttcg.apply`` sets it): the game's
     ``conflicts_stamp``, read by the verifier after each event."""
