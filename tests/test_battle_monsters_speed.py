@@ -120,12 +120,15 @@ def test_kept_passives_follow_the_field_as_it_changes() -> None:
     warden.mode = "attack"  # its condition no longer holds
     same_as_afresh(state)
     boar.visible = False  # its effects stop working
+    state.field_moved()  # as the game's steps do (state.field_clock)
     same_as_afresh(state)
     boar.visible = True
     boar.nullified = True
+    state.field_moved()
     same_as_afresh(state)
     scholar.fused = [warden.uid]  # a fused card has its partner's abilities too
     warden.fused = [scholar.uid]
+    state.field_moved()
     same_as_afresh(state)
     state.sides[me].field.remove(warden)  # ... while the partner is on the field
     same_as_afresh(state)
@@ -133,6 +136,51 @@ def test_kept_passives_follow_the_field_as_it_changes() -> None:
     same_as_afresh(state)
     state.active = foe  # the other side first
     same_as_afresh(state)
+
+
+def _helds_checked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Make every lookup of ``board._helds`` (the always-on abilities of the cards on the field,
+    kept against ``state.field_clock`` and the cards there) compare its answer with the plain
+    reading of the field; the list counts the lookups answered from what was kept."""
+    kept_answers = [0]
+    original = B._helds
+
+    def checked(state: BattleMonstersState) -> Any:
+        cards = state.on_field()
+        kept = state.helds_kept
+        reused = state.statics_memo is None or "cards" not in state.statics_memo
+        reused = reused and kept is not None and kept[0] == state.field_clock and kept[1] == cards
+        found = original(state)
+        plain = B._read_helds(state, cards)
+        assert (None if found is None else [id(h) for h in found]) == (None if plain is None else [id(h) for h in plain])
+        kept_answers[0] += reused
+        return found
+
+    monkeypatch.setattr(B, "_helds", checked)
+    return kept_answers
+
+
+def test_always_on_abilities_kept_against_the_field_clock_are_those_read_afresh_along_shipped_replays(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``board._helds`` read again only when the field clock has moved or other cards are on the
+    field: at every lookup along the shipped replays and simulated games (the checks, the steps,
+    the conflicts met), the answer is the plain reading's; most lookups are answered from what was kept."""
+    kept_answers = _helds_checked(monkeypatch)
+    for lines in _shipped_lines():
+        for _state, _event, _raw in replay_states(lines):
+            pass
+    assert kept_answers[0] > 500
+
+
+def test_a_turn_of_a_card_left_off_the_field_clock_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``state.field_moved`` doing nothing, a card turning face up or down, fused or nullified
+    in place is not seen by the kept abilities: the comparison above fails along the replays."""
+    _helds_checked(monkeypatch)
+    monkeypatch.setattr(BattleMonstersState, "field_moved", lambda self: None)
+    with pytest.raises(AssertionError):
+        for lines in _shipped_lines():
+            for _state, _event, _raw in replay_states(lines):
+                pass
 
 
 def test_reading_works_the_effects_out_once_and_forgets_them_after() -> None:
@@ -468,52 +516,76 @@ def test_each_plan_is_the_registered_checks_less_those_that_cannot_fail_there() 
         for stage in X.STAGES:
             for waiting in (False, True):
                 for spoken in spoken_sets:
-                    found = X.plan(kind, stage, waiting, spoken)
-                    situation = {"stage": stage, "waiting": "yes" if waiting else "no", "speaks": spoken}
-                    expected = [c for c in action.checks if can_fail_in(c.test, situation)]
-                    assert list(found.checks) == expected
-                    assert list(found.tests) == [c.test for c in expected]
-                    planned |= {id(c) for c in found.checks}
-                    if spoken is None:  # any sort of effect may be in force: only the stage leaves checks out
-                        assert found == X.plan(kind, stage, waiting)
+                    for target in (None, *X.TARGET_SORTS):
+                        found = X.plan(kind, stage, waiting, spoken, target)
+                        situation = {"stage": stage, "waiting": "yes" if waiting else "no", "speaks": X.with_clashes(spoken),
+                                     "target": target}
+                        expected = [c for c in action.checks if can_fail_in(c.test, situation)]
+                        assert list(found.checks) == expected
+                        assert list(found.tests) == [c.test for c in expected]
+                        planned |= {id(c) for c in found.checks}
+                        if spoken is None and target is None:  # anything may be in force or aimed at: only the stage leaves checks out
+                            assert found == X.plan(kind, stage, waiting)
         assert planned == {id(c) for c in action.checks}, kind
+    assert X.with_clashes(frozenset({"can:attack", "cannot:attack", "cannot:be_attacked"})) == frozenset(
+        {"can:attack", "cannot:attack", "cannot:be_attacked", "clash:attack"})  # a clash needs both sides
+    assert X.attack_clash_settled not in X.plan("attack", "turn", False, frozenset({"cannot:attack", "act:attack"})).tests
+    assert X.attack_clash_settled in X.plan("attack", "turn", False, frozenset({"can:attack", "cannot:attack"})).tests
+    for target in X.TARGET_SORTS:  # an attack runs the checks of what it aims at only
+        names = {test.__name__ for test in X.plan("attack", "turn", False, None, target).tests}
+        assert ("target_not_face_up_attack_spell" in names) == (target == "spell")
+        assert ("direct_attack_needs_open_field" in names) == (target == "player")
     assert any(test.__module__ == X.__name__ for test in FAILS_ONLY)  # some checks are left out somewhere
     assert not X.plan("switch", "turn", False, frozenset()).tests.count(X.switch_not_forbidden)
     assert X.plan("switch", "turn", False, None).tests.count(X.switch_not_forbidden) == 1
 
 
-def test_checks_left_out_of_a_plan_pass_there_along_shipped_replays() -> None:
-    """Where a plan leaves a check out, the check passes: every registered check of the event's
-    action is run on the state before every event of the shipped replays and simulated games;
-    those the plan for that stage leaves out find nothing, and the plan's first finding is the
-    action's ``first_violation``. Each check left out somewhere is seen left out on some state."""
+def _plan_as_apply_chooses(state: BattleMonstersState, kind: str, event: Any) -> Any:
+    """The plan ``BattleMonsters._apply`` runs for ``event`` of ``kind`` where ``state`` stands:
+    first for the sorts the card database can give, narrowed to those the field gives when a
+    check it keeps hangs on them, with what an attack aims at (written out again here, as
+    ``_apply`` has it inline)."""
     from spec.battle_monsters import actions as X
 
-    left_out_seen: set[str] = set()
-    compared = 0
+    waiting = X.waiting_now(state)
+    profile = state.profile
+    spoken = profile.spoken if profile is not None and profile.ok and not state.lasting else None
+    target = X.target_sort(X.move_context(state, event)) if kind == "attack" else None
+    found = X.plan(kind, state.stage, waiting, spoken, target)
+    if found.speaks and spoken is not None:
+        narrowed = X.plan(kind, state.stage, waiting, B.read_only(state, B.field_sorts), target)
+        assert narrowed == X.plan(kind, state.stage, waiting, X.spoken_now(state), target)
+        return narrowed
+    return found
+
+
+def test_checks_left_out_of_a_plan_pass_there_along_shipped_replays() -> None:
+    """Where a plan leaves a check out, the check passes: before every judged event of the shipped
+    replays and simulated games, the checks of the plan ``_apply`` runs there are handed with the
+    state to ``tests.staging.agrees_with_every_check``, which runs every registered check of the
+    event's action (those left out must find nothing and raise nothing) and compares the plan's
+    first finding with the action's ``first_violation``. Each check left out somewhere is seen
+    left out on some state (the clash of an attack among them: it needs a "can" and a "cannot"
+    of attacking at once), and the checks that look for effects in force are seen finding."""
+    from spec.battle_monsters import actions as X
+    from tests.staging import Staging, agrees_with_every_check
+
+    seen = Staging()
     for state, event, _raw in _along_shipped_replays():
         kind = str(event.__struct_config__.tag)
         if event.by not in state.players and kind not in ("first", "lives", "sent", "triggered", "game"):
             continue  # apply refuses it before any check
         assert state.move is None  # what a move named is dropped once it is carried out
-        action = X.BOOK.actions[kind]
-        found = X.plan(kind, state.stage, X.waiting_now(state), X.spoken_now(state))
-        try:
-            with B.Reading(state):
-                for check in action.checks:
-                    if check not in found.checks:
-                        assert check.test(state, event) is None, (check.name, kind, state.stage)
-                        left_out_seen.add(check.name)
-                hit = next(((c, v) for c, t in zip(found.checks, found.tests, strict=True) if (v := t(state, event)) is not None), None)
-            with B.Reading(state):
-                plain = action.first_violation(state, event)
-        except B.Unmodelled:
-            continue
-        assert (None if hit is None else (hit[0], hit[1].message)) == (None if plain is None else (plain[0], plain[1].message))
-        compared += 1
-    assert compared > 1000
+        if state.profile is None:
+            state.profile = B.tame(state.cards)
+        found = _plan_as_apply_chooses(state, kind, event)
+        agrees_with_every_check(X.BOOK.actions[kind], found.checks, state, event, seen, f"{state.stage}/{kind}")
+        assert state.move is None
+    assert seen.compared > 1000 and seen.skipped > 1000
     assert {"game_not_over", "effect_first", "in_play", "opening_hand", "acts_on_own_turn", "hidden_card_from_deck",
-            "summon_not_forbidden", "reveal_not_forbidden", "switch_not_forbidden"} <= left_out_seen
+            "summon_not_forbidden", "reveal_not_forbidden", "switch_not_forbidden", "attack_clash_settled", "direct_attack_needs_open_field", "target_on_opponent_side",
+            "target_not_attack_invisible", "target_not_face_up_attack_spell", "target_not_face_down_attack_trap"} <= seen.left_out
+    assert {"attack_clash_settled", "attack_not_forbidden"} <= seen.found  # each run where a clash or a "cannot" finds something
 
 
 def test_the_cards_a_move_names_are_found_once_and_are_those_found_afresh_along_shipped_replays() -> None:

@@ -110,13 +110,17 @@ STAGES = ("setup", "turn", "over")
 
 
 def can_fail(*stages: str, waiting: bool | None = None, speaks: tuple[str, ...] | None = None,
+             clashes: tuple[str, ...] | None = None, target: tuple[str, ...] | None = None,
              ) -> Callable[[Callable[..., Check]], Callable[..., Check]]:
     """Declare of a check that it finds nothing outside these stages (all of them when none
     is named); with ``waiting=True``, nothing while no effect waits for an answer; with
     ``speaks``, nothing while no effect of those sorts (``board.wanted``: ``act:summon``,
-    ``immune``...) can be in force (:func:`spoken_now`): core
-    :func:`spec.core.rules.fails_only` with the aspects ``stage``, ``waiting`` (``yes``/``no``)
-    and ``speaks``.
+    ``cannot:attack``, ``immune``...) can be in force (:func:`spoken_now`); with ``clashes``,
+    nothing unless, for one of these actions, a "can" and a "cannot" of it can both be in
+    force (a clash needs the two: :func:`with_clashes`); with ``target``, nothing unless what an
+    attack aims at is of one of these sorts (:func:`target_sort`). Core
+    :func:`spec.core.rules.fails_only` with the aspects ``stage``, ``waiting`` (``yes``/``no``),
+    ``speaks`` (a clash of an action being the sort ``clash:<action>`` there) and ``target``.
 
     :func:`plan` leaves it out there; ``tests/test_battle_monsters_speed.py`` runs every
     check where it is left out, along replays, and asserts that it passes there.
@@ -124,9 +128,36 @@ def can_fail(*stages: str, waiting: bool | None = None, speaks: tuple[str, ...] 
     where: dict[str, tuple[str, ...]] = {"stage": stages or STAGES}
     if waiting is not None:
         where["waiting"] = ("yes",) if waiting else ("no",)
-    if speaks is not None:
-        where["speaks"] = speaks
+    if speaks is not None or clashes is not None:
+        where["speaks"] = (*(speaks or ()), *(f"clash:{action}" for action in clashes or ()))
+    if target is not None:
+        where["target"] = target
     return fails_only(**where)
+
+
+TARGET_SORTS = ("player", "missing", "monster", "spell", "trap")
+"""What an attack can aim at (:func:`target_sort`)."""
+
+
+def target_sort(move: Move) -> str:
+    """What the attack of ``move`` aims at: ``player`` (a direct attack), ``missing`` (it names a
+    card that is not on the opponent's side), or the kind of the card it names there
+    (``monster``, ``spell``, ``trap``): the aspect ``target`` of :func:`can_fail`."""
+    if move.event.target is None:
+        return "player"
+    target = move.target
+    return "missing" if target is None else target.kind
+
+
+def with_clashes(spoken: frozenset[str] | None) -> frozenset[str] | None:
+    """The sorts of effects that can be in force (``spoken``), with ``clash:<action>`` for each
+    action of which both a "can" (``can:<action>``) and a "cannot" (``cannot:<action>``) can
+    be: core :func:`spec.core.rules.fails_only` asks for any one sort of a declaration, and
+    this is how a check declares that it needs two at once (``can_fail(clashes=...)``)."""
+    if spoken is None:
+        return None
+    both = {f"clash:{sort[4:]}" for sort in spoken if sort.startswith("can:") and f"cannot:{sort[4:]}" in spoken}
+    return spoken | both if both else spoken
 
 
 class Plan(NamedTuple):
@@ -140,26 +171,27 @@ class Plan(NamedTuple):
     with ``speaks``): a plan for the sorts the field gives (:func:`spoken_now`) may leave them out."""
 
 
-PLANS: dict[tuple[str, str, bool, frozenset[str] | None], Plan] = {}
-"""The plans made so far, by action kind, stage, whether an effect waits, and the sorts of
-effects that can be in force (:func:`plan`)."""
+PLANS: dict[tuple[str, str, bool, frozenset[str] | None, str | None], Plan] = {}
+"""The plans made so far, by action kind, stage, whether an effect waits, the sorts of
+effects that can be in force and what an attack aims at (:func:`plan`)."""
 
 
-def plan(kind: str, stage: str, waiting: bool, spoken: frozenset[str] | None = None) -> Plan:
+def plan(kind: str, stage: str, waiting: bool, spoken: frozenset[str] | None = None, target: str | None = None) -> Plan:
     """The checks of the action ``kind`` that can fail in ``stage``, with an effect waiting or
     not, when only effects of the sorts ``spoken`` can be in force (``None``: any sort, see
-    :func:`spoken_now`): its registered checks in order, less those declared
+    :func:`spoken_now`) and, for an attack, when it aims at a ``target`` of that sort
+    (:func:`target_sort`; ``None``: not known): its registered checks in order, less those declared
     (:func:`can_fail`) to pass there always (:meth:`spec.core.rules.Action.checks_where`).
 
     Running these and stopping at the first finding gives what the action's
     ``first_violation`` gives: a check left out would have passed. Made once per key (all
     the checks are registered when this module is imported).
     """
-    key = (kind, stage, waiting, spoken)
+    key = (kind, stage, waiting, spoken, target)
     found = PLANS.get(key)
     if found is None:
-        kept = [check for _test, check in
-                BOOK.actions[kind].checks_where(stage=stage, waiting="yes" if waiting else "no", speaks=spoken)]
+        kept = [check for _test, check in BOOK.actions[kind].checks_where(
+            stage=stage, waiting="yes" if waiting else "no", speaks=with_clashes(spoken), target=target)]
         speaks = any(not can_fail_in(check.test, {"speaks": frozenset()}) for check in kept)
         found = PLANS[key] = Plan(tuple(check.test for check in kept), tuple(kept), speaks)
     return found
@@ -377,7 +409,7 @@ def summon_a_printed_card(state: BattleMonstersState, ev: E.Summon) -> Check:
 
 
 @SUMMON.precondition("BM.rules.card", "no effect in force forbids the player to summon")
-@can_fail(speaks=("act:summon",))
+@can_fail(speaks=("cannot:summon",))
 def summon_not_forbidden(state: BattleMonstersState, ev: E.Summon) -> Check:
     verdict = B.permission(state, "summon", None, player=ev.by)
     if verdict.allowed is False:
@@ -433,7 +465,7 @@ def _manual_ban(state: BattleMonstersState, fc: OnField, when: str, words: str) 
 
 
 @REVEAL.precondition("BM.rules.card", "no effect in force forbids the player to reveal")
-@can_fail(speaks=("act:reveal",))
+@can_fail(speaks=("cannot:reveal",))
 def reveal_not_forbidden(state: BattleMonstersState, ev: E.Reveal) -> Check:
     verdict = B.permission(state, "reveal", _field_card(state, ev), player=ev.by)
     if verdict.allowed is False:
@@ -478,7 +510,7 @@ def no_attack_in_defence_mode(state: BattleMonstersState, ev: E.Attack) -> Check
 
 
 @ATTACK.precondition("BM.rules.conflict", "when card effects clash over this attack, the one the precedence rules favour decides it")
-@can_fail(speaks=("act:attack", "act:be_attacked"))
+@can_fail(clashes=("attack", "be_attacked"))
 def attack_clash_settled(state: BattleMonstersState, ev: E.Attack) -> Check:
     """A "can" and a "cannot" of card effects on the attacker attacking, or on the target being
     attacked: the policy settles the clash (unless stated, then the later card wins);
@@ -545,7 +577,7 @@ def no_attack_with_negative_points(state: BattleMonstersState, ev: E.Attack) -> 
 
 
 @ATTACK.precondition("BM.rules.card", "no effect in force forbids this monster to attack")
-@can_fail(speaks=("act:attack",))
+@can_fail(speaks=("cannot:attack",))
 def attack_not_forbidden(state: BattleMonstersState, ev: E.Attack) -> Check:
     fc = _field_card(state, ev)
     if fc is None:
@@ -568,6 +600,7 @@ def _target(state: BattleMonstersState, ev: E.Attack) -> OnField | None:
 
 
 @ATTACK.precondition("BM.start.direct_attack", "the player is attacked directly only when they have no face-up monster")
+@can_fail(target=("player",))
 def direct_attack_needs_open_field(state: BattleMonstersState, ev: E.Attack) -> Check:
     if ev.target is not None or ev.by is None:
         return None
@@ -583,6 +616,7 @@ def direct_attack_needs_open_field(state: BattleMonstersState, ev: E.Attack) -> 
 
 
 @ATTACK.precondition("BM.start.direct_attack", "a direct attack needs more than zero attack points")
+@can_fail(target=("player",))
 def direct_attack_needs_points(state: BattleMonstersState, ev: E.Attack) -> Check:
     fc = _field_card(state, ev)
     if ev.target is None and fc is not None and B.points(state, fc, "attack") <= 0:
@@ -592,6 +626,7 @@ def direct_attack_needs_points(state: BattleMonstersState, ev: E.Attack) -> Chec
 
 
 @ATTACK.precondition("BM.stance.av.monster", "an attacked card is one on the opponent's side of the field")
+@can_fail(target=("missing",))
 def target_on_opponent_side(state: BattleMonstersState, ev: E.Attack) -> Check:
     if ev.target is not None and _target(state, ev) is None:
         return Violation(f"{ev.target} is not on the opponent's side of the field", expected="a card of the opponent", actual=ev.target)
@@ -599,6 +634,7 @@ def target_on_opponent_side(state: BattleMonstersState, ev: E.Attack) -> Check:
 
 
 @ATTACK.precondition("BM.stance.ai.monster.untargetable", "a face-down monster in attack stance cannot be attacked")
+@can_fail(target=("monster",))
 def target_not_attack_invisible(state: BattleMonstersState, ev: E.Attack) -> Check:
     target = _target(state, ev)
     if target is not None and target.kind == "monster" and not target.visible and target.mode == "attack":
@@ -619,6 +655,7 @@ def _attack_mode_magic(state: BattleMonstersState, ev: E.Attack, kind: str, visi
 
 
 @ATTACK.precondition("BM.stance.av.spell.attack", "a face-up spell in attack stance cannot be attacked")
+@can_fail(target=("spell",))
 def target_not_face_up_attack_spell(state: BattleMonstersState, ev: E.Attack) -> Check:
     if _attack_mode_magic(state, ev, "spell", True):
         return Violation(f"{ev.target} is a spell in attack-visible stance", expected="an attackable card", actual="attack-visible spell")
@@ -626,6 +663,7 @@ def target_not_face_up_attack_spell(state: BattleMonstersState, ev: E.Attack) ->
 
 
 @ATTACK.precondition("BM.stance.ai.spell.attack", "a face-down spell in attack stance cannot be attacked")
+@can_fail(target=("spell",))
 def target_not_face_down_attack_spell(state: BattleMonstersState, ev: E.Attack) -> Check:
     if _attack_mode_magic(state, ev, "spell", False):
         return Violation(f"{ev.target} is a spell in attack-invisible stance", expected="an attackable card", actual="attack-invisible spell")
@@ -633,6 +671,7 @@ def target_not_face_down_attack_spell(state: BattleMonstersState, ev: E.Attack) 
 
 
 @ATTACK.precondition("BM.stance.av.trap.attack", "a face-up trap in attack stance cannot be attacked")
+@can_fail(target=("trap",))
 def target_not_face_up_attack_trap(state: BattleMonstersState, ev: E.Attack) -> Check:
     if _attack_mode_magic(state, ev, "trap", True):
         return Violation(f"{ev.target} is a trap in attack-visible stance", expected="an attackable card", actual="attack-visible trap")
@@ -640,6 +679,7 @@ def target_not_face_up_attack_trap(state: BattleMonstersState, ev: E.Attack) -> 
 
 
 @ATTACK.precondition("BM.stance.ai.trap.attack", "a face-down trap in attack stance cannot be attacked")
+@can_fail(target=("trap",))
 def target_not_face_down_attack_trap(state: BattleMonstersState, ev: E.Attack) -> Check:
     if _attack_mode_magic(state, ev, "trap", False):
         return Violation(f"{ev.target} is a trap in attack-invisible stance", expected="an attackable card", actual="attack-invisible trap")
@@ -647,7 +687,7 @@ def target_not_face_down_attack_trap(state: BattleMonstersState, ev: E.Attack) -
 
 
 @ATTACK.precondition("BM.rules.card", "no effect in force protects the target (or the player) from this attacker")
-@can_fail(speaks=("immune", "act:be_attacked"))
+@can_fail(speaks=("immune", "cannot:be_attacked"))
 def target_not_protected(state: BattleMonstersState, ev: E.Attack) -> Check:
     fc = _field_card(state, ev)
     if fc is None or ev.by is None:
@@ -706,7 +746,7 @@ REVEAL.precondition("BM.subactions.per_card", "a card takes part in at most one 
 
 
 @SWITCH.precondition("BM.rules.card", "no effect in force keeps this card from being switched")
-@can_fail(speaks=("act:be_switched", "act:be_switched_manually"))
+@can_fail(speaks=("cannot:be_switched", "cannot:be_switched_manually"))
 def switch_not_forbidden(state: BattleMonstersState, ev: E.Switch) -> Check:
     fc = _field_card(state, ev)
     if fc is None:

@@ -589,7 +589,11 @@ def wanted(step: Any, want: str) -> bool:
     """Whether an effect step is of the sort ``want``: ``points``, ``battle@<stat>`` (the points
     of one stat, ``attack`` or ``defense``, while a battle is calculated), ``points@<stat>``
     (likewise outside a battle: not the "temporary" ones), ``immune``, ``permissions`` (any
-    "can" or "cannot"), or ``act:<action>`` (a "can" or "cannot" of that action)."""
+    "can" or "cannot"), or ``act:<action>`` (a "can" or "cannot" of that action).
+
+    Two narrower sorts of ``act:<action>`` are only listed (:func:`_wants`), never asked for
+    here: ``can:<action>``, a "can" that allows it (what :func:`applicable` puts in ``yes``),
+    and ``cannot:<action>``, a "cannot" or a "can only" that may forbid it (``no``)."""
     if want == "points":
         return isinstance(step, N.Points)
     if want.startswith(("points@", "battle@")):
@@ -616,9 +620,9 @@ def _wants(step: Any) -> set[str]:
     if isinstance(step, N.ImmuneTo):
         return {"immune"}
     if isinstance(step, N.Cannot):
-        return {"permissions", *(f"act:{action}" for action in step.actions)}
-    if isinstance(step, N.Can):
-        return {"permissions", f"act:{step.action}"}
+        return {"permissions", *(f"act:{action}" for action in step.actions), *(f"cannot:{action}" for action in step.actions)}
+    if isinstance(step, N.Can):  # a "can only" forbids the others (applicable: no), a plain "can" allows (yes)
+        return {"permissions", f"act:{step.action}", f"{'cannot' if step.only else 'can'}:{step.action}"}
     return set()
 
 
@@ -698,12 +702,20 @@ def _lasting(state: BattleMonstersState, lasting: Any) -> Static:
 
 def _helds(state: BattleMonstersState) -> list[Passives] | None:
     """The always-on abilities of every card on the field whose effects work and that has any,
-    in field order (worked out once while the state is only read); ``None`` when one card's
-    text cannot be run."""
+    in field order; ``None`` when one card's text cannot be run. Read afresh only when the
+    cards on the field (in the order of whose turn it is) are not those of the last reading
+    (``state.helds_kept``: cards are compared by identity) or one of them has turned, been
+    fused or nullified since (``state.field_clock``); callers only read the list."""
     memo = state.statics_memo
     if memo is not None and "cards" in memo:
         return memo["cards"]  # type: ignore[no-any-return]
-    helds = _read_helds(state, state.on_field())
+    cards = state.on_field()
+    kept = state.helds_kept
+    if kept is not None and kept[0] == state.field_clock and kept[1] == cards:
+        helds: list[Passives] | None = kept[2]  # the same cards, in the same order, none of them changed since
+    else:
+        helds = _read_helds(state, cards)
+        state.helds_kept = (state.field_clock, cards, helds)
     if memo is not None:
         memo["cards"] = helds
     return helds
@@ -716,7 +728,8 @@ def field_sorts(state: BattleMonstersState) -> frozenset[str] | None:
     effect is in force; ``None`` (any sort) otherwise. In a tame database :func:`statics` of
     any other sort is then empty: a check that reads only effects of such sorts finds nothing
     (``actions.can_fail``, ``speaks``). Read in a stretch of reading (:class:`Reading`), the
-    cards' abilities are kept for the questions that follow (:func:`_helds`)."""
+    cards' abilities are kept for the questions that follow (:func:`_helds`); the sorts of
+    several cards are gathered once per reading of the field (``state.sorts_kept``)."""
     profile = state.profile
     if profile is None:
         profile = state.profile = tame(state.cards)
@@ -729,7 +742,12 @@ def field_sorts(state: BattleMonstersState) -> frozenset[str] | None:
         return NO_SORTS
     if len(helds) == 1:
         return helds[0].present
-    return frozenset().union(*[held.present for held in helds])
+    kept = state.sorts_kept
+    if kept is not None and kept[0] is helds:  # the same reading of the field (_helds kept it): the same sorts
+        return kept[1]  # type: ignore[no-any-return]
+    sorts = frozenset().union(*[held.present for held in helds])
+    state.sorts_kept = (helds, sorts)
+    return sorts
 
 
 NO_SORTS: frozenset[str] = frozenset()

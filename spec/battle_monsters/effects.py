@@ -213,6 +213,7 @@ class Effects:
                 for one in fused:
                     if one is not None:
                         one.fused = [uid for uid in group if uid != one.uid]
+                        state.field_moved()
                         state.changed("fused")
                         one.fused_silent, one.fused_quiet = silent, quiet
 
@@ -258,6 +259,7 @@ class Effects:
     def do_battle_monsters_nullify(self, state: BattleMonstersState, res: Resolution, step: N.Nullify) -> Need | None:
         for fc in self._targets(state, res, step.what):
             fc.nullified = True
+            state.field_moved()
             if state.watching:
                 state.changed("nullified")
         return None

@@ -229,21 +229,24 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         claim = facts.claim
         if not claim:
             state.mark = len(state.facts)
+        target = None
         if facts.on_field:  # the cards it names on the field, found once for its checks and its step
-            state.move = X.move_context(state, ev)
+            move = state.move = X.move_context(state, ev)
+            if kind == "attack":  # what it aims at: the checks of the other sorts of target pass
+                target = X.target_sort(move)
         # The checks that can fail now (actions.plan): the action's registered checks, less
         # those that always pass in this stage of the game, with an effect waiting or not and
         # these sorts of effects in force: first those the card database can give, then, if a
-        # check left hangs on them, those the field gives (actions.spoken_now); the first
-        # finding decides. The checks only read the state: a stretch of reading
+        # check left hangs on them, those the field gives (actions.spoken_now), and, for an
+        # attack, with what it aims at (actions.target_sort); the first finding decides. The checks only read the state: a stretch of reading
         # (board.read_only, inline), from the field's sorts on.
         pending = state.pending
         waiting = bool(pending) and pending[0].need is not None
         profile = state.profile
         spoken = profile.spoken if profile is not None and profile.ok and not state.lasting else None
-        plan = X.PLANS.get((kind, state.stage, waiting, spoken))
+        plan = X.PLANS.get((kind, state.stage, waiting, spoken, target))
         if plan is None:
-            plan = X.plan(kind, state.stage, waiting, spoken)
+            plan = X.plan(kind, state.stage, waiting, spoken, target)
         outer = state.statics_memo is None
         if outer:
             state.statics_memo = {}
@@ -251,7 +254,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         try:
             if plan.speaks and spoken is not None:  # narrowed to the sorts the field gives
                 spoken = B.field_sorts(state)
-                plan = X.PLANS.get((kind, state.stage, waiting, spoken)) or X.plan(kind, state.stage, waiting, spoken)
+                plan = X.PLANS.get((kind, state.stage, waiting, spoken, target)) or X.plan(kind, state.stage, waiting, spoken, target)
             tests = plan.tests
             for test in tests:
                 violation = test(state, ev)
@@ -359,6 +362,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         fc = OnField(card, kind, parts, ev.mode, ev.visible, state.stamp(), state.turn, was_visible=ev.visible,
                      acted_turn=state.turn, acted="summon")
         state.sides[player].field.append(fc)
+        state.field_moved()
         if state.watching or B.may_bring_can(state, fc):
             state.changed("field")
         if not ev.visible:
@@ -382,6 +386,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         fc.visible = True
         fc.was_visible = True
         fc.revealed_turn = state.turn
+        state.field_moved()
         if state.watching or B.may_bring_can(state, fc):
             state.changed("face")
         self._fire(state, "revealed", fc.owner, subject=fc)
@@ -400,6 +405,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         fc = X._field_card(state, ev)
         if fc is not None:
             fc.visible = False
+            state.field_moved()
             if state.watching:
                 state.changed("face")
 
@@ -497,6 +503,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         if fc not in side.field:
             return False
         side.field.remove(fc)
+        state.field_moved()
         if state.watching:
             state.changed("field")
         if state.lasting:  # its own lasting "cannot"s go with it
@@ -530,6 +537,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         fc = OnField(state.new_card(name, owner, parts[0] if parts else None), B.card_kind(state.cards, name) or "monster", parts,
                      "attack", True, state.stamp(), state.turn, was_visible=True)
         side.field.append(fc)
+        state.field_moved()
         if state.watching or B.may_bring_can(state, fc):
             state.changed("field")
         self._fire(state, "summoned", owner, subject=fc)
@@ -609,6 +617,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
                     fc.visible = True
                     fc.was_visible = True
                     if was_hidden:
+                        state.field_moved()
                         fc.revealed_turn = state.turn
                         if state.watching or B.may_bring_can(state, fc):
                             state.changed("face")
@@ -719,6 +728,8 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
                 flipped = not target.visible
                 target.visible = True
                 target.was_visible = True
+                if flipped:
+                    state.field_moved()
                 if flipped and (state.watching or B.may_bring_can(state, target)):
                     state.changed("face")
                 with B.Reading(state):

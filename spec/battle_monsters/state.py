@@ -256,6 +256,24 @@ class BattleMonstersState:
     """The last reading of the effects in force went past ``board.may_allow`` and hung only on the
     board and the turn (:attr:`conflicts_clock`): each change of them moves the clock."""
 
+    field_clock: int = field(default=0, init=False, repr=False, compare=False)
+    """Moved by :meth:`field_moved` whenever what the cards on the field hold in force may change
+    while they stay: a card turns face up or face down, is fused or nullified (and, by the
+    game's own steps, as a card comes onto the field or leaves it). The always-on abilities of
+    the cards whose effects work (``board._helds``) are kept against it and the cards on the
+    field (:attr:`helds_kept`)."""
+    helds_kept: tuple[int, list[OnField], Any] | None = field(default=None, init=False, repr=False, compare=False)
+    """``board._helds`` as last read, with :attr:`field_clock` and the cards on the field (in
+    :meth:`on_field` order) then; a copy reads afresh."""
+
+    sorts_kept: tuple[Any, frozenset[str]] | None = field(default=None, init=False, repr=False, compare=False)
+    """``board.field_sorts`` of several cards, with the list of ``board._helds`` it was gathered
+    from: while ``_helds`` answers with that very list, the sorts are the same."""
+
+    def field_moved(self) -> None:
+        """Move :attr:`field_clock`: a card entered or left the field, turned, fused or was nullified."""
+        self.field_clock += 1
+
     def changed(self, what: str) -> None:
         """Move :attr:`conflicts_clock`: ``what`` (one of :data:`CHANGES`) has just changed."""
         self.conflicts_clock = next(_CLOCK)
