@@ -15,7 +15,7 @@ from typing import Any
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Resolution
-from spec.core.state import CardObj, Zone
+from spec.core.state import CardObj, MoveContext, Zone
 
 START_LIVES = 5
 """BM.start.lives_hand, BM.gloss.life.start."""
@@ -164,8 +164,9 @@ class Battle:
     """The attacker's named special effect that let it attack now, if one did ("When X is used")."""
 
 
-class Move:
-    """What one move names on the field, found once before its checks (a per-move context).
+class Move(MoveContext):
+    """What one move names on the field, found once before its checks (core
+    :class:`~spec.core.state.MoveContext`).
 
     The checks of a reveal, a switch, an attack or a conceal all speak of the card the move
     names, and those of an attack of its target too: ``actions.move_context`` looks them up
@@ -175,11 +176,10 @@ class Move:
     the move is carried out; a stretch of reading (``board.Reading``) drops it on leaving.
     """
 
-    __slots__ = ("card", "event", "target")
+    __slots__ = ("card", "target")
 
     def __init__(self, event: Any, card: OnField | None, target: OnField | None) -> None:
-        self.event = event
-        """The event it was made for (compared by identity: another event has none)."""
+        super().__init__(event)
         self.card = card
         """The card of the mover's side the event names (``card``, ``copy``), ``None`` if none is there."""
         self.target = target

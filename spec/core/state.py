@@ -88,3 +88,27 @@ class Zone:
         other.cards = [c.copy() for c in self.cards] if cards else list(self.cards)
         other.hidden = self.hidden
         return other
+
+
+class MoveContext:
+    """What the checks of one move share, worked out once for all of them (a per-move context).
+
+    Several checks of one action often ask the same question of the state (which card on
+    the field the move names, which side is faster). A game makes a context for the
+    event before running the action's checks, keeps it on its state, and drops it before
+    anything moves the game on (the move carried out, passes inferred before it): the
+    checks only read the state, so what one of them worked out holds for the others. A
+    check finds the context by the event's identity (:meth:`holds_for`) and works the
+    answer out afresh when there is none, as a check run on its own (in a test, in
+    ``legal_moves``) has. Games subclass it with slots for what their checks share.
+    """
+
+    __slots__ = ("event",)
+
+    def __init__(self, event: object) -> None:
+        self.event = event
+        """The event it was made for (compared by identity: another event has none)."""
+
+    def holds_for(self, event: object) -> bool:
+        """Whether this context was made for ``event`` (hot paths spell it ``move.event is event``)."""
+        return self.event is event

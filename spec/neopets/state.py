@@ -16,7 +16,7 @@ from spec.core.cards import CardDatabase, CardDef
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Resolution
 from spec.core.queue import PendingQueue, Priority, QueueItem
-from spec.core.state import CardObj, Zone
+from spec.core.state import CardObj, MoveContext, Zone
 
 STATS = ("Attack", "Defence", "Agility", "Hit Points")
 STAT_KEYS = {"Attack": "attack", "Defence": "defence", "Agility": "agility", "Hit Points": "hp"}
@@ -132,20 +132,18 @@ class Delayed:
     effect: tuple[Step, ...]
 
 
-class Move:
-    """What the checks of one move share, worked out once for all of them (a per-move context).
+class Move(MoveContext):
+    """What the checks of one Neopets move share (core :class:`~spec.core.state.MoveContext`).
 
     ``Neopets.apply`` makes one before the checks of a kind that has such shared facts
     (a reroll: its two checks both ask which Neopet is faster and by how much) and drops
-    it before anything moves the game on (the move carried out, or passes inferred before
-    it): the checks only read the state, so what one of them found holds for the others.
+    it before anything moves the game on (the move carried out, or passes inferred before it).
     """
 
-    __slots__ = ("edge", "event")
+    __slots__ = ("edge",)
 
     def __init__(self, event: Any) -> None:
-        self.event = event
-        """The event it was made for (compared by identity: another event has none)."""
+        super().__init__(event)
         self.edge: tuple[str | None, int] | None = None
         """The Agility edge (``actions.agility_edge``), once a check asked for it."""
 
