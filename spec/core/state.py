@@ -98,8 +98,8 @@ class MoveContext:
     event before running the action's checks, keeps it on its state, and drops it before
     anything moves the game on (the move carried out, passes inferred before it): the
     checks only read the state, so what one of them worked out holds for the others. A
-    check finds the context by the event's identity (:meth:`holds_for`) and works the
-    answer out afresh when there is none, as a check run on its own (in a test, in
+    check finds the context by the event's identity (``move.event is event``) and works
+    the answer out afresh when there is none, as a check run on its own (in a test, in
     ``legal_moves``) has. Games subclass it with slots for what their checks share.
     """
 
@@ -108,7 +108,3 @@ class MoveContext:
     def __init__(self, event: object) -> None:
         self.event = event
         """The event it was made for (compared by identity: another event has none)."""
-
-    def holds_for(self, event: object) -> bool:
-        """Whether this context was made for ``event`` (hot paths spell it ``move.event is event``)."""
-        return self.event is event
