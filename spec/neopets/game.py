@@ -291,12 +291,8 @@ class Neopets(Game[NeopetsState, Event]):
                             break
                     else:
                         state.move = None
-                        if facts.passes:  # _do_pass spelt out on the most common event: priority goes over
-                            priority = state.priority
-                            priority.passes += 1
-                            priority.holder = state.opponent[by]  # type: ignore[index]  # ``by`` names a player (checked above)
-                            if priority.passes >= 2:  # the second pass in succession moves the game on
-                                self._advance(state)
+                        if facts.passes:  # a pass outside the common road above (set-up, an effect resolving)
+                            self._do_pass(state, event)  # type: ignore[arg-type]
                             rulings = []
                         elif (perform := facts.perform) is None:
                             rulings = []
@@ -456,14 +452,11 @@ class Neopets(Game[NeopetsState, Event]):
     def _do_pass(self, state: NeopetsState, ev: E.Pass) -> None:
         """Priority goes to the opponent; the second pass in succession moves the game on.
 
-        What :meth:`spec.core.queue.Priority.pass_` does, spelt out on the most common event;
-        :meth:`apply` does the same itself for a legal pass (this handler serves a pass
-        carried out anyway, :meth:`spec.core.game.Game.apply_anyway`).
+        :meth:`apply` spells this out itself for the most common event, a legal pass in a
+        turn with nothing resolving; this handler serves every other pass (and one carried
+        out anyway, :meth:`spec.core.game.Game.apply_anyway`).
         """
-        priority = state.priority
-        priority.passes += 1
-        priority.holder = state.opponent[ev.by]  # type: ignore[index]  # ``by`` names a player (checked in apply)
-        if priority.passes >= 2:
+        if state.priority.pass_(ev.by or "", state.opponent[ev.by]):  # type: ignore[index]  # ``by`` names a player (checked in apply)
             self._advance(state)
 
     @BOOK.encodes("5.3.2b.p1", "5.3.2c", "7.11.6", "7.11.3.p2", what="attaching moves the Codestone under the Neopet, outside the queue")
