@@ -271,14 +271,33 @@ def test_kept_card_effects_follow_the_neopet_a_negation_names() -> None:
     assert before != after and after[0].negates == (f"Hushwing#{opponent.neopet.card.uid}",)
 
 
+def _staged_agrees(state: Any, event: Any, kind: str | None, seen: Staging) -> str | None:
+    """Before an event of a turn is judged (nothing waiting for a choice): hold the table
+    ``Neopets.apply`` runs for the node and window (and, for a play, the card's type) to
+    every registered check of the action (:func:`tests.staging.agrees_with_every_check`).
+    Returns the action's name, or ``None`` for an event not judged by the tables."""
+    from spec.neopets import actions as X
+    from spec.neopets import game as G
+    from spec.neopets.actions import BOOK
+
+    resolution = state.resolution
+    if state.stage != "turn" or (resolution is not None and resolution.need is not None):
+        return None
+    name = kind or str(event.__struct_config__.tag)
+    facts = G._FACTS[name]
+    tables = facts.in_turn if facts.by_type is None else facts.by_type.get(X._card_type(state, event.card), facts.in_turn)
+    staged = tables[state.node][state.window]
+    assert all(test is check.test for test, check in staged)
+    agrees_with_every_check(BOOK.actions[name], [check for _test, check in staged], state, event, seen, f"{state.node}/{state.window}")
+    return name
+
+
 @pytest.mark.parametrize("path", REPLAYS, ids=_ids)
 def test_checks_left_out_where_the_game_stands_cannot_fail_there(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """At every judged event of a turn, each check its action's table leaves out for the node
     and window finds nothing (its :func:`spec.core.rules.fails_only` declaration holds),
     and the table's first broken check is the action's first broken check."""
-    from spec.neopets import actions as X
     from spec.neopets import game as G
-    from spec.neopets.actions import BOOK
 
     original = G.Neopets.apply
     judged = 0
@@ -286,18 +305,7 @@ def test_checks_left_out_where_the_game_stands_cannot_fail_there(path: Path, mon
 
     def checked(self: Any, state: Any, event: Any, kind: str | None = None, again: bool = False) -> Any:
         nonlocal judged
-        name = kind or str(event.__struct_config__.tag)
-        resolution = state.resolution
-        if state.stage == "turn" and (resolution is None or resolution.need is None):
-            judged += 1
-            facts = G._FACTS[name]
-            tables = facts.in_turn
-            if facts.by_type is not None:
-                tables = facts.by_type.get(X._card_type(state, event.card), facts.in_turn)
-            staged = tables[state.node][state.window]
-            assert all(test is check.test for test, check in staged)
-            agrees_with_every_check(BOOK.actions[name], [check for _test, check in staged], state, event, seen,
-                                    f"{state.node}/{state.window}")
+        judged += _staged_agrees(state, event, kind, seen) is not None
         return original(self, state, event, kind, again)
 
     monkeypatch.setattr(G.Neopets, "apply", checked)
@@ -514,7 +522,6 @@ def test_the_walk_leaves_checks_out_and_sees_each_refusing_check_kept() -> None:
     """Along every shipped replay together (the shared staging comparison, tests.staging):
     the tables do leave checks out, and every check that refused a move of a turn was a
     kept check seen finding something there."""
-    from spec.neopets import actions as X
     from spec.neopets import game as G
     from spec.neopets.actions import BOOK
 
@@ -523,16 +530,9 @@ def test_the_walk_leaves_checks_out_and_sees_each_refusing_check_kept() -> None:
     refused: set[str] = set()
 
     def checked(self: Any, state: Any, event: Any, kind: str | None = None, again: bool = False) -> Any:
-        name = kind or str(event.__struct_config__.tag)
-        resolution = state.resolution
-        judged = state.stage == "turn" and (resolution is None or resolution.need is None)
-        if judged:
-            facts = G._FACTS[name]
-            tables = facts.in_turn if facts.by_type is None else facts.by_type.get(X._card_type(state, event.card), facts.in_turn)
-            agrees_with_every_check(BOOK.actions[name], [check for _test, check in tables[state.node][state.window]], state, event,
-                                    seen, f"{state.node}/{state.window}")
+        name = _staged_agrees(state, event, kind, seen)
         rulings = original(self, state, event, kind, again)
-        if judged:
+        if name is not None:
             names = {check.name for check in BOOK.actions[name].checks}
             refused.update(r.check for r in rulings if r.check in names)
         return rulings
