@@ -10,7 +10,9 @@ passive abilities kept with the board and per card in its context, and of lastin
 effects (conflicts.effects_in_force, conflicts.passive_effects); the target selectors
 kept per tuple of abilities (actions.target_selectors) are those a walk finds.
 The per-kind facts that ``Neopets.apply`` reads are checked against their sources; a
-pass judged on its own path is judged as on the general one; the Agility edge a reroll's
+pass judged on its own path is judged as on the general one; the entry of each node
+(game.ENTRY) is read from the turn graph, and a node entered without asking its trigger's
+abilities has none; the Agility edge a reroll's
 checks share (state.Move), the Rainbow Pool Neopets kept per species and brush
 (actions.brush_target) and the known-card test before _unknown_card are compared with
 working them out afresh at every look-up.
@@ -247,6 +249,56 @@ def test_the_facts_per_kind_are_those_of_the_spec() -> None:
         assert facts.card_field == (facts.card_fields[0] if len(facts.card_fields) == 1 else None)
         assert facts.per_move == (kind in G.PER_MOVE)
     assert G._PASS_IN_TURN is G._FACTS["pass"].in_turn
+
+
+def test_the_entry_of_each_node_is_that_of_the_turn_graph() -> None:
+    """``Neopets._enter`` reads what entering a node does from ``ENTRY``: the first window of
+    the node, the trigger of a phase beginning (with the phase) or of the turn ending, and
+    which entries end a phase's lasting effects."""
+    from spec.neopets import game as G
+    from spec.neopets.turn import WINDOWS
+
+    assert sorted(G.ENTRY) == sorted(WINDOWS)
+    for node, entry in G.ENTRY.items():
+        assert entry.window == WINDOWS[node][0]
+        assert entry.phase == G.PHASE_BEGINS.get(node)
+        assert entry.trigger == ("phase_begins" if node in G.PHASE_BEGINS else "turn_ends" if node == "end" else None)
+        for previous in WINDOWS:
+            ends = node in ("train", "preparation", "end") or (node == "attack" and previous == "preparation")
+            assert (entry.ends_phase and (entry.after is None or previous == entry.after)) == ends
+        assert entry.own == (node in ("draw", "attack", "defence", "agility"))
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=_ids)
+def test_a_node_entered_without_firing_has_nothing_that_waits_for_its_trigger(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Neopets._enter`` leaves ``_fire`` out when the board's trigger index has nothing for the
+    node's trigger: at every such entry of the shipped replays, the triggered abilities of
+    that trigger worked out from scratch are none."""
+    from spec.neopets import game as G
+
+    fired: list[str] = []
+    fire, enter = G.Neopets._fire, G.Neopets._enter
+    skipped = 0
+
+    def fire_noted(self: Any, state: Any, event: str, *args: Any, **kwargs: Any) -> None:
+        fired.append(event)
+        fire(self, state, event, *args, **kwargs)
+
+    def enter_checked(self: Any, state: Any, node: str) -> None:
+        nonlocal skipped
+        before = len(fired)
+        enter(self, state, node)
+        trigger = G.ENTRY[node].trigger
+        if trigger is None or state.node != node or state.stage != "turn" or trigger in fired[before:]:
+            return
+        skipped += 1
+        assert _plain_triggered_on(state, trigger) == [], f"{trigger} entering {node}, seq {state.seq}"
+
+    monkeypatch.setattr(G.Neopets, "_fire", fire_noted)
+    monkeypatch.setattr(G.Neopets, "_enter", enter_checked)
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0
+    assert skipped > 0 or "illegal" in path.parent.name
 
 
 def test_kept_card_effects_follow_the_neopet_a_negation_names() -> None:

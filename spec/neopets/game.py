@@ -224,7 +224,8 @@ class Neopets(Game[NeopetsState, Event]):
                 # game is not over in a turn, nothing is fed): the pass's checks that can fail
                 # at the node and window, then priority goes over; the second pass in
                 # succession opens the node's next window (what _advance does first, spelt
-                # out: a quarter of all events) or moves the game on (_advance).
+                # out: a quarter of all events), resolves the next item of the queue or leaves
+                # the node (the three ways of _advance).
                 if state.unmarked:  # damage or a round since the last move: it came before this one
                     state.damage_mark = len(state.damage_log)
                     state.rounds_mark = len(state.round_winners)
@@ -239,7 +240,9 @@ class Neopets(Game[NeopetsState, Event]):
                         priority.passes += 1
                         priority.holder = state.opponent[by]
                         if priority.passes >= 2:
-                            if not state.queue.items and (following := NEXT_WINDOW[node := state.node].get(state.window)) is not None:
+                            if state.queue.items:
+                                self._resolve_next(state)
+                            elif (following := NEXT_WINDOW[node := state.node].get(state.window)) is not None:
                                 state.window = following
                                 state.window_number += 1
                                 priority.holder = state.active
@@ -247,7 +250,7 @@ class Neopets(Game[NeopetsState, Event]):
                                 if node in ("attack", "defence"):
                                     state.flags.rolled = False
                             else:
-                                self._advance(state)
+                                self._leave(state, node)
                         rulings = []
                 except (B.Unmodelled, UnsupportedStep) as error:
                     return [Ruling(None, Violation(str(error), severity="unverifiable"))]
@@ -793,7 +796,11 @@ class Neopets(Game[NeopetsState, Event]):
             if node in ("attack", "defence"):
                 state.flags.rolled = False
             return
-        # the node's last window closed: leave it for the next node of the turn
+        self._leave(state, node)
+
+    def _leave(self, state: NeopetsState, node: str) -> None:
+        """The node's last window closed with the queue empty: on to the next node of the turn
+        (after the damage step's dice combat), or, after the End Phase, the next turn."""
         if node == "damage":
             self._damage_calculation(state)
             if state.stage != "turn":
@@ -811,34 +818,40 @@ class Neopets(Game[NeopetsState, Event]):
         priority.passes = 0
 
     def _enter(self, state: NeopetsState, node: str) -> None:
+        """Enter a node of the turn, as its :data:`ENTRY` says: its first window opens, the
+        effects lasting "this phase" end when a phase ends with it, the node's own business
+        (exhaustion, a Battle Phase skipped, who holds priority first in a battle step), then
+        its triggers fire and priority is given."""
+        entry = ENTRY[node]
         previous = state.node
         state.node = node
-        state.window = WINDOWS[node][0]
+        state.window = entry.window
         state.window_number += 1
-        if state.lasting and (node in ("train", "preparation", "end") or (node == "attack" and previous == "preparation")):
+        if state.lasting and entry.ends_phase and (entry.after is None or previous == entry.after):
             self._expire(state, "this_phase")
         holder = state.active
-        phase = PHASE_BEGINS.get(node)
-        if phase is not None:  # a phase begins: its "at the start of" triggers fire
+        if entry.own:
             if node == "draw":
                 self._exhaustion(state)
                 if state.stage != "turn":
                     return
-            elif node == "attack" and self._skips_battle(state):
-                self._enter(state, "end")
-                return
-            self._fire(state, "phase_begins", holder, None, phase=phase)
-        elif node == "defence":
-            holder = state.nonactive
-            state.flags.rolled = False
-        elif node == "agility":
-            faster, _diff = X.agility_edge(state)
-            if faster is None:
-                state.window = "close"
-            else:
-                holder = faster
-        elif node == "end":
-            self._fire(state, "turn_ends", state.active, None)
+            elif node == "attack":
+                if self._skips_battle(state):
+                    self._enter(state, "end")
+                    return
+            elif node == "defence":
+                holder = state.nonactive
+                state.flags.rolled = False
+            elif node == "agility":
+                faster, _diff = X.agility_edge(state)
+                if faster is None:
+                    state.window = "close"
+                else:
+                    holder = faster
+        if (trigger := entry.trigger) is not None:
+            board = state.board_cache  # nothing waits for the trigger on this board: nothing fires (usual)
+            if board is None or board.triggers is None or trigger in board.triggers or board.key != (state.active, state.play_version):  # type: ignore[attr-defined]
+                self._fire(state, trigger, state.active, None, phase=entry.phase)
         priority = state.priority  # Priority.reset, spelt out (every node entered)
         priority.holder = holder
         priority.passes = 0
@@ -1466,3 +1479,31 @@ _PASS_IN_TURN: dict[str, dict[str, X.StagedChecks]] = _FACTS["pass"].in_turn
 
 _FACTS_OF: dict[type, KindFacts] = {event: _FACTS[str(event.__struct_config__.tag)] for event in E.EVENTS}
 """The facts of each event class (its kind's: one look-up per event)."""
+
+
+class NodeEntry:
+    """What entering one node of the turn does, read once from the turn graph
+    (:data:`spec.neopets.turn.TURN`, :data:`~spec.neopets.turn.WINDOWS`) and
+    :data:`PHASE_BEGINS`: see :data:`ENTRY`."""
+
+    __slots__ = ("after", "ends_phase", "own", "phase", "trigger", "window")
+
+    def __init__(self, node: str) -> None:
+        self.window = WINDOWS[node][0]
+        """The window that opens first."""
+        self.phase = PHASE_BEGINS.get(node)
+        """The phase the node begins (for "at the start of" triggers), or ``None``."""
+        self.trigger = "phase_begins" if self.phase is not None else "turn_ends" if node == "end" else None
+        """The trigger event entering fires (a phase beginning, the turn ending), or ``None``."""
+        self.ends_phase = node in ("train", "preparation", "end", "attack")
+        """Whether entering it ends a phase: effects lasting "this phase" end (see ``after``)."""
+        self.after = "preparation" if node == "attack" else None
+        """The node it ends a phase only after (the Battle Phase's first step ends the
+        Preparation Phase), or ``None`` when it ends one after any node."""
+        self.own = node in ("draw", "attack", "defence", "agility")
+        """Whether the node has business of its own as it is entered (see :meth:`Neopets._enter`)."""
+
+
+ENTRY: dict[str, NodeEntry] = {node: NodeEntry(node) for node in WINDOWS}
+"""Per node of the turn, what entering it does (:meth:`Neopets._enter` reads it on every node
+entered, a fifth of all passes, instead of asking the node's name each time)."""
