@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from types import MethodType
 from typing import Any
 
 from grammar import ast as A
@@ -21,7 +22,7 @@ from spec.core.cards import CardDatabase, shipped_database
 from spec.epic_battles import board as B
 from spec.epic_battles import conflicts as EC
 from spec.epic_battles.corpus import play, replay_states
-from spec.epic_battles.state import EpicBattlesState, Lasting
+from spec.epic_battles.state import EpicBattlesState, Lasting, Occurrence
 from tests.staging import Staging, agrees_with_every_check
 
 KINDS = (A.Modify, A.Prohibit, A.Permit, N.EpicBattlesGain, N.EpicBattlesLink)
@@ -176,13 +177,14 @@ def test_kept_answers_are_those_worked_out_afresh_at_every_look_up(monkeypatch: 
     """Along the shipped replays, every look-up of what is kept per state (``state.by_characters``:
     the always-on steps of a kind, the always-on steps without conditions per aggressor, the
     moments watched, who may speak of players) and per card (its own steps as printed) gives
-    what the plain reading gives."""
+    what the plain reading gives; the records of a step beginning or ending, made once
+    (``STEP_MOMENTS``), are those ``occur`` would make."""
     from pathlib import Path
 
     from spec.epic_battles.game import EpicBattles
     from verifier.verify import verify_file
 
-    looked: dict[str, int] = {"in_force": 0, "by_player": 0, "steady": 0, "moment": 0, "speaks": 0, "own": 0}
+    looked: dict[str, int] = {"in_force": 0, "by_player": 0, "steady": 0, "moment": 0, "step": 0, "speaks": 0, "own": 0}
     in_force, occur, may_speak, own_steps = B.in_force, EpicBattles.occur, EC._may_speak, B.own_steps
 
     def checked_in_force(state: EpicBattlesState, kind: type) -> Any:
@@ -207,6 +209,17 @@ def test_kept_answers_are_those_worked_out_afresh_at_every_look_up(monkeypatch: 
             looked["moment"] += 1
         occur(self, state, event, *args, **kwargs)
 
+    step_moment = EpicBattles._step_moment
+
+    def checked_step_moment(self: Any, state: EpicBattlesState, event: str, phase: str) -> None:
+        kept = state.by_characters.get(event)
+        if kept is not None:
+            assert kept == _triggered_afresh(state, event), f"stale moment {event}"
+            looked["step"] += 1
+        before = len(state.recent)
+        step_moment(self, state, event, phase)
+        assert state.recent[before] == Occurrence(event, None, None, None, (), phase)  # the record occur would make
+
     def checked_may_speak(state: EpicBattlesState) -> bool:
         found = may_speak(state)
         assert found == _speaks_afresh(state)
@@ -221,6 +234,7 @@ def test_kept_answers_are_those_worked_out_afresh_at_every_look_up(monkeypatch: 
 
     monkeypatch.setattr(B, "in_force", checked_in_force)
     monkeypatch.setattr(EpicBattles, "occur", checked_occur)
+    monkeypatch.setattr(EpicBattles, "_step_moment", checked_step_moment)
     monkeypatch.setattr(EC, "_may_speak", checked_may_speak)
     monkeypatch.setattr(B, "own_steps", checked_own_steps)
     root = Path(__file__).resolve().parents[1] / "replays" / "epic_battles"
@@ -273,7 +287,8 @@ def test_the_hidden_card_journals_are_dated_and_weighed_as_when_each_event_set_t
 def test_a_card_shown_is_weighed_against_the_deck_as_can_reveal_says(monkeypatch: Any) -> None:
     """Along the shipped replays and played games, a card shown out of the unseen cards is found
     inconsistent exactly when ``B.can_reveal`` says the deck cannot hold another copy (the game
-    reads its usual case, a registered deck with no card shown on top, at once)."""
+    reads its usual case, a registered deck with no card shown on top, at once; the usual draw
+    weighs it in ``_do_draw`` itself, and only a copy too many goes through ``_identify``)."""
     from pathlib import Path
 
     from spec import load_game
@@ -281,7 +296,7 @@ def test_a_card_shown_is_weighed_against_the_deck_as_can_reveal_says(monkeypatch
     from verifier.verify import verify_file
 
     identify = EpicBattles._identify
-    weighed = {"fits": 0, "not": 0}
+    weighed = {"fits": 0, "not": 0, "draws": 0}
 
     def checked(self: Any, state: EpicBattlesState, side: Any, name: str, words: str, source: str, rulings: list[Any]) -> None:
         fits = B.can_reveal(state, side.name, name)
@@ -290,15 +305,29 @@ def test_a_card_shown_is_weighed_against_the_deck_as_can_reveal_says(monkeypatch
         assert (len(rulings) == before) == fits, (side.name, name)
         weighed["fits" if fits else "not"] += 1
 
+    do_draw = EpicBattles._do_draw
+
+    def checked_draw(self: Any, state: EpicBattlesState, ev: Any) -> Any:
+        side = state.sides.get(ev.by or "")
+        usual = side is not None and ev.card is not None and not side.top and ev.card in state.cards.cards
+        fits = usual and B.can_reveal(state, side.name, ev.card)
+        rulings = do_draw(self, state, ev)
+        if usual:  # the usual draw, weighed at once (or by _identify when the deck cannot hold another copy)
+            refused = any("cannot hold another copy" in r.violation.message for r in rulings)
+            assert refused == (not fits), (side.name, ev.card)
+            weighed["draws"] += 1
+        return rulings
+
     monkeypatch.setattr(EpicBattles, "_identify", checked)
+    game: Any = load_game("epic_battles")  # (its handlers are bound once: the draw's is replaced in its table)
+    monkeypatch.setitem(game._perform, "draw", MethodType(checked_draw, game))
     root = Path(__file__).resolve().parents[1] / "replays" / "epic_battles"
     for path in sorted(root.glob("*/*.jsonl")):
         verify_file(path, keep_going=True)
-    game: Any = load_game("epic_battles")
     for lines in _games():
         for state, event, _raw in replay_states(lines):
             game.apply(state.copy(), event)
-    assert weighed["fits"] > 100 and weighed["not"] > 0, weighed
+    assert weighed["fits"] > 10 and weighed["not"] > 0 and weighed["draws"] > 100, weighed
 
 
 # ---------------------------------------------------------------- checks per node, the conflicts clock

@@ -173,9 +173,11 @@ def three_in_setup(state: EpicBattlesState, ev: E.Draw) -> Check:
 @fails_only(node=("draw", "set", "action", "discard", "over"))
 @DRAW.precondition("EB.turn.step1.draw", "outside set-up, a player draws only their three cards of the Draw step")
 def draw_in_draw_step(state: EpicBattlesState, ev: E.Draw) -> Check:
-    if state.stage == "setup":
+    stage = state.stage
+    if stage == "setup":
         return None
-    if not _free(state) or state.node != "draw" or state.sides[ev.by or ""].drawn >= 3:
+    if stage != "turn" or state.resolution is not None or state.pending or state.node != "draw" \
+            or state.sides[ev.by or ""].drawn >= 3:  # (not _free, read at once: a draw is asked on a third of the events)
         return Violation("a draw no step or effect calls for", expected="no draw here", actual=f"draw by {ev.by}")
     return None
 
@@ -679,7 +681,8 @@ def activate_cost(state: EpicBattlesState, ev: E.Activate) -> Check:
 @DISCARD.precondition("EB.turn.step4.discard", "outside effects, cards are discarded in the Discard step, down to three")
 def discard_in_discard_step(state: EpicBattlesState, ev: E.Discard) -> Check:
     hand = state.sides[ev.by or ""].hand
-    if not _free(state) or state.node != "discard" or len(hand.cards) + hand.hidden <= 3:  # (the size of the hand, read at once)
+    if state.stage != "turn" or state.resolution is not None or state.pending or state.node != "discard" \
+            or len(hand.cards) + hand.hidden <= 3:  # (not _free and the size of the hand, read at once)
         return Violation("a discard no step or effect calls for", expected="no discard here", actual=f"discard by {ev.by}")
     return None
 

@@ -105,6 +105,14 @@ def facts_of(cls: type) -> KindFacts:
 PHASES = {step: step.capitalize() for step in ("draw", "set", "action", "discard")}
 """A step of the turn -> the name its moments carry (``phase_begins``/``phase_ends``)."""
 
+NEXT_STEP = {"draw": "set", "set": "action", "action": "discard"}
+"""The step of the turn that follows each step but the last (EB.turn.steps)."""
+
+STEP_MOMENTS: dict[tuple[str, str], Occurrence] = {
+    (event, phase): Occurrence(event, None, None, None, (), phase) for event in ("phase_begins", "phase_ends") for phase in PHASES.values()}
+"""The moments a step begins and ends, by moment and step: no player, no card, the same record in
+every game (made once here; :meth:`EpicBattles._step_moment` records them)."""
+
 MOVES_THAT_CLOSE = ("set", "pass", "attack", "block", "recover", "discard")
 """Moves after which the moments of the events flipped so far have passed (EB.card.event.flip.timing)."""
 
@@ -298,58 +306,67 @@ class EpicBattles(Game[EpicBattlesState, Event]):
     def _apply(self, state: EpicBattlesState, ev: Any, kind: str, facts: KindFacts | None = None) -> list[Ruling]:
         if facts is None:
             facts = facts_of(type(ev))
-        by = ev.by
-        if by not in state.players:  # not a player, or nobody
-            problem = actor_problem(kind, by, state.players, facts.actor)
+        if ev.by not in state.players:  # not a player, or nobody
+            problem = actor_problem(kind, ev.by, state.players, facts.actor)
             if problem is not None:
                 return problem
-        claim = facts.claim
-        if claim:
+        if facts.claim:  # a claim names players of the game (and derives nothing: no effect waits for it)
             for claimed in ("to", "player", "winner"):
                 value = getattr(ev, claimed, None)
                 if isinstance(value, str) and value not in state.players:
                     return [Ruling(None, Violation(f"{value!r} is not a player of this game", "one of " + ", ".join(state.players), value, "malformed"))]
-        if facts.names:  # every card it names is one of the database (the usual case: one field, one look-up)
-            known = state.cards.cards
-            for field in facts.one:
-                value = getattr(ev, field)
-                if isinstance(value, str) and value not in known:
-                    return [self._missing_card(state, value)]  # (a draw names no card checked here)
-            if facts.many:
-                missing = self._unknown_card(state, ev, kind)
-                if missing is not None:
-                    return [missing]
-        if not claim:
+        else:
+            if facts.names:  # every card it names is one of the database (the usual case: one field, one look-up)
+                known = state.cards.cards
+                for field in facts.one:
+                    value = getattr(ev, field)
+                    if isinstance(value, str) and value not in known:
+                        return [self._missing_card(state, value)]  # (a draw names no card checked here)
+                if facts.many:
+                    missing = self._unknown_card(state, ev, kind)
+                    if missing is not None:
+                        return [missing]
             if state.stage == "over":
                 return [Ruling(cite("EB.win.game"), Violation("an event after the game was won", "no more events", kind))]
             if state.resolution is not None and state.resolution.need is not None:
                 return self._feed(state, ev, kind)
-        hit: tuple[Any, Violation] | None = None
         tests = facts.tests_at.get(state.node)
         if tests is not None:  # the checks that can fail where the game stands, first to last
             for test in tests:
                 violation = test(state, ev)
                 if violation is not None:
-                    hit = facts.at_node[state.node][0][tests.index(test)], violation
-                    break
+                    refused = self._refused(state, ev, kind, facts, (facts.at_node[state.node][0][tests.index(test)], violation))
+                    if refused is not None:
+                        return refused
+                    break  # legal once the passes before it were inferred
         else:
             hit = BOOK.actions[kind].first_violation(state, ev)
-        if hit is not None:
-            action = facts.action or BOOK.actions[kind]
-            if kind != "pass" and not state.explicit_passes:
-                hit, fed = self.infer_passes(state, ev, kind, action, hit, claim)
-                if fed is not None:
-                    return fed
             if hit is not None:
-                check, violation = hit
-                self._apply_anyway(state, ev, kind)
-                return [Ruling(check.rule, violation, check.name)]
+                refused = self._refused(state, ev, kind, facts, hit)
+                if refused is not None:
+                    return refused
         perform = self._perform.get(kind) or getattr(self, f"_do_{kind}")
         rulings: list[Ruling] = perform(state, ev) or []
         if state.resolution is not None or state.pending or state.waiting or state.scheduled \
                 or (state.strikes and state.strikes[-1].negated):
             self._work(state)  # (_drive's question, asked here: after most moves there is nothing to do)
         return rulings
+
+    def _refused(self, state: EpicBattlesState, ev: Any, kind: str, facts: KindFacts,
+                 hit: tuple[Any, Violation]) -> list[Ruling] | None:
+        """An event whose check found ``hit``: with implicit passes, the passes inferred before it
+        may make it legal (``None``: carry it out) or hand it to an effect (that effect's rulings);
+        otherwise it is judged where the game stood, carried out as far as it can be."""
+        if kind != "pass" and not state.explicit_passes:
+            found, fed = self.infer_passes(state, ev, kind, facts.action or BOOK.actions[kind], hit, facts.claim)
+            if fed is not None:
+                return fed
+            if found is None:
+                return None
+            hit = found
+        check, violation = hit
+        self._apply_anyway(state, ev, kind)
+        return [Ruling(check.rule, violation, check.name)]
 
     def _apply_anyway(self, state: EpicBattlesState, ev: Any, kind: str) -> None:
         """Carry out an illegal move as far as it physically can be (for ``--keep-going``)."""
@@ -403,11 +420,33 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                   what="drawing takes the top card of the deck into the hand; three each, then the game goes on")
     def _do_draw(self, state: EpicBattlesState, ev: E.Draw) -> list[Ruling]:
         player = ev.by or ""
-        rulings = self.draw(state, player, ev.card)
+        name = ev.card
+        side = state.sides[player]
+        known = state.cards.cards
+        if name is not None and not side.top and name in known:
+            # the usual draw, a named card off a deck whose top was never shown: draw's own steps, at once
+            rulings: list[Ruling] = []
+            knowledge = side.knowledge
+            registered = knowledge.registered
+            words = f"drew {name} off the top of the deck"
+            if registered is not None and knowledge.located.get(name, 0) < registered.get(name, 0):
+                knowledge.dated(state.seq).reveal(name, words, "deck")  # (_identify, when the registered deck holds another copy)
+            else:
+                self._identify(state, side, name, words, "deck", rulings)
+            deck = side.deck
+            if deck.hidden > 0:
+                deck.hidden -= 1
+            uid = state.next_uid
+            state.next_uid = uid + 1
+            side.hand.cards.append(CardObj(uid, name, player, known[name]))
+            if deck.hidden + len(deck.cards) == 0:  # the deck ran out (asked here first: check_empty says what follows)
+                self.check_empty(state, player)
+        else:
+            rulings = self.draw(state, player, name)
         stage = state.stage
         if stage == "setup" or stage == "turn":
             sides = state.sides
-            sides[player].drawn += 1
+            sides[player].drawn += 1  # (read afresh: a deck that ran out began the next round's set-up)
             first, second = state.players
             if sides[first].drawn >= 3 and sides[second].drawn >= 3:  # both drew their three
                 if stage == "setup":
@@ -420,21 +459,11 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         """``player`` moves the card on top of their deck to their hand (named, if the log names it)."""
         side = state.sides[player]
         rulings: list[Ruling] = []
-        known = state.cards.cards
-        if name is not None and name not in known:
+        if name is not None and name not in state.cards.cards:
             rulings.append(Ruling(None, Violation(f"{name!r} is not in the card database", "a known card", name, "unverifiable")))
             name = None
+        side.hand.cards.append(self.take_top(state, player, name, rulings, "drew"))
         deck = side.deck
-        if name is None or side.top:
-            card = self.take_top(state, player, name, rulings, "drew")
-        else:  # the usual draw, a named card off a deck whose top was never shown: take_top's own steps, at once
-            self._identify(state, side, name, f"drew {name} off the top of the deck", "deck", rulings)
-            if deck.hidden > 0:
-                deck.hidden -= 1
-            uid = state.next_uid
-            state.next_uid = uid + 1
-            card = CardObj(uid, name, player, known[name] if name else None)
-        side.hand.cards.append(card)
         if deck.hidden + len(deck.cards) == 0:  # the deck ran out (asked here first: check_empty says what follows)
             self.check_empty(state, player)
         return rulings
@@ -556,7 +585,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             side.drawn = 0
         self._enter(state, "draw")
         self.occur(state, "turn_begins", state.aggressor)
-        self.occur(state, "phase_begins", None, phase="Draw")
+        self._step_moment(state, "phase_begins", "Draw")
 
     def _enter(self, state: EpicBattlesState, node: str) -> None:
         state.node = node
@@ -568,17 +597,13 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                   what="a step ends when its rule says; after the Discard step the aggressor role moves to the other player")
     def _end_step(self, state: EpicBattlesState) -> None:
         node = state.node
-        self.occur(state, "phase_ends", None, phase=PHASES.get(node) or node.capitalize())
-        if node == "draw":
-            self._enter(state, "set")
-            self.occur(state, "phase_begins", None, phase="Set")
-        elif node == "set":
-            self._enter(state, "action")
-            self.occur(state, "phase_begins", None, phase="Action")
-        elif node == "action":
-            self._enter(state, "discard")
-            self.occur(state, "phase_begins", None, phase="Discard")
-            self._discard_progress(state)
+        self._step_moment(state, "phase_ends", PHASES.get(node) or node.capitalize())
+        following = NEXT_STEP.get(node)
+        if following is not None:  # Draw -> Set -> Action -> Discard
+            self._enter(state, following)
+            self._step_moment(state, "phase_begins", PHASES[following])
+            if following == "discard":
+                self._discard_progress(state)
         else:
             if state.lasting:
                 state.lasting = [x for x in state.lasting if x.until != "end_of_turn"]  # (_start_turn moves the conflicts clock)
@@ -599,20 +624,15 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                   what="a pass ends a player's part of the Set step, is an action, or declines to block, recover or link")
     def _do_pass(self, state: EpicBattlesState, ev: E.Pass) -> None:
         state.recent.clear()
-        player = ev.by or ""
-        if state.node == "set":
+        window = state.window
+        if state.node == "set" or window == "act":  # a player's part of the Set step ends, or an action is a pass
             state.passes += 1
-            state.holder = state.other(player)
+            first, second = state.players
+            state.holder = second if ev.by == first else first  # (the other player, read at once)
             if state.passes >= 2:
                 self._end_step(state)
             return
-        window = state.window
-        if window == "act":
-            state.passes += 1
-            state.holder = state.other(player)
-            if state.passes >= 2:
-                self._end_step(state)
-        elif window == "block":
+        if window == "block":
             self._unblocked(state, state.strikes[-1])
         elif window == "recover":
             self._finish(state, state.strikes[-1].sid)
@@ -643,7 +663,10 @@ class EpicBattles(Game[EpicBattlesState, Event]):
     def _discard_progress(self, state: EpicBattlesState) -> None:
         """The aggressor discards down to three, then the other player; then the step ends."""
         sides = state.sides
-        for player in state.in_order():
+        first, second = state.players
+        if state.aggressor == second:  # (state.in_order(), read at once)
+            first, second = second, first
+        for player in (first, second):
             hand = sides[player].hand
             if len(hand.cards) + hand.hidden > 3:  # (the size of the hand, read at once)
                 state.holder = player
@@ -942,8 +965,22 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         watched = state.by_characters.get(event)
         if watched is None:
             watched = B.watched(state, event)
-        if not watched:
-            return  # no character in play has a triggered ability on this moment
+        if watched:  # a character in play has a triggered ability on this moment
+            self._set_off(state, event, occ)
+
+    def _step_moment(self, state: EpicBattlesState, event: str, phase: str) -> None:
+        """:meth:`occur` for a step of the turn beginning or ending (``phase_begins``,
+        ``phase_ends``): its record is one of :data:`STEP_MOMENTS`, the same in every game."""
+        occ = STEP_MOMENTS.get((event, phase)) or Occurrence(event, None, None, None, (), phase)
+        state.recent.append(occ)
+        watched = state.by_characters.get(event)
+        if watched is None:
+            watched = B.watched(state, event)
+        if watched:
+            self._set_off(state, event, occ)
+
+    def _set_off(self, state: EpicBattlesState, event: str, occ: Occurrence) -> None:
+        """Queue the triggered abilities of the characters in play that ``occ`` sets off, aggressor's first."""
         for player in state.in_order():
             character = state.sides[player].character
             if character is None or character.name is None:
