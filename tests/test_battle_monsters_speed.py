@@ -707,6 +707,46 @@ def test_points_and_immunities_asked_of_one_card_are_those_read_afresh_along_shi
     assert compared > 1000
 
 
+def test_points_below_a_floor_are_those_read_in_full_along_shipped_replays() -> None:
+    """``board.points_below`` reads the effects in force only when one of them may lower the stat
+    (the sort ``lower@<stat>`` among ``board.field_sorts``) or the printed points and bonuses fall
+    short of the floor: at every state of the shipped replays and simulated games, for every card
+    on the field, it answers as ``board.points`` read in full does (failing where it fails), and
+    the reading is spared at some states and not at others."""
+    spared = compared = 0
+    for state, _event, _raw in _along_shipped_replays():
+        for fc in state.on_field():
+            for stat in ("attack", "defense"):
+                for floor in (0, 1):
+                    try:
+                        plain: bool | None = B.points(state, fc, stat) < floor
+                    except B.Unmodelled:
+                        plain = None
+                    try:
+                        fast: bool | None = B.points_below(state, fc, stat, floor)
+                    except B.Unmodelled:
+                        fast = None
+                    assert fast == plain
+                    sorts = B.field_sorts(state)
+                    spared += sorts is not None and f"lower@{stat}" not in sorts
+                    compared += 1
+    assert compared > 1000
+    assert 0 < spared < compared
+
+
+def test_the_sorts_that_may_lower_points_or_stop_an_attack_are_listed() -> None:
+    """``lower@<stat>`` is listed for an always-on change of points that may take some away or fail
+    to be read, never for a plain gain; ``immune@attack`` for an immunity to attacks (or one whose
+    target may fail to be read), not for one to spells."""
+    this, foes = N.Cards("this"), N.Cards("all", ("monster",), owner="opponent")
+    assert "lower@attack" not in B._wants(N.Points(this, "attack", 300))
+    assert "lower@attack" in B._wants(N.Points(foes, "attack", -300))
+    assert "lower@defense" in B._wants(N.Points(this, "defense", 100, per=N.Cards("all", zone="deck")))
+    assert "lower@attack" not in B._wants(N.Points(this, "defense", -100))
+    assert "immune@attack" in B._wants(N.ImmuneTo(this, N.Cards("all", ("attack",))))
+    assert "immune@attack" not in B._wants(N.ImmuneTo(this, N.Cards("all", ("spell",))))
+
+
 # ---------------------------------------------------------------------- the conflicts clock (the game's conflicts_stamp)
 
 

@@ -570,7 +570,7 @@ ATTACK.precondition("BM.subactions.per_card", "a card takes part in at most one 
 @ATTACK.precondition("BM.monster.no_attack", "a monster with negative attack points does not attack")
 def no_attack_with_negative_points(state: BattleMonstersState, ev: E.Attack) -> Check:
     fc = _field_card(state, ev)
-    if fc is not None and B.points(state, fc, "attack") < 0:
+    if fc is not None and B.points_below(state, fc, "attack", 0):
         return Violation(f"{ev.card} attacked with {B.points(state, fc, 'attack')} attack points", expected="0 or more attack points",
                          actual=str(B.points(state, fc, "attack")))
     return None
@@ -619,7 +619,7 @@ def direct_attack_needs_open_field(state: BattleMonstersState, ev: E.Attack) -> 
 @can_fail(target=("player",))
 def direct_attack_needs_points(state: BattleMonstersState, ev: E.Attack) -> Check:
     fc = _field_card(state, ev)
-    if ev.target is None and fc is not None and B.points(state, fc, "attack") <= 0:
+    if ev.target is None and fc is not None and B.points_below(state, fc, "attack", 1):
         return Violation(f"{ev.card} attacked the player with {B.points(state, fc, 'attack')} attack points",
                          expected="more than 0 attack points", actual=str(B.points(state, fc, "attack")))
     return None
@@ -687,7 +687,7 @@ def target_not_face_down_attack_trap(state: BattleMonstersState, ev: E.Attack) -
 
 
 @ATTACK.precondition("BM.rules.card", "no effect in force protects the target (or the player) from this attacker")
-@can_fail(speaks=("immune", "cannot:be_attacked"))
+@can_fail(speaks=("immune@attack", "cannot:be_attacked"))
 def target_not_protected(state: BattleMonstersState, ev: E.Attack) -> Check:
     fc = _field_card(state, ev)
     if fc is None or ev.by is None:

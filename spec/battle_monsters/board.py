@@ -96,7 +96,11 @@ def printed(cards: CardDatabase, name: str) -> tuple[CardDef, ...] | None:
 
 def card_kind(cards: CardDatabase, name: str) -> str | None:
     """The kind of a printed card, ``None`` for a name that is no printed card."""
-    parts = printed(cards, name)
+    return kind_of_parts(printed(cards, name))
+
+
+def kind_of_parts(parts: tuple[CardDef, ...] | None) -> str | None:
+    """:func:`card_kind` of a card with these printed parts (``None``: no printed card)."""
     if parts is None:
         return None
     return "monster" if len(parts) > 1 else kind_of(parts[0])
@@ -591,7 +595,9 @@ def wanted(step: Any, want: str) -> bool:
     (likewise outside a battle: not the "temporary" ones), ``immune``, ``permissions`` (any
     "can" or "cannot"), or ``act:<action>`` (a "can" or "cannot" of that action).
 
-    Two narrower sorts of ``act:<action>`` are only listed (:func:`_wants`), never asked for
+    ``immune@attack`` (an immunity to attacks, or one whose target may fail to be read: what
+    ``immune(..., attack=True)`` can find) and ``lower@<stat>`` (:data:`LOWER`) are likewise only
+    listed. Two narrower sorts of ``act:<action>`` are only listed (:func:`_wants`), never asked for
     here: ``can:<action>``, a "can" that allows it (what :func:`applicable` puts in ``yes``),
     and ``cannot:<action>``, a "cannot" or a "can only" that may forbid it (``no``)."""
     if want == "points":
@@ -616,14 +622,50 @@ def _wants(step: Any) -> set[str]:
             out |= _wants(inner)
         return out
     if isinstance(step, N.Points):
-        return {"points", f"battle@{step.stat}"} if _temporary(step) else {"points", f"battle@{step.stat}", f"points@{step.stat}"}
+        out = {"points", f"battle@{step.stat}"} if _temporary(step) else {"points", f"battle@{step.stat}", f"points@{step.stat}"}
+        return out if _only_adds(step) else out | {f"lower@{step.stat}"}
     if isinstance(step, N.ImmuneTo):
-        return {"immune"}
+        read = _tame_cards(step.target)  # immune reads the target of every immunity in force without fail
+        out = {"immune"} if read and step.to.owner in KNOWN_WHO else {"immune", *LOWER}
+        return out if read and "attack" not in step.to.kinds else out | {"immune@attack"}
     if isinstance(step, N.Cannot):
         return {"permissions", *(f"act:{action}" for action in step.actions), *(f"cannot:{action}" for action in step.actions)}
     if isinstance(step, N.Can):  # a "can only" forbids the others (applicable: no), a plain "can" allows (yes)
         return {"permissions", f"act:{step.action}", f"{'cannot' if step.only else 'can'}:{step.action}"}
     return set()
+
+
+LOWER = ("lower@attack", "lower@defense")
+"""The sorts ``lower@<stat>``: always-on effects that may take points of that stat away, or whose
+reading by :func:`points` might fail (:func:`_only_adds`). They are only listed (:func:`_wants`),
+never asked for: while none is in force a card has at least its printed points and bonuses
+(:func:`points_below`)."""
+
+
+def _only_adds(step: N.Points) -> bool:
+    """Whether an always-on change of points can only add to them and is read by :func:`points`
+    without fail: a plain number of 0 or more, "for each" of a selector :func:`count` reads
+    without fail, and a target :func:`matches` reads without fail."""
+    return (type(step.delta) is int and step.delta >= 0 and (step.per is None or _tame_cards(step.per))
+            and _tame_cards(step.target))
+
+
+def points_below(state: BattleMonstersState, fc: OnField, stat: str, floor: int) -> bool:
+    """Whether ``points(state, fc, stat) < floor``.
+
+    When the sorts of effects the field gives are known (:func:`field_sorts`: a tame database,
+    no lasting effect) and none may lower the stat (``lower@<stat>``, :data:`LOWER`), the effects
+    in force can only add to the card's printed points and bonuses: if those reach ``floor``,
+    so do its points, and the effects are not read."""
+    sorts = field_sorts(state)
+    if sorts is not None and f"lower@{stat}" not in sorts:
+        least = printed_points(fc, stat)
+        for bonus in fc.bonus:
+            if bonus.stat == stat and (bonus.until is None or bonus.until >= state.turn):
+                least += bonus.delta
+        if least >= floor:
+            return False
+    return points(state, fc, stat) < floor
 
 
 def statics_on(state: BattleMonstersState, want: str, fc: OnField) -> list[Static]:

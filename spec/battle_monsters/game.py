@@ -356,8 +356,9 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
     def _do_summon(self, state: BattleMonstersState, ev: E.Summon) -> None:
         player = ev.by or ""
         self._take_from_hand(state, player, ev.card)
-        parts = B.printed(state.cards, ev.card) or ()
-        kind = B.card_kind(state.cards, ev.card) or "monster"
+        found = B.printed(state.cards, ev.card)
+        parts = found or ()
+        kind = B.kind_of_parts(found) or "monster"
         card = state.new_card(ev.card, player, parts[0] if parts else None)
         fc = OnField(card, kind, parts, ev.mode, ev.visible, state.stamp(), state.turn, was_visible=ev.visible,
                      acted_turn=state.turn, acted="summon")
