@@ -206,3 +206,28 @@ def test_checks_where_leaves_out_only_what_a_declaration_rules_out() -> None:
     assert names(stage="turn", node=frozenset({"end"})) == ["anywhere"]
     assert not can_fail_in(early_in_turn, {"stage": "setup"}) and can_fail_in(anywhere, {"stage": "setup"})
     assert action.declares("node") and not action.declares("card_type")
+
+
+# ---------------------------------------------------------------------- events and the cycle collector
+
+@pytest.mark.parametrize("game", ["neopets", "bakugan", "ttcg", "battle_monsters", "epic_battles"])
+def test_decoded_events_are_left_out_of_the_cycle_collector(game: str) -> None:
+    """Events are plain decoded data that never point back at anything (``gc=False`` on
+    :class:`spec.core.game.Event`, which every game's events inherit): making and freeing one
+    costs no bookkeeping of the cycle collector, and the events of a replay never make it run."""
+    import gc
+
+    from spec import load_game
+
+    decoder = load_game(game).decoder()
+    events = 0
+    for path in sorted(Path(f"replays/{game}").glob("*/*.jsonl"))[:4]:
+        for line in path.read_bytes().splitlines()[1:]:
+            if line.strip():
+                try:
+                    event = decoder.decode(line)
+                except Exception:  # noqa: BLE001, S112 - an illegal replay may hold a line that is not an event
+                    continue
+                assert not gc.is_tracked(event), (path, line)
+                events += 1
+    assert events > 0

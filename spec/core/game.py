@@ -29,8 +29,14 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from spec.core.conflicts import Policy
 
 
-class Event(msgspec.Struct, tag_field="do", forbid_unknown_fields=True, omit_defaults=True):
-    """Base of every event: ``seq`` (1, 2, ...) and ``by`` (the acting player, if any)."""
+class Event(msgspec.Struct, tag_field="do", forbid_unknown_fields=True, omit_defaults=True, gc=False):
+    """Base of every event: ``seq`` (1, 2, ...) and ``by`` (the acting player, if any).
+
+    Events are decoded data that never point back at what holds them, so they are left out
+    of the cycle collector (``gc=False``, inherited by every game's events): one is made and
+    freed per line of a replay, and tracking each would cost that bookkeeping for nothing.
+    Code must never store into an event anything that refers back to it.
+    """
 
     seq: int
     by: str | None = None
