@@ -414,15 +414,17 @@ def test_the_names_found_of_a_modelled_type_are_those_check_type_passes_along_th
     assert max(found) > 0
 
 
-def test_the_stamp_conflicts_met_keeps_is_the_change_stamp() -> None:
+def test_the_change_key_conflicts_met_keeps_is_the_change_key_after_every_event() -> None:
+    """Asked only after events that moved the in-force stamp, conflicts_met still keeps the change
+    key as it stands after every event (while the stamp stays, so does the key)."""
     memos: list[dict[str, Any]] = []
 
     class _Memo(Verifier):
         def visit(self, event: Any, line: int) -> bool:
             going = super().visit(event, line)
             asked = not self.diverged and not self.malformed  # the verifier asks for conflicts only then
-            if asked and self.state is not None and self.state.stage == "turn" and "stamp" in self.conflicts_memo:
-                assert self.conflicts_memo["stamp"] == TC.change_stamp(self.state)
+            if asked and self.state is not None and self.state.stage == "turn" and "quick" in self.conflicts_memo:
+                assert self.conflicts_memo["quick"] == TC.change_key(self.state)
                 memos.append(self.conflicts_memo)
             return going
 

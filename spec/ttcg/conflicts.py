@@ -371,12 +371,7 @@ def conflicts_met(state: Any, memo: dict[str, Any]) -> list[Ruling]:
     """Findings for clashes between effects in force not reported yet (see the module docstring)."""
     if state.stage != "turn":
         return []
-    stamp = (state.next_uid, state.next_order, len(state.lasting), state.turn, len(state.flags.extra), EDITS.field, EDITS.marks,
-             state.sides)  # change_stamp(state), written out: it is asked after every event
-    if memo.get("stamp") == stamp:
-        return []  # nothing the change key counts can have moved: most events
-    memo["stamp"] = stamp
-    quick = change_key(state)
+    quick = change_key(state)  # (the verifier asks only after an event that moved the change stamp: Ttcg.conflicts_stamp)
     if memo.get("quick") == quick:
         return []  # nothing entered, left, tapped, switched on or began: most events
     memo["quick"] = quick
@@ -405,7 +400,9 @@ def conflicts_met(state: Any, memo: dict[str, Any]) -> list[Ruling]:
 
 
 def change_stamp(state: Any) -> tuple[Any, ...]:
-    """What :func:`conflicts_met` looks at first: while it stays the same, so does :func:`change_key`.
+    """While it stays the same, so does :func:`change_key`; the game's ``conflicts_stamp``
+    (``TtcgState.in_force_stamp``) moves whenever it does, so :func:`conflicts_met` is asked
+    only after an event that may have moved the change key, and starts with it.
 
     It holds the plain numbers of the change key, and instead of the marks counted on the
     field, the counts of changes to the field's make-up and to the piles' marks (in any

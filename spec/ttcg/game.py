@@ -207,8 +207,8 @@ class Ttcg(Game[TtcgState, Event]):
 
     conflicts_stamp: ClassVar[str | None] = "in_force_stamp"
     """The verifier asks for conflicts only after an event that moved :attr:`TtcgState.in_force_stamp`
-    (:func:`spec.ttcg.state.in_force_edits` as :meth:`apply` left it): it moves with everything the
-    change stamp of :func:`spec.ttcg.conflicts.conflicts_met` holds."""
+    (:func:`spec.ttcg.state.in_force_edits` as :meth:`apply` left it): it moves with everything
+    :func:`spec.ttcg.conflicts.change_stamp` holds, so that conflicts_met starts with the change key."""
 
     def _apply(self, state: TtcgState, ev: Any, kind: str) -> list[Ruling]:
         by = ev.by
