@@ -557,7 +557,7 @@ def test_each_pile_counts_the_changes_of_its_own_marks() -> None:
         change()
         assert first.mark_count > mine and second.mark_count == other and EDITS.marks > every
     second.switched_on = first.switched_on  # another pile's set: copied, so that each counts its own
-    assert second.switched_on is not first.switched_on and second.switched_on.pile is second  # type: ignore[attr-defined]  # the pile's own set type
+    assert second.switched_on is not first.switched_on and second.switched_on.of(second)  # type: ignore[attr-defined]  # the pile's own set type
 
     def outer_reading() -> Any:
         B._marks_read(second)

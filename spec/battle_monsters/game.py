@@ -504,6 +504,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
         if fc not in side.field:
             return False
         side.field.remove(fc)
+        fc.passives = None  # they name the card as their holder: kept, the card gone would be a cycle only the collector frees
         state.field_moved()
         if state.watching:
             state.changed("field")

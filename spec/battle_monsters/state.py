@@ -136,6 +136,15 @@ class Side:
     skips: int = 0
     """Turns of this player an effect has skipped and that are still to come."""
 
+    def __del__(self) -> None:
+        """As the side is dropped (its game done, or replaced by a snapshot of itself), the
+        cards of its field drop the always-on abilities read for them (``OnField.passives``,
+        which name the card as their holder): the cards are then freed at once, by reference
+        counting, not left as cycles for the collector to find. A card leaving the field
+        drops them as it goes (``Game._leave``)."""
+        for fc in getattr(self, "field", ()):
+            fc.passives = None
+
     def copy(self) -> Side:
         return Side(self.name, self.hand.copy(), self.graveyard.copy(), self.knowledge.copy(), self.supply,
                     [f.copy() for f in self.field], self.lives, self.buried, self.opening, self.skips)

@@ -10,6 +10,7 @@ players pass; a declared attack waits as the *battle*.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Self
 
@@ -99,14 +100,23 @@ class MarkSet(set):  # type: ignore[type-arg]
     pile's own ``mark_count``); reading it is a plain set's reading."""
 
     __slots__ = ("pile",)
-    pile: Any
-    """The pile whose set it is (its ``mark_count`` counts the changes too)."""
+    pile: weakref.ref[Pile]
+    """The pile whose set it is (its ``mark_count`` counts the changes too), held weakly: the
+    pile holds its set, and a set holding its pile back would make every pile that leaves
+    the field garbage that only the cycle collector frees (a collection every few hundred
+    piles, walking the whole heap now and then)."""
 
     def _changed(self) -> None:
         _marks_changed()
-        pile = getattr(self, "pile", None)
+        ref = getattr(self, "pile", None)
+        pile = ref() if ref is not None else None
         if pile is not None:
             object.__setattr__(pile, "mark_count", pile.mark_count + 1)
+
+    def of(self, pile: Pile) -> bool:
+        """Whether this is ``pile``'s own set."""
+        ref = getattr(self, "pile", None)
+        return ref is not None and ref() is pile
 
     def add(self, item: Any) -> None:
         super().add(item)
@@ -286,7 +296,7 @@ class Pile:
         setattr_(self, "tapped", tapped)
         setattr_(self, "tapped_turn", tapped_turn)
         marks = MarkSet(switched_on) if switched_on is not None else MarkSet()
-        marks.pile = self
+        marks.pile = weakref.ref(self)
         setattr_(self, "switched_on", marks)
         setattr_(self, "equipped_to", equipped_to)
         setattr_(self, "mark_count", mark_count)
@@ -296,10 +306,10 @@ class Pile:
         if name in _PILE_WATCHED:
             _watched(self, name, value, ("under",), ("card",))
         elif name in _PILE_MARKS:
-            if name == "switched_on" and (type(value) is not MarkSet or getattr(value, "pile", self) is not self):
+            if name == "switched_on" and (type(value) is not MarkSet or not (getattr(value, "pile", None) is None or value.of(self))):
                 value = MarkSet(value)
             if name == "switched_on":
-                value.pile = self
+                value.pile = weakref.ref(self)
             object.__setattr__(self, name, value)
             object.__setattr__(self, "mark_count", getattr(self, "mark_count", 0) + 1)
             _marks_changed()
