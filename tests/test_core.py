@@ -198,6 +198,18 @@ def test_registered_counts_bound_the_copies_revealed() -> None:
     assert not deck.can_reveal("Glacier Lance")
 
 
+@pytest.mark.parametrize("registered", [Counter({"Ember Codestone": 1}), None])
+def test_show_answers_and_notes_as_can_reveal_dated_and_reveal_do(registered: Counter[str] | None) -> None:
+    limit = {"Ember Codestone": 2, "Glacier Lance": None}.get
+    plain, one_call = DeckKnowledge(registered, limit=limit), DeckKnowledge(registered, limit=limit)
+    for seq, name in enumerate(["Ember Codestone", "Glacier Lance", "Ember Codestone", "Ember Codestone"], start=3):
+        fits = plain.can_reveal(name)
+        plain.dated(seq).reveal(name, f"drew {name}")
+        assert one_call.show(name, seq, f"drew {name}") is fits
+        assert one_call.observations() == plain.observations() and one_call.located == plain.located
+    assert one_call.show("Ember Codestone", None, "") is False and one_call.observations()[-1].seq == 6
+
+
 def test_a_card_shuffled_back_can_be_revealed_again() -> None:
     deck = DeckKnowledge(Counter({"Ember Codestone": 1}), limit=lambda name: None)
     deck.reveal("Ember Codestone")

@@ -425,9 +425,7 @@ class Bakugan(Game[BakuganState, Event]):
             side.deck.hidden -= 1
         if name is not None:
             knowledge = side.knowledge
-            fits = knowledge.can_reveal(name)
-            knowledge.dated(state.seq).reveal(name, words or f"showed {name} from the deck")
-            if not fits:
+            if not knowledge.show(name, state.seq, words or f"showed {name} from the deck"):
                 copy = knowledge.located[name]  # this copy, now counted
                 rulings.append(Ruling(cite("4.2.1.p2"), Violation(
                     self._explain_reveal(side, name), f"at most {knowledge.bound(name)} cop(ies) of {name}",

@@ -401,10 +401,9 @@ class Neopets(Game[NeopetsState, Event]):
             rulings.append(Ruling(None, Violation(f"{name!r} is not in the card database", "a known card", name, "unverifiable")))
             name = None
         if name is not None:
-            if not side.knowledge.can_reveal(name):
+            if not side.knowledge.show(name, state.seq, f"drew {name}"):
                 rulings.append(Ruling(cite("1.1.p1"), Violation(f"{player} drew {name}, but the registered deck holds no further copy",
-                                                                 f"at most {side.knowledge.bound(name)} cop(ies)", f"copy {side.knowledge.located[name] + 1}", "inconsistent")))
-            side.knowledge.dated(state.seq).reveal(name, f"drew {name}")
+                                                                 f"at most {side.knowledge.bound(name)} cop(ies)", f"copy {side.knowledge.located[name]}", "inconsistent")))
         side.inventory.add(state.new_card(name, player, defn))
         return rulings
 
