@@ -12,9 +12,9 @@ kept per tuple of abilities (actions.target_selectors) are those a walk finds.
 The per-kind facts that ``Neopets.apply`` reads are checked against their sources; a
 pass judged on its own path is judged as on the general one; the entry of each node
 (game.ENTRY) is read from the turn graph, and a node entered without asking its trigger's
-abilities has none; the Agility edge a reroll's
-checks share (state.Move), the Rainbow Pool Neopets kept per species and brush
-(actions.brush_target) and the known-card test before _unknown_card are compared with
+abilities has none; the Agility edge a reroll's checks share and the card in play and
+its abilities an activation's checks share (state.Move), the Rainbow Pool Neopets kept
+per species and brush (actions.brush_target) and the known-card test before _unknown_card are compared with
 working them out afresh at every look-up.
 
 The checks ``Neopets.apply`` leaves out where the game stands (the per node, window and,
@@ -513,6 +513,36 @@ def test_the_agility_edge_of_a_move_is_the_agility_edge(path: Path, monkeypatch:
 
     monkeypatch.setattr(X, "move_edge", checked)
     monkeypatch.setattr(G.Neopets, "apply", apply_checked)
+    report = verify_file(path, keep_going=True)
+    assert report.events > 0
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=_ids)
+def test_the_card_and_abilities_of_an_activation_are_those_found_afresh(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An activation's checks share the card in play it uses and that card's activated
+    abilities through the per-move context (state.Move): at every look-up they are what
+    finding them afresh gives."""
+    from spec.neopets import actions as X
+
+    source_of, abilities_of = X.move_source, X.move_abilities
+    looked = 0
+
+    def source_checked(state: Any, ev: Any) -> Any:
+        nonlocal looked
+        looked += 1
+        found = source_of(state, ev)
+        assert found is X.activated_source(state, ev.by or "", ev.card), f"stale source at look-up {looked}"
+        return found
+
+    def abilities_checked(state: Any, ev: Any, source: Any) -> Any:
+        nonlocal looked
+        looked += 1
+        found = abilities_of(state, ev, source)
+        assert found == X.activated_abilities(state, source), f"stale abilities at look-up {looked}"
+        return found
+
+    monkeypatch.setattr(X, "move_source", source_checked)
+    monkeypatch.setattr(X, "move_abilities", abilities_checked)
     report = verify_file(path, keep_going=True)
     assert report.events > 0
 

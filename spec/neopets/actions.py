@@ -713,12 +713,40 @@ def activated_source(state: NeopetsState, player: str, name: str) -> object | No
     return None
 
 
+def activated_abilities(state: NeopetsState, source: Any) -> list[A.Activated]:
+    """The activated abilities of a card in play that an activation can name (not the
+    alternative costs of playing it), in their order."""
+    return [a for a in B.abilities(state, source.name, A.Activated) if not a.alternative]
+
+
+def move_source(state: NeopetsState, ev: E.Activate) -> object | None:
+    """:func:`activated_source` for the checks of an activation: found once per move
+    (``state.move``) when ``Neopets.apply`` judges it, every time otherwise."""
+    move = state.move
+    if move is None or move.event is not ev:
+        return activated_source(state, ev.by or "", ev.card)
+    if (found := move.source) is None:
+        found = move.source = (activated_source(state, ev.by or "", ev.card),)
+    return found[0]
+
+
+def move_abilities(state: NeopetsState, ev: E.Activate, source: Any) -> list[A.Activated]:
+    """:func:`activated_abilities` of the card an activation uses (``source``, from
+    :func:`move_source`): listed once per move, as the card is found."""
+    move = state.move
+    if move is None or move.event is not ev:
+        return activated_abilities(state, source)
+    if (found := move.activated) is None:
+        found = move.activated = activated_abilities(state, source)
+    return found
+
+
 @ACTIVATE.precondition("8.15.1", "an activated ability belongs to a card its player has in play")
 def activate_in_play(state: NeopetsState, ev: E.Activate) -> Check:
-    source = activated_source(state, ev.by or "", ev.card)
+    source = move_source(state, ev)
     if source is None:
         return Violation(f"{ev.card} is not in play on {ev.by}'s side", expected="a card in the Battledome", actual=ev.card)
-    found = [a for a in B.abilities(state, source.name, A.Activated) if not a.alternative]  # type: ignore[attr-defined]
+    found = move_abilities(state, ev, source)
     if ev.ability >= len(found):
         return Violation(f"{ev.card} has no activated ability {ev.ability}", expected=f"{len(found)} ability(ies)", actual=str(ev.ability))
     return None
@@ -726,7 +754,7 @@ def activate_in_play(state: NeopetsState, ev: E.Activate) -> Check:
 
 @ACTIVATE.precondition("8.20.6b", "a Neopet whose abilities a static negation removes has no ability to activate")
 def activate_not_negated(state: NeopetsState, ev: E.Activate) -> Check:
-    source = activated_source(state, ev.by or "", ev.card)
+    source = move_source(state, ev)
     if isinstance(source, CardObj) and source.uid in B.negated_neopets(state):
         return Violation(f"{ev.card}'s abilities are negated by a static ability", expected="no activation", actual="an activation")
     return None
@@ -739,7 +767,7 @@ def activate_with_priority(state: NeopetsState, ev: E.Activate) -> Check:
 
 @ACTIVATE.precondition("8.15.2.p2", "each activated ability is used at most once a turn")
 def once_per_turn(state: NeopetsState, ev: E.Activate) -> Check:
-    source = activated_source(state, ev.by or "", ev.card)
+    source = move_source(state, ev)
     if source is not None and (source.uid, ev.ability) in state.flags.activated:  # type: ignore[attr-defined]
         return Violation(f"{ev.card}'s ability used twice this turn", expected="once a turn", actual="a second use")
     return None
@@ -747,10 +775,10 @@ def once_per_turn(state: NeopetsState, ev: E.Activate) -> Check:
 
 @ACTIVATE.precondition("8.20.14b", "a player has all the resources a cost names before paying it")
 def cost_payable(state: NeopetsState, ev: E.Activate) -> Check:
-    source = activated_source(state, ev.by or "", ev.card)
+    source = move_source(state, ev)
     if source is None:
         return None
-    ability = [a for a in B.abilities(state, source.name, A.Activated) if not a.alternative][ev.ability]  # type: ignore[attr-defined]
+    ability = move_abilities(state, ev, source)[ev.ability]
     return cost_shortfall(state, ev.by or "", ability.cost)
 
 
@@ -778,10 +806,10 @@ def _could_hold(state: NeopetsState, player: str, sel: A.Selector) -> bool:
 
 @ACTIVATE.precondition("8.20.13a", "every target the ability needs is chosen as it is queued, and is legal")
 def activate_targets(state: NeopetsState, ev: E.Activate) -> Check:
-    source = activated_source(state, ev.by or "", ev.card)
+    source = move_source(state, ev)
     if source is None:
         return None
-    ability = [a for a in B.abilities(state, source.name, A.Activated) if not a.alternative][ev.ability]  # type: ignore[attr-defined]
+    ability = move_abilities(state, ev, source)[ev.ability]
     return targets_violation(state, ev.by or "", (ability,), ev.targets)
 
 

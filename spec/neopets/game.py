@@ -1420,7 +1420,7 @@ def _kind(sel: A.Selector) -> str:
 __all__ = ["Neopets"]
 
 
-PER_MOVE = ("reroll",)
+PER_MOVE = ("reroll", "activate")
 """The kinds whose checks share what they work out of the move (:class:`spec.neopets.state.Move`)."""
 
 _PERFORM: dict[str, Any] = {

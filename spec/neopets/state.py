@@ -136,16 +136,23 @@ class Move(MoveContext):
     """What the checks of one Neopets move share (core :class:`~spec.core.state.MoveContext`).
 
     ``Neopets.apply`` makes one before the checks of a kind that has such shared facts
-    (a reroll: its two checks both ask which Neopet is faster and by how much) and drops
-    it before anything moves the game on (the move carried out, or passes inferred before it).
+    (a reroll: its two checks both ask which Neopet is faster and by how much; an
+    activation: five of its checks ask which card in play is used, three which activated
+    abilities it has) and drops it before anything moves the game on (the move carried
+    out, or passes inferred before it).
     """
 
-    __slots__ = ("edge",)
+    __slots__ = ("activated", "edge", "source")
 
     def __init__(self, event: Any) -> None:
         super().__init__(event)
         self.edge: tuple[str | None, int] | None = None
         """The Agility edge (``actions.agility_edge``), once a check asked for it."""
+        self.source: tuple[Any] | None = None
+        """The card in play an activation uses, or ``None`` (``actions.activated_source``),
+        in a 1-tuple once a check asked for it."""
+        self.activated: list[Any] | None = None
+        """The activated abilities of that card (``actions.activated_abilities``), once a check asked."""
 
 
 @dataclass
