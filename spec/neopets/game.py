@@ -400,10 +400,9 @@ class Neopets(Game[NeopetsState, Event]):
         if name is not None and defn is None:
             rulings.append(Ruling(None, Violation(f"{name!r} is not in the card database", "a known card", name, "unverifiable")))
             name = None
-        if name is not None:
-            if not side.knowledge.show(name, state.seq, f"drew {name}"):
-                rulings.append(Ruling(cite("1.1.p1"), Violation(f"{player} drew {name}, but the registered deck holds no further copy",
-                                                                 f"at most {side.knowledge.bound(name)} cop(ies)", f"copy {side.knowledge.located[name]}", "inconsistent")))
+        if name is not None and not side.knowledge.show(name, state.seq, f"drew {name}"):  # noted, and counted
+            rulings.append(Ruling(cite("1.1.p1"), Violation(f"{player} drew {name}, but the registered deck holds no further copy",
+                                                             f"at most {side.knowledge.bound(name)} cop(ies)", f"copy {side.knowledge.located[name]}", "inconsistent")))
         side.inventory.add(state.new_card(name, player, defn))
         return rulings
 
