@@ -26,6 +26,11 @@ effects (``conflicts._reading_in_force``); a pile is made without its per-field 
 Its second round keeps the marks counted for the change key on the state (``TtcgState.marks_counted``)
 so that asking them never reads the field again, and the left-out-checks test runs on
 ``tests.staging.agrees_with_every_check``.
+
+Session 9 follows a level up in place too (``_Field.levelled``: the old top card goes under, the
+new one on top; compared with a reading afresh right after each one, along the shipped replays and
+simulated games), takes over what a turned reading carried per kind before a change is followed
+(``_Field._settle``).
 """
 
 from __future__ import annotations
@@ -599,13 +604,53 @@ def test_the_field_turned_to_a_new_active_player_is_the_field_read_afresh_along_
     assert turned["count"]
 
 
-def test_the_field_followed_through_a_pile_joining_or_leaving_is_the_field_read_afresh_along_the_replays() -> None:
-    """At every event, a reading of the field brought up to date as piles joined or left it
-    (``_Field.joined``, ``_Field.left``), or turned to a new active player (``_Field.carried``),
-    lists the piles, holders, piles by id and top card, per kind and per event the holders, and
-    the statics of each kind a reading afresh lists; and each was used."""
-    followed = {"joined": 0, "left": 0, "carried": 0}
-    joined, left, carried = B._Field.joined, B._Field.left, B._Field.carried
+def _same_as_fresh(state: TtcgState, index: Any) -> None:
+    """``index``, a reading of ``state``'s field kept up to date, lists the piles, holders, piles by id
+    and top card, per kind and per event the holders, and the statics of each kind a reading afresh lists."""
+    fresh = B._Field(state)
+    assert index.piles == fresh.piles and index.first == fresh.first
+    assert index.by_id == fresh.by_id and index.by_top == fresh.by_top and index.tops == fresh.tops
+    if index.splits is not None and fresh.splits is not None:
+        assert index.splits == fresh.splits
+        for triggered in (False, True):
+            assert index.holders(state, triggered) == fresh.holders(state, triggered)
+        for kinds, entries in list(index.kinds.items()):
+            if entries is not None:
+                assert entries == B._holders_reading(state, fresh, False, kinds, B._reading(state.cards).of_kind,
+                                                     B._passives_of_kind)
+        for event, entries in list(index.watchers.items()):
+            if entries is not None:
+                assert entries == B._holders_reading(state, fresh, True, event, B.trigger_table(state), B.triggers)
+    if _statics_read(state):
+        for kinds in (*KINDS, B._STAT_STEPS, B._CLASHING):
+            assert B.statics_of(state, kinds) == B.statics_of_plain(state, kinds)
+
+
+@cache
+def _simulated_games() -> tuple[list[bytes], ...]:
+    """A few simulated games (fixed seeds), as replay lines."""
+    from verifier.simulate import simulate
+
+    return tuple(simulate("ttcg", seed, max_events=1500) for seed in (1, 2, 3, 4))
+
+
+def along_replays_and_games(see: Callable[[TtcgState, Any], None], tmp: Path) -> None:
+    """:func:`along_replays`, then along the simulated games (written under ``tmp``)."""
+    along_replays(see)
+    for number, lines in enumerate(_simulated_games()):
+        path = tmp / f"simulated-{number}.jsonl"
+        path.write_bytes(b"\n".join(lines) + b"\n")
+        read(path, _Watch(see), _decoder_for)
+
+
+def test_the_field_followed_through_a_pile_joining_or_leaving_is_the_field_read_afresh_along_the_replays(tmp_path: Path) -> None:
+    """At every event of the shipped replays and simulated games, a reading of the field brought up
+    to date as piles joined or left it (``_Field.joined``, ``_Field.left``), as a pile was levelled
+    up (``_Field.levelled``), or turned to a new active player (``_Field.carried``), lists what a
+    reading afresh lists (:func:`_same_as_fresh`); right after each level up it follows, too; and
+    each was used."""
+    followed = {"joined": 0, "left": 0, "levelled": 0, "carried": 0}
+    joined, left, levelled, carried = B._Field.joined, B._Field.left, B._Field.levelled, B._Field.carried
 
     def counted_carried(self: Any, table: str, key: Any) -> Any:
         found = carried(self, table, key)
@@ -620,33 +665,25 @@ def test_the_field_followed_through_a_pile_joining_or_leaving_is_the_field_read_
         left(self, state, owner, pile)
         followed["left"] += self.edits == B.EDITS.field
 
+    def counted_levelled(self: Any, state: TtcgState, owner: str, pile: Pile, old: Any) -> None:
+        levelled(self, state, owner, pile, old)
+        if self.edits == B.EDITS.field:
+            followed["levelled"] += 1
+            _same_as_fresh(state, self)
+
     def see(state: TtcgState, _event: Any) -> None:
         index = state.field_index
         if index is None or B.field_now(state) is None:
             return
-        fresh = B._Field(state)
-        assert index.piles == fresh.piles and index.first == fresh.first
-        assert index.by_id == fresh.by_id and index.by_top == fresh.by_top and index.tops == fresh.tops
-        if index.splits is not None and fresh.splits is not None:
-            assert index.splits == fresh.splits
-            for triggered in (False, True):
-                assert index.holders(state, triggered) == fresh.holders(state, triggered)
-            for kinds, entries in list(index.kinds.items()):
-                if entries is not None:
-                    assert entries == B._holders_reading(state, fresh, False, kinds, B._reading(state.cards).of_kind,
-                                                         B._passives_of_kind)
-            for event, entries in list(index.watchers.items()):
-                if entries is not None:
-                    assert entries == B._holders_reading(state, fresh, True, event, B.trigger_table(state), B.triggers)
-        if _statics_read(state):
-            for kinds in (*KINDS, B._STAT_STEPS, B._CLASHING):
-                assert B.statics_of(state, kinds) == B.statics_of_plain(state, kinds)
+        _same_as_fresh(state, index)
 
     B._Field.joined, B._Field.left, B._Field.carried = counted_joined, counted_left, counted_carried  # type: ignore[method-assign]
+    B._Field.levelled = counted_levelled  # type: ignore[method-assign]
     try:
-        along_replays(see)
+        along_replays_and_games(see, tmp_path)
     finally:
         B._Field.joined, B._Field.left, B._Field.carried = joined, left, carried  # type: ignore[method-assign]
+        B._Field.levelled = levelled  # type: ignore[method-assign]
     assert all(followed.values()), followed
 
 

@@ -407,8 +407,9 @@ class _Field:
     lists, put in the new order by :meth:`turned` (each list holds the first player's
     entries, then the other's, ``splits`` tells where they meet); what was read per kind and per
     event waits in ``pending`` and is put in the new order when first asked (:meth:`carried`).
-    A pile joining or leaving the field is followed by :meth:`joined` and :meth:`left` instead
-    of a new reading.
+    A pile joining or leaving the field is followed by :meth:`joined` and :meth:`left`, a level
+    up by :meth:`levelled`, instead of a new reading; what waits in ``pending`` per kind is taken
+    over first (:meth:`_settle`).
     """
 
     __slots__ = ("_by_id", "_by_top", "_passive", "_tops", "_triggered", "active", "cards", "edits", "first",
@@ -505,6 +506,25 @@ class _Field:
         getattr(self, table)[key] = found
         return found
 
+    def _settle(self) -> None:
+        """Take what the readings this one was turned from found per kind (``pending``: the holders
+        and the statics of each kind) into this reading's own tables, in its order (as :meth:`carried`
+        does key by key): a change of the make-up followed in place (:meth:`joined`, :meth:`left`,
+        :meth:`levelled`) then brings them up to date with the rest, instead of their being read
+        again when next asked. What was found per event is left behind (one look-up per holder
+        of triggered effects reads it again)."""
+        pending = self.pending
+        if pending is None:
+            return
+        first, kinds, statics = self.first, self.kinds, self.statics
+        for key, found in pending["kinds"].items():
+            if key not in kinds:
+                kinds[key] = _owner_first(found, first)
+        for key, found in pending["statics"].items():
+            if key not in statics:
+                statics[key] = (found[0], _owner_first(found[1], first))
+        self.pending = None
+
     def holders(self, state: TtcgState, triggered: bool) -> list[tuple[str, Pile, CardObj, str]]:
         """``(owner, pile, card, name)`` in field order: with ``triggered``, for each pile whose top
         card has effects a trigger sets off (:func:`triggered_of`); else for each card of the
@@ -546,6 +566,7 @@ class _Field:
         row = side.creatures if pile.row == "creature" else side.magic
         if holds is None or not row or row[-1] is not pile:
             return
+        self._settle()
         first = owner == self.first
         at = (0 if first else splits[0]) + (len(side.creatures) - 1 if row is side.creatures else len(side.creatures) + len(side.magic) - 1)
         piles = self.piles.copy()
@@ -579,7 +600,6 @@ class _Field:
         if self._tops is not None and name is not None:
             place = sum(1 for _o, p in piles[:at] if p.card.name is not None)
             self._tops = [*self._tops[:place], (owner, pile.card), *self._tops[place:]]
-        self.pending = None
         self.edits = EDITS.field
 
     def left(self, state: TtcgState, owner: str, pile: Pile) -> None:
@@ -597,6 +617,7 @@ class _Field:
         at = [i for i, (_o, p) in enumerate(self.piles) if p is pile]
         if len(at) != 1 or any(p.equipped_to == pile.id for _o, p in self.piles):
             return
+        self._settle()
         piles = self.piles[:at[0]] + self.piles[at[0] + 1:]
         passive = [e for e in self._passive or () if e[1] is not pile]
         triggered = [e for e in self._triggered or () if e[1] is not pile]
@@ -630,7 +651,74 @@ class _Field:
             del self._by_top[pile.card.uid]
         if self._tops is not None:
             self._tops = [entry for entry in self._tops if entry[1] is not pile.card]
-        self.pending = None
+        self.edits = EDITS.field
+
+    def levelled(self, state: TtcgState, owner: str, pile: Pile, old: CardObj) -> None:
+        """Bring this reading up to date after a level up (:meth:`spec.ttcg.game.Ttcg._place`): ``old``,
+        the top card of ``owner``'s ``pile``, put under it (last) and a new card on top, two changes
+        of the field's make-up and no other.
+
+        The piles and their order stay. Among the holders of Passive effects, the new card's entry
+        (if any) comes first of the pile's and ``old``'s goes last (a card under is read after the
+        top and the cards under it, oldest first); among those of triggered effects (top cards only)
+        the new card takes the old one's place. What was read per kind and per event is kept unless
+        ``old`` or the new card has effects of that kind or event: the entries of the other cards do
+        not depend on which card tops this pile (a card's own place is all a kept reading looked at,
+        and marks are followed by each pile's count; see :func:`statics_of`). The piles by top card
+        and the top cards are read again when asked. Anything else leaves the reading stale.
+        """
+        splits = self.splits
+        if EDITS.field != self.edits + 2 or splits is None or not pile.under or pile.under[-1] is not old:
+            return
+        new = pile.card
+        table = _reading(state.cards).holding
+        holds_new = (False, False) if new.name is None else table.get(new.name)
+        holds_old = (False, False) if old.name is None else table.get(old.name)
+        if holds_new is None or holds_old is None:
+            return
+        at = -1
+        for i, (o, p) in enumerate(self.piles):
+            if p is pile:
+                if at != -1 or o != owner:
+                    return
+                at = i
+        if at == -1:
+            return
+        self._settle()
+        passive, triggered = self._passive, self._triggered
+        assert passive is not None and triggered is not None  # splits are known only with the holders
+        before = {id(p) for _o, p in self.piles[:at]}
+        start = 0
+        while start < len(passive) and id(passive[start][1]) in before:
+            start += 1
+        end = start
+        while end < len(passive) and passive[end][1] is pile:
+            end += 1
+        if holds_new[0] or holds_old[0]:
+            group = [e for e in passive[start:end] if e[2] is not old]
+            if holds_new[0]:
+                group.insert(0, (owner, pile, new, new.name or ""))
+            if holds_old[0]:
+                group.append((owner, pile, old, old.name or ""))
+            passive = [*passive[:start], *group, *passive[end:]]
+            of_kind = _reading(state.cards).of_kind
+            for kinds in [*self.kinds, *self.statics]:
+                if (holds_new[0] and of_kind.get((new.name, kinds)) != ()) or (holds_old[0] and of_kind.get((old.name, kinds)) != ()):
+                    self.kinds.pop(kinds, None)  # the card has steps of that kind, or is not read for it yet
+                    self.statics.pop(kinds, None)
+        if holds_new[1] or holds_old[1]:
+            kept = [e for e in triggered if e[1] is not pile]
+            if holds_new[1]:
+                kept = _inserted(kept, before, (owner, pile, new, new.name or ""))
+            triggered = kept
+            events = trigger_table(state)
+            for event in list(self.watchers):
+                if (holds_new[1] and events.get((new.name, event)) != ()) or (holds_old[1] and events.get((old.name, event)) != ()):
+                    del self.watchers[event]
+        if owner == self.first:
+            self.splits = (splits[0], splits[1] + holds_new[0], splits[2] + holds_new[1] - holds_old[1])
+        self._passive, self._triggered = passive, triggered
+        self._by_top = self._tops = None
         self.edits = EDITS.field
 
     @property
@@ -666,8 +754,8 @@ _MISSING: Any = object()
 def _owner_first(entries: Any, first: str) -> Any:
     """``entries`` (each naming its owner first, in field order), ``first``'s own first: the same
     entries in the field order with ``first`` as the active player; ``None`` stays ``None``."""
-    if entries is None:
-        return None
+    if not entries:
+        return entries  # (None, or nothing to order)
     mine = [e for e in entries if e[0] == first]
     if not mine or len(mine) == len(entries):
         return entries

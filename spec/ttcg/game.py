@@ -387,8 +387,11 @@ class Ttcg(Game[TtcgState, Event]):
                 pile = self.new_pile(state, player, card, by_effect)
                 return
             old = pile.card
+            reading = B.field_now(state)
             pile.under.append(old)
             pile.card = card
+            if reading is not None:
+                reading.levelled(state, player, pile, old)  # the field's reading follows the change instead of being read again
             pile.tapped = False  # 2.2.4.a; the card beneath counts as untapped (2.2.6.c.p2)
             pile.tapped_turn = -1
             pile.switched_on = set()
