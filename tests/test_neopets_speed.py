@@ -49,6 +49,14 @@ def _ids(path: Path) -> str:
     return f"{path.parent.name}/{path.stem}"
 
 
+def _verify_patched(monkeypatch: pytest.MonkeyPatch, path: Path, owner: Any, name: str, checked: Any) -> None:
+    """Put ``checked`` in the place of ``owner.name`` and verify the replay with it (judging on
+    after an illegal move, so that every event is seen): the checks ``checked`` makes are the
+    test's; the replay must have events."""
+    monkeypatch.setattr(owner, name, checked)
+    assert verify_file(path, keep_going=True).events > 0
+
+
 @contextmanager
 def fresh_board(state: Any) -> Iterator[None]:
     """Within the block, the board (and all kept with it) is worked out from scratch."""
@@ -91,9 +99,7 @@ def test_triggered_abilities_by_event_are_the_triggered_abilities_of_that_event(
             assert [(p, c.uid, a) for p, c, a in found] == _plain_triggered_on(state, event), f"stale index at look-up {looked}"
         fire(self, state, event, *args, **kwargs)
 
-    monkeypatch.setattr(Neopets, "_fire", fire_checked)
-    report = verify_file(path, keep_going=True)
-    assert report.events > 0
+    _verify_patched(monkeypatch, path, Neopets, "_fire", fire_checked)
 
 
 @pytest.mark.parametrize("path", REPLAYS, ids=_ids)
@@ -111,9 +117,7 @@ def test_passive_steps_per_kind_are_the_passive_steps_of_that_kind(path: Path, m
         assert found == plain, f"stale steps of {kind.__name__} at look-up {looked}"
         yield from found
 
-    monkeypatch.setattr(B, "passive_steps", checked)
-    report = verify_file(path, keep_going=True)
-    assert report.events > 0
+    _verify_patched(monkeypatch, path, B, "passive_steps", checked)
 
 
 @pytest.mark.parametrize("path", REPLAYS, ids=_ids)
@@ -134,9 +138,7 @@ def test_kept_passive_effects_are_the_passive_effects(path: Path, monkeypatch: p
         assert found[len(plain):] == lasting, f"stale lasting effects at look-up {looked}"
         return found
 
-    monkeypatch.setattr(NC, "effects_in_force", checked)
-    report = verify_file(path, keep_going=True)
-    assert report.events > 0
+    _verify_patched(monkeypatch, path, NC, "effects_in_force", checked)
 
 
 @pytest.mark.parametrize("path", REPLAYS, ids=_ids)
@@ -155,9 +157,7 @@ def test_stat_changes_summed_per_board_are_the_stat_changes_in_force(path: Path,
         assert found == plain, f"stale stat changes at look-up {looked}"
         return found
 
-    monkeypatch.setattr(B, "_modified", checked)
-    report = verify_file(path, keep_going=True)
-    assert report.events > 0
+    _verify_patched(monkeypatch, path, B, "_modified", checked)
 
 
 @pytest.mark.parametrize("path", REPLAYS, ids=_ids)
@@ -185,9 +185,7 @@ def test_printed_stats_kept_per_neopet_are_the_printed_stats(path: Path, monkeyp
                 neopet.printed.update(kept)
         return found
 
-    monkeypatch.setattr(B, "stat", checked)
-    report = verify_file(path, keep_going=True)
-    assert report.events > 0
+    _verify_patched(monkeypatch, path, B, "stat", checked)
     assert looked > 0 or "illegal" in path.parent.name
 
 
@@ -205,9 +203,7 @@ def test_target_selectors_kept_per_abilities_are_those_the_walk_finds(path: Path
         assert found == X._target_selectors(abilities), f"other target selectors at look-up {looked}"
         return found
 
-    monkeypatch.setattr(X, "target_selectors", checked)
-    report = verify_file(path, keep_going=True)
-    assert report.events > 0
+    _verify_patched(monkeypatch, path, X, "target_selectors", checked)
 
 
 def test_a_board_change_forgets_the_trigger_index() -> None:
@@ -295,9 +291,7 @@ def test_a_node_entered_without_firing_has_nothing_that_waits_for_its_trigger(pa
         assert _plain_triggered_on(state, trigger) == [], f"{trigger} entering {node}, seq {state.seq}"
 
     monkeypatch.setattr(G.Neopets, "_fire", fire_noted)
-    monkeypatch.setattr(G.Neopets, "_enter", enter_checked)
-    report = verify_file(path, keep_going=True)
-    assert report.events > 0
+    _verify_patched(monkeypatch, path, G.Neopets, "_enter", enter_checked)
     assert skipped > 0 or "illegal" in path.parent.name
 
 
@@ -360,9 +354,8 @@ def test_checks_left_out_where_the_game_stands_cannot_fail_there(path: Path, mon
         judged += _staged_agrees(state, event, kind, seen) is not None
         return original(self, state, event, kind, again)
 
-    monkeypatch.setattr(G.Neopets, "apply", checked)
-    report = verify_file(path, keep_going=True)
-    assert report.events > 0 and seen.compared == judged
+    _verify_patched(monkeypatch, path, G.Neopets, "apply", checked)
+    assert seen.compared == judged
 
 
 def test_each_check_is_in_the_tables_wherever_it_can_fail() -> None:
@@ -448,9 +441,7 @@ def test_a_key_met_before_finds_no_new_clash(path: Path, monkeypatch: pytest.Mon
         assert [(r.rule, r.violation) for r in found] == [(r.rule, r.violation) for r in plain], f"other clashes at call {calls}"
         return found
 
-    monkeypatch.setattr(Neopets, "conflicts_met", staticmethod(checked))
-    report = verify_file(path, keep_going=True)
-    assert report.events > 0
+    _verify_patched(monkeypatch, path, Neopets, "conflicts_met", staticmethod(checked))
 
 
 @pytest.mark.parametrize("path", REPLAYS, ids=_ids)
@@ -482,9 +473,7 @@ def test_a_pass_judged_on_its_own_path_is_judged_as_on_the_general_one(path: Pat
             (general.priority.holder, general.priority.passes, general.window_number, general.changes, general.seq)
         return found
 
-    monkeypatch.setattr(G.Neopets, "apply", checked)
-    report = verify_file(path, keep_going=True)
-    assert report.events > 0
+    _verify_patched(monkeypatch, path, G.Neopets, "apply", checked)
 
 
 @pytest.mark.parametrize("path", REPLAYS, ids=_ids)
@@ -512,9 +501,7 @@ def test_the_agility_edge_of_a_move_is_the_agility_edge(path: Path, monkeypatch:
         return rulings
 
     monkeypatch.setattr(X, "move_edge", checked)
-    monkeypatch.setattr(G.Neopets, "apply", apply_checked)
-    report = verify_file(path, keep_going=True)
-    assert report.events > 0
+    _verify_patched(monkeypatch, path, G.Neopets, "apply", apply_checked)
 
 
 @pytest.mark.parametrize("path", REPLAYS, ids=_ids)
@@ -542,9 +529,7 @@ def test_the_card_and_abilities_of_an_activation_are_those_found_afresh(path: Pa
         return found
 
     monkeypatch.setattr(X, "move_source", source_checked)
-    monkeypatch.setattr(X, "move_abilities", abilities_checked)
-    report = verify_file(path, keep_going=True)
-    assert report.events > 0
+    _verify_patched(monkeypatch, path, X, "move_abilities", abilities_checked)
 
 
 @pytest.mark.parametrize("path", REPLAYS, ids=_ids)
@@ -572,9 +557,7 @@ def test_rainbow_pool_neopets_by_species_and_brush_are_those_a_scan_finds(path: 
         assert found == plain(state, player, brush, named)
         return found
 
-    monkeypatch.setattr(X, "brush_target", checked)
-    report = verify_file(path, keep_going=True)
-    assert report.events > 0
+    _verify_patched(monkeypatch, path, X, "brush_target", checked)
 
 
 @pytest.mark.parametrize("path", REPLAYS, ids=_ids)
@@ -595,9 +578,7 @@ def test_a_known_card_leaves_no_unknown_card_to_find(path: Path, monkeypatch: py
             assert self._unknown_card(state, event, name) is None
         return original(self, state, event, kind, again)
 
-    monkeypatch.setattr(G.Neopets, "apply", checked)
-    report = verify_file(path, keep_going=True)
-    assert report.events > 0
+    _verify_patched(monkeypatch, path, G.Neopets, "apply", checked)
 
 
 def test_the_walk_leaves_checks_out_and_sees_each_refusing_check_kept() -> None:
