@@ -88,18 +88,13 @@ class DeckKnowledge:
 
     def show(self, name: str, seq: int | None, words: str, source: str = "deck") -> bool:
         """A copy of ``name`` shown by the event ``seq``: whether the deck could still hold it
-        (:meth:`can_reveal`, asked before it is counted), and it is noted as :meth:`dated`
-        then :meth:`reveal` note it. One call for what every card drawn face up asks."""
-        registered = self.registered
-        bound = registered.get(name, 0) if registered is not None else self.limit(name)
-        located = self.located
-        count = located.get(name, 0)
-        located[name] = count + 1
+        (:meth:`can_reveal`, asked before it is counted); it is then noted as :meth:`dated` and
+        :meth:`reveal` note it. One call for what every card drawn face up asks."""
+        fits = self.can_reveal(name)
         if seq is not None:
             self.now = seq
-        self.journal = (self.journal, Observation(self.now, "out", name, words=words or f"showed {name}", source=source))  # type: ignore[arg-type]
-        self.length += 1
-        return bound is None or count < bound
+        self.reveal(name, words, source)
+        return fits
 
     def conceal(self, name: str, words: str = "") -> None:
         """A known copy of ``name`` went back into the hidden region (shuffled in)."""
