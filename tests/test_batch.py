@@ -208,6 +208,86 @@ def test_a_worker_that_dies_costs_only_its_own_file(folder: Path, monkeypatch: p
     assert {n: r.verdict for n, r in reports.items() if not n.startswith("crash")} == expected
 
 
+def test_a_file_that_cannot_be_sent_goes_back_to_the_waiting_ones() -> None:
+    """A worker whose pipe is broken (it died after its last report) is sent nothing."""
+    import multiprocessing
+    from collections import deque
+
+    from verifier.batch import _Worker
+
+    ours, theirs = multiprocessing.Pipe()
+    theirs.close()
+    worker = _Worker(None, ours, deque())
+    waiting = deque(["a.jsonl", "b.jsonl"])
+    worker.feed(waiting, 2)
+    assert list(waiting) == ["a.jsonl", "b.jsonl"] and not worker.ahead
+
+
+def _fork_or_skip() -> None:
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the stand-ins reach the workers only through fork")
+
+
+def test_a_worker_dead_before_its_next_file_is_sent_costs_only_the_file_it_died_on(
+        folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parent reads a report and sends the next file while the worker is already dying
+    on the file after (it was sent ahead): the send finds a broken pipe. Here the parent
+    waits for that death before each such send, so the race happens every time."""
+    from verifier import batch
+
+    _fork_or_skip()
+    (folder / "crash-1.jsonl").write_bytes(b"\n" * 1_000_000)  # the largest: sent first, with more sent after it
+    files = sorted(folder.glob("*.jsonl"))
+    real_feed = batch._Worker.feed
+
+    def feed_once_dead(self: batch._Worker, waiting: object, limit: int) -> None:
+        if self.ahead and Path(self.ahead[0]).name.startswith("crash"):
+            self.process.join(timeout=60)
+            assert not self.process.is_alive()
+        real_feed(self, waiting, limit)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(batch, "verify_one", _dies_on_crash_files)
+    monkeypatch.setattr(batch._Worker, "feed", feed_once_dead)
+    reports = {Path(r.replay).name: r for r in verify_many(files, jobs=2)}
+    assert set(reports) == {f.name for f in files}
+    assert reports["crash-1.jsonl"].verdict == "malformed"
+    expected = _verdicts(list(verify_many([f for f in files if not f.name.startswith("crash")], jobs=1)))
+    assert {n: r.verdict for n, r in reports.items() if not n.startswith("crash")} == expected
+
+
+def test_workers_dead_with_nothing_in_hand_cost_no_file(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each worker is killed as it is about to be sent a file with none in hand (three
+    files, two workers: both are, one after the other): the file goes to a new worker
+    instead of being dropped with the last of the old ones."""
+    from verifier import batch
+
+    _fork_or_skip()
+    files = sorted(folder.glob("*.jsonl"))[:3]
+    real_feed = batch._Worker.feed
+    reported: set[int] = set()
+    real_receive = batch._Worker.receive
+
+    def receive(self: batch._Worker) -> bytes | None:
+        raw = real_receive(self)
+        if raw is not None:
+            reported.add(id(self))
+        return raw
+
+    def feed_to_the_dead(self: batch._Worker, waiting: object, limit: int) -> None:
+        if id(self) in reported and not self.ahead and waiting:
+            self.process.kill()
+            self.process.join()
+        real_feed(self, waiting, limit)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(batch._Worker, "receive", receive)
+    monkeypatch.setattr(batch._Worker, "feed", feed_to_the_dead)
+    reports = list(verify_many(files, jobs=2))
+    assert sorted(r.replay for r in reports) == sorted(map(str, files))
+    assert not any("process died" in f.message for r in reports for f in r.findings)
+
+
 def test_stopping_early_leaves_no_worker_behind(folder: Path) -> None:
     import multiprocessing
 

@@ -179,8 +179,10 @@ def _run_pool(todo: list[str], job: Job, jobs: int) -> Iterator[bytes]:
                         worker.ahead.popleft()
                         worker.feed(waiting, share())
                         yield raw
-                        if not worker.ahead:
+                        if not worker.ahead and not waiting:
                             retire(worker, done=True)
+                        # with files waiting and none in hand, the feed found the worker
+                        # dead: its sentinel retires it and a new worker takes them
                         continue
                     worker.talking = False  # its end of the pipe closed: only its sentinel is left to wait for
                     watch.unregister(worker.connection)
@@ -224,11 +226,21 @@ class _Worker:
         return cls(process, ours, deque())
 
     def feed(self, waiting: deque[str], limit: int) -> None:
-        """Send files until the worker is ``limit`` files ahead or none are left."""
+        """Send files until the worker is ``limit`` files ahead or none are left.
+
+        A worker can die between sending a report and being sent its next file (it had
+        already begun the file it dies on): its pipe is broken then, and the file that
+        could not be sent goes back to the front of ``waiting``. Its death is handled when
+        its sentinel is seen, like any other.
+        """
         while waiting and len(self.ahead) < limit:
             path = waiting.popleft()
+            try:
+                self.connection.send_bytes(os.fsencode(path))
+            except OSError:
+                waiting.appendleft(path)
+                return
             self.ahead.append(path)
-            self.connection.send_bytes(os.fsencode(path))
 
     def receive(self) -> bytes | None:
         """The next report, or ``None`` if the worker is gone."""
