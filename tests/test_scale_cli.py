@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from verifier.cli import app
 from verifier.verify import verify_file
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_simulate_writes_legal_games_and_the_same_seed_gives_the_same_files(tmp_path: Path) -> None:
@@ -62,3 +66,59 @@ def test_random_games_are_not_ended_by_choice_at_once() -> None:
     assert min(lengths) > 30, lengths
     ended = [len(simulate("battle_monsters", seed, ending_weight=1.0)) - 1 for seed in range(7, 11)]
     assert max(ended) < min(lengths), ended
+
+
+def _against(ref: str, corpus: Path, *more: str) -> Any:
+    return CliRunner().invoke(app, ["bench", "neopets", "--against", ref, "--events", "300", "--corpus", str(corpus),
+                                    "--pairs", "1", "--repeat", "1", *more])
+
+
+def test_bench_against_another_checkout_measures_both_in_turns(tmp_path: Path) -> None:
+    """A folder holding a checkout is measured by its own bench, beside this tree, on the same corpus."""
+    result = _against(str(ROOT), tmp_path, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["reference"] == str(ROOT) and data["pairs"] == 1
+    (game,) = data["games"]
+    verify = game["measures"]["verify_events_per_s"]
+    assert len(verify["this"]) == len(verify["reference"]) == 1 and verify["this"][0] > 0 and verify["reference"][0] > 0
+    assert verify["ratios"] == [verify["this"][0] / verify["reference"][0]]
+    assert "texts_per_s" in game["measures"] and "jobs2_speedup" not in game["measures"]  # --jobs is off unless asked
+
+
+def test_bench_against_a_git_revision_takes_it_out_apart(tmp_path: Path) -> None:
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    result = _against("HEAD", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("this tree against HEAD (") and "verify events/s" in result.output
+
+
+@pytest.mark.parametrize("ref", ["no-such-revision-of-this-repository", "{folder}"])
+def test_bench_against_something_that_is_no_version_is_refused(tmp_path: Path, ref: str) -> None:
+    result = _against(ref.format(folder=tmp_path), tmp_path / "corpus")
+    assert result.exit_code == 2
+    assert "neither a folder nor a git revision" in result.output or "not a tcg-arbiter checkout" in result.output
+
+
+def test_bench_comparison_reads_each_change_as_better_or_worse_for_this_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The change is the median of the pairs' ratios, this tree over the reference; verify/decode
+    is better lower, so its ratio is turned; a measure one version lacks is left out."""
+    from verifier import bench_compare
+
+    runs = iter([(110.0, 10.0, True), (100.0, 12.0, False), (120.0, 10.0, True), (100.0, 12.0, False),
+                 (90.0, 10.0, True), (100.0, 12.0, False)])  # this tree, then the reference, in turns
+
+    def fake(tree: Path, game: str, *_: object) -> dict[str, Any]:
+        verify, ratio, ours = next(runs)
+        extra = {"jobs2_speedup": 1.9} if ours else {}
+        return {"games": [{"game": game, "verify_events_per_s": verify, "verify_over_decode": ratio, **extra}], "grammars": []}
+
+    monkeypatch.setattr(bench_compare, "measure", fake)
+    result = bench_compare.compare(["no_spec_game"], str(ROOT), tmp_path, 10, pairs=3)
+    (game,) = result["games"]
+    verify, ratio = game["measures"]["verify_events_per_s"], game["measures"]["verify_over_decode"]
+    assert verify["ratios"] == [1.1, 1.2, 0.9] and verify["median_ratio"] == 1.1
+    assert ratio["ratios"] == [1.2, 1.2, 1.2] and set(game["measures"]) == {"verify_events_per_s", "verify_over_decode"}
+    text = bench_compare.to_text(result).splitlines()
+    assert "+10.0%" in text[2] and "-10.0% .. +20.0%" in text[2] and "+20.0%" in text[3]

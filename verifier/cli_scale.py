@@ -42,13 +42,24 @@ def bench(
     games: Annotated[list[str] | None, typer.Argument(help="Games to measure (default: all).")] = None,
     min_events: Annotated[int, typer.Option("--events", help="Size of each simulated corpus, in events.")] = 100_000,
     corpus_dir: Annotated[Path, typer.Option("--corpus", help="Where the simulated corpora are kept between runs.")] = Path(".bench"),
-    jobs: Annotated[bool, typer.Option("--jobs/--no-jobs", help="Also measure two worker processes against one.")] = True,
+    jobs: Annotated[bool | None, typer.Option("--jobs/--no-jobs",
+                                              help="Also measure two worker processes against one "
+                                                   "(default: yes; with --against, no).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the measurements as JSON.")] = False,
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Runs of each timed part; the fastest counts.")] = 3,
     isolate: Annotated[bool, typer.Option("--isolate/--no-isolate",
                                           help="Measure each game and grammar in a fresh interpreter.")] = True,
+    against: Annotated[str | None, typer.Option("--against", metavar="REF",
+                                                help="Compare with another version: a git revision of this checkout "
+                                                     "or a folder holding one, measured in turns with this tree.")] = None,
+    pairs: Annotated[int, typer.Option("--pairs", min=1, help="With --against: runs of each version per game.")] = 3,
 ) -> None:
-    """Measure verifying (events/s, against decoding alone, one vs two processes) and parsing card texts."""
+    """Measure verifying (events/s, against decoding alone, one vs two processes) and parsing card texts.
+
+    With ``--against REF`` the two versions are measured in turns, game by game, and the
+    change is the median of the pairs' ratios (a host's speed moves between runs taken
+    apart); ``--jobs`` is then off unless asked for.
+    """
     from grammar.parser import GAMES as GRAMMARS
     from spec import GAMES as SPECS
     from verifier import bench as B
@@ -58,7 +69,17 @@ def bench(
     if unknown:
         typer.echo(f"arbiter: unknown game(s): {', '.join(unknown)}", err=True)
         raise typer.Exit(2)
-    result = B.run(chosen, corpus_dir, min_events, jobs, repeat, isolate)
+    if against is not None:
+        from verifier import bench_compare as C
+
+        try:
+            compared = C.compare(chosen, against, corpus_dir, min_events, pairs, bool(jobs), repeat)
+        except C.CompareError as error:
+            typer.echo(f"arbiter: {error}", err=True)
+            raise typer.Exit(2) from None
+        typer.echo(json.dumps(compared, indent=2) if as_json else C.to_text(compared))
+        return
+    result = B.run(chosen, corpus_dir, min_events, jobs is not False, repeat, isolate)
     typer.echo(json.dumps(result, indent=2) if as_json else B.to_text(result))
 
 
