@@ -211,14 +211,15 @@ def test_kept_answers_are_those_worked_out_afresh_at_every_look_up(monkeypatch: 
 
     step_moment = EpicBattles._step_moment
 
-    def checked_step_moment(self: Any, state: EpicBattlesState, event: str, phase: str) -> None:
+    def checked_step_moment(self: Any, state: EpicBattlesState, event: str, occ: Occurrence) -> None:
         kept = state.by_characters.get(event)
         if kept is not None:
             assert kept == _triggered_afresh(state, event), f"stale moment {event}"
             looked["step"] += 1
         before = len(state.recent)
-        step_moment(self, state, event, phase)
-        assert state.recent[before] == Occurrence(event, None, None, None, (), phase)  # the record occur would make
+        step_moment(self, state, event, occ)
+        # the record occur would make, for the step being entered or left (STEP_BEGINS, STEP_ENDS)
+        assert state.recent[before] == Occurrence(event, None, None, None, (), state.node.capitalize())
 
     def checked_may_speak(state: EpicBattlesState) -> bool:
         found = may_speak(state)
@@ -550,3 +551,19 @@ def test_stat_changes_and_moment_labels_kept_are_those_read_afresh(monkeypatch: 
     monkeypatch.setattr(B, "cost", checked_cost)
     _reports_of_every_replay(tmp_path)
     assert looked["kept"] > 100 and looked["labels"] > 100 and looked["cost"] > 100, looked
+
+
+def test_the_shared_list_of_no_rulings_stays_empty_along_the_replays() -> None:
+    """A move that finds nothing returns ``NO_RULINGS`` rather than a list of its own: nothing
+    may add to it (whoever adds rulings makes a new list), or a later move would report them."""
+    from pathlib import Path
+
+    from spec.epic_battles.game import NO_RULINGS
+    from verifier.verify import verify_file
+
+    root = Path(__file__).resolve().parents[1] / "replays" / "epic_battles"
+    paths = sorted(root.glob("*/*.jsonl"))
+    assert paths
+    for path in paths:
+        verify_file(path, keep_going=True)
+        assert NO_RULINGS == [], path

@@ -113,6 +113,16 @@ STEP_MOMENTS: dict[tuple[str, str], Occurrence] = {
 """The moments a step begins and ends, by moment and step: no player, no card, the same record in
 every game (made once here; :meth:`EpicBattles._step_moment` records them)."""
 
+STEP_BEGINS: dict[str, Occurrence] = {step: STEP_MOMENTS[("phase_begins", phase)] for step, phase in PHASES.items()}
+"""Per step of the turn (``state.node``), the record of its beginning (one of :data:`STEP_MOMENTS`)."""
+
+STEP_ENDS: dict[str, Occurrence] = {step: STEP_MOMENTS[("phase_ends", phase)] for step, phase in PHASES.items()}
+"""Per step of the turn (``state.node``), the record of its end (one of :data:`STEP_MOMENTS`)."""
+
+NO_RULINGS: list[Ruling] = []
+"""What a move that finds nothing returns (shared, never added to: whoever adds to the rulings
+of a move makes a new list; ``tests/test_epic_battles_speed.py`` checks it stays empty)."""
+
 MOVES_THAT_CLOSE = ("set", "pass", "attack", "block", "recover", "discard")
 """Moves after which the moments of the events flipped so far have passed (EB.card.event.flip.timing)."""
 
@@ -261,7 +271,10 @@ class EpicBattles(Game[EpicBattlesState, Event]):
     # ================================================================== applying events
 
     def apply(self, state: EpicBattlesState, event: Event) -> list[Ruling]:
-        facts = FACTS.get(type(event)) or facts_of(type(event))
+        try:
+            facts = FACTS[type(event)]  # (a subscript, not a call: asked on every event)
+        except KeyError:
+            facts = facts_of(type(event))
         if not facts.claim:
             state.facts_mark = len(state.facts)  # claims after this event match what it (and the passes before it) derived
         if state.notes:
@@ -274,13 +287,13 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
         notes = state.notes  # (the state may have been put back as it was: read it afresh)
         if notes:
-            rulings += [n for n in notes if n.violation.severity != "info"]  # gaps met while the event was carried out
+            rulings = rulings + [n for n in notes if n.violation.severity != "info"]  # gaps met while the event was carried out
             notes[:] = [n for n in notes if n.violation.severity == "info"]  # settled ones: conflicts_met lists them
             state.effects_may_change()
         if state.marked:  # a hidden card was shown only as a kind: z3 weighs the journal (counting is not enough)
             for side in state.sides.values():
                 if side.knowledge.marks:
-                    rulings += self._hidden_contradiction(state, side)
+                    rulings = rulings + self._hidden_contradiction(state, side)  # (a new list: NO_RULINGS stays empty)
         return rulings
 
     @BOOK.encodes("EB.card.event", what="a card set face down without its name is one of the deck's events: which one is a "
@@ -330,7 +343,10 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                 return [Ruling(cite("EB.win.game"), Violation("an event after the game was won", "no more events", kind))]
             if state.resolution is not None and state.resolution.need is not None:
                 return self._feed(state, ev, kind)
-        tests = facts.tests_at.get(state.node)
+        try:
+            tests = facts.tests_at[state.node]  # (a subscript, not a call: every node is there for every action)
+        except KeyError:
+            tests = None
         if tests is not None:  # the checks that can fail where the game stands, first to last
             for test in tests:
                 violation = test(state, ev)
@@ -345,8 +361,11 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                 refused = self._refused(state, ev, kind, facts, hit)
                 if refused is not None:
                     return refused
-        perform = self._perform.get(kind) or getattr(self, f"_do_{kind}")
-        rulings: list[Ruling] = perform(state, ev) or []
+        try:
+            perform = self._perform[kind]  # (a subscript, not a call: asked on every move)
+        except KeyError:
+            perform = getattr(self, f"_do_{kind}")
+        rulings: list[Ruling] = perform(state, ev) or NO_RULINGS  # (most moves find nothing: no list made for them)
         if state.resolution is not None or state.pending or state.waiting or state.scheduled \
                 or (state.strikes and state.strikes[-1].negated):
             self._work(state)  # (_drive's question, asked here: after most moves there is nothing to do)
@@ -585,7 +604,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             side.drawn = 0
         self._enter(state, "draw")
         self.occur(state, "turn_begins", state.aggressor)
-        self._step_moment(state, "phase_begins", "Draw")
+        self._step_moment(state, "phase_begins", STEP_BEGINS["draw"])
 
     def _enter(self, state: EpicBattlesState, node: str) -> None:
         state.node = node
@@ -597,11 +616,11 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                   what="a step ends when its rule says; after the Discard step the aggressor role moves to the other player")
     def _end_step(self, state: EpicBattlesState) -> None:
         node = state.node
-        self._step_moment(state, "phase_ends", PHASES.get(node) or node.capitalize())
+        self._step_moment(state, "phase_ends", STEP_ENDS.get(node) or Occurrence("phase_ends", None, None, None, (), node.capitalize()))
         following = NEXT_STEP.get(node)
         if following is not None:  # Draw -> Set -> Action -> Discard
             self._enter(state, following)
-            self._step_moment(state, "phase_begins", PHASES[following])
+            self._step_moment(state, "phase_begins", STEP_BEGINS[following])
             if following == "discard":
                 self._discard_progress(state)
         else:
@@ -968,10 +987,10 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         if watched:  # a character in play has a triggered ability on this moment
             self._set_off(state, event, occ)
 
-    def _step_moment(self, state: EpicBattlesState, event: str, phase: str) -> None:
+    def _step_moment(self, state: EpicBattlesState, event: str, occ: Occurrence) -> None:
         """:meth:`occur` for a step of the turn beginning or ending (``phase_begins``,
-        ``phase_ends``): its record is one of :data:`STEP_MOMENTS`, the same in every game."""
-        occ = STEP_MOMENTS.get((event, phase)) or Occurrence(event, None, None, None, (), phase)
+        ``phase_ends``): its record ``occ`` is one of :data:`STEP_MOMENTS` (:data:`STEP_BEGINS`,
+        :data:`STEP_ENDS`), the same in every game."""
         state.recent.append(occ)
         watched = state.by_characters.get(event)
         if watched is None:
@@ -1147,9 +1166,14 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                 state.scheduled.clear()
                 state.waiting.clear()
                 return
-            if state.waiting or state.scheduled:
-                state.pending[0:0] = state.waiting + state.scheduled
-                state.waiting, state.scheduled = [], []
+            waiting, scheduled = state.waiting, state.scheduled
+            if waiting or scheduled:  # (both go first, in that order; the lists are kept, emptied)
+                if scheduled:
+                    state.pending[0:0] = scheduled
+                    scheduled.clear()
+                if waiting:
+                    state.pending[0:0] = waiting
+                    waiting.clear()
             res = state.resolution
             if res is not None:
                 if res.need is not None:
