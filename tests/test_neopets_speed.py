@@ -608,3 +608,26 @@ def test_the_walk_leaves_checks_out_and_sees_each_refusing_check_kept() -> None:
     assert refused and refused <= seen.found, refused - seen.found
     # the replays break checks the tables keep for one card type or window only
     assert {"potion_timing", "cant_beats_can", "reroll_by_faster", "one_faerie", "draw_in_draw_phase"} <= seen.found
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=_ids)
+def test_board_parts_are_its_key(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's ``version`` and ``active``, which the hot look-ups compare instead of
+    building its key again (board.stands and its spelt-out copies), are the two parts of its
+    key; and at every look-up of the board, the board found stands exactly when its key is
+    board.play_key of the state."""
+    original = B._board
+    looked = 0
+
+    def checked(state: Any) -> Any:
+        nonlocal looked
+        cached = state.board_cache
+        if cached is not None:
+            looked += 1
+            assert (cached.active, cached.version) == cached.key
+            assert B.stands(cached, state) == (cached.key == B.play_key(state))
+        board = original(state)
+        assert (board.active, board.version) == board.key == B.play_key(state)
+        return board
+
+    _verify_patched(monkeypatch, path, B, "_board", checked)

@@ -95,14 +95,17 @@ class _Board:
     (see :func:`derived`); ``unnegated`` is set once no card in play negates a Neopet;
     ``previous`` is the board it replaced, kept for when the turn comes back with the same
     cards in play (see :func:`_board`); ``modifiers`` what the passive stat changes add,
-    per player and stat (see :func:`_modified`).
+    per player and stat (see :func:`_modified`). ``version`` and ``active`` are the two
+    parts of ``key`` kept apart, so that the test "is this still the board?" made on
+    every look-up (:func:`stands`, spelt out where it is hot) builds no tuple.
     """
 
-    __slots__ = ("cards", "derived", "key", "modifiers", "negated", "passive", "previous", "steps", "triggered", "triggers",
-                 "unnegated")
+    __slots__ = ("active", "cards", "derived", "key", "modifiers", "negated", "passive", "previous", "steps", "triggered",
+                 "triggers", "unnegated", "version")
 
     def __init__(self, key: tuple[str, int], cards: list[tuple[str, CardObj]]) -> None:
         self.key = key
+        self.active, self.version = key
         self.cards = cards
         self.negated: set[int] | None = None
         self.passive: list[tuple[str, CardObj, A.Passive]] | None = None
@@ -152,6 +155,12 @@ def play_key(state: NeopetsState) -> tuple[str, int]:
     return state.active, state.play_version
 
 
+def stands(board: _Board | None, state: NeopetsState) -> bool:
+    """Whether ``board`` is still the board of ``state``: its key is :func:`play_key`'s
+    (the same play version, the same player active), compared part by part."""
+    return board is not None and board.version == state.play_version and board.active == state.active
+
+
 def arrangement(state: NeopetsState) -> list[tuple[str, CardObj]]:
     """The cards in play, worked out from the zones (see :func:`in_play` for the order)."""
     order = (state.active, state.nonactive) if state.active else state.players
@@ -176,7 +185,7 @@ def _board(state: NeopetsState) -> _Board:
     be used again, for other cards.
     """
     cached: _Board | None = state.board_cache  # type: ignore[assignment]
-    if cached is not None and cached.key == (state.active, state.play_version):  # play_key, spelt out: every look-up runs it
+    if cached is not None and cached.version == state.play_version and cached.active == state.active:  # stands, spelt out: every look-up runs it
         return cached
     key = play_key(state)
     if cached is None:
@@ -306,7 +315,7 @@ def triggered_on(state: NeopetsState, event: str) -> list[tuple[str, CardObj, A.
     """The abilities of :func:`triggered` whose trigger is ``event`` (``turn_begins``...), in
     the same order: usually none, found with one look-up while the board stands."""
     board: _Board | None = state.board_cache  # type: ignore[assignment]
-    if board is None or board.key != (state.active, state.play_version):  # _board's own test, spelt out
+    if board is None or board.version != state.play_version or board.active != state.active:  # not stands(...), spelt out
         board = _board(state)
     if board.triggers is not None:
         return board.triggers.get(event, ())
@@ -436,7 +445,7 @@ def _modified(state: NeopetsState, player: str, name: str) -> int:
     per board (``_Board.modifiers``); otherwise the conditions are read at every call.
     """
     board: _Board | None = state.board_cache  # type: ignore[assignment]
-    if board is None or board.key != (state.active, state.play_version):  # _board's own test, spelt out
+    if board is None or board.version != state.play_version or board.active != state.active:  # not stands(...), spelt out
         board = _board(state)
     table = board.modifiers
     if table is None:

@@ -847,8 +847,9 @@ class Neopets(Game[NeopetsState, Event]):
                 else:
                     holder = faster
         if (trigger := entry.trigger) is not None:
-            board = state.board_cache  # nothing waits for the trigger on this board: nothing fires (usual)
-            if board is None or board.triggers is None or trigger in board.triggers or board.key != (state.active, state.play_version):  # type: ignore[attr-defined]
+            board: B._Board | None = state.board_cache  # type: ignore[assignment]  # nothing waits for the trigger on this board: nothing fires (usual)
+            if board is None or board.triggers is None or trigger in board.triggers \
+                    or board.version != state.play_version or board.active != state.active:  # not B.stands, spelt out
                 self._fire(state, trigger, state.active, None, phase=entry.phase)
         priority = state.priority  # Priority.reset, spelt out (every node entered)
         priority.holder = holder
@@ -1120,9 +1121,10 @@ class Neopets(Game[NeopetsState, Event]):
     @BOOK.encodes("8.16.1", "8.16.2", "8.16.3", "5.2.1b.p1", "5.3.1b.p1", "5.4.1b.p1", "5.5.2.p1",
                   what="triggered abilities wait until the effect that caused them finishes, then join the queue")
     def _fire(self, state: NeopetsState, event: str, actor: str, card: CardObj | None, phase: str | None = None) -> None:
-        board = state.board_cache  # B.triggered_on's look-up, spelt out while the board stands (usually nothing fires)
-        if board is not None and board.triggers is not None and board.key == (state.active, state.play_version):  # type: ignore[attr-defined]
-            found = board.triggers.get(event, ())  # type: ignore[attr-defined]
+        board: B._Board | None = state.board_cache  # type: ignore[assignment]  # B.triggered_on's look-up, spelt out while the board stands (usually nothing fires)
+        if board is not None and board.triggers is not None and board.version == state.play_version \
+                and board.active == state.active:  # B.stands, spelt out
+            found = board.triggers.get(event, ())
         else:
             found = B.triggered_on(state, event)
         for controller, source, ability in found:
