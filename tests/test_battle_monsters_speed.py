@@ -140,16 +140,16 @@ def test_kept_passives_follow_the_field_as_it_changes() -> None:
 
 def _helds_checked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Make every lookup of ``board._helds`` (the always-on abilities of the cards on the field,
-    kept against ``state.field_clock`` and the cards there) compare its answer with the plain
+    kept against ``state.field_clock`` in the reading of the cards there, ``state.field_reading``) compare its answer with the plain
     reading of the field; the list counts the lookups answered from what was kept."""
     kept_answers = [0]
     original = B._helds
 
     def checked(state: BattleMonstersState) -> Any:
         cards = state.on_field()
-        kept = state.helds_kept
+        kept = state.field_reading().helds
         reused = state.statics_memo is None or "cards" not in state.statics_memo
-        reused = reused and kept is not None and kept[0] == state.field_clock and kept[1] == cards
+        reused = reused and kept is not None and kept[0] == state.field_clock
         found = original(state)
         plain = B._read_helds(state, cards)
         assert (None if found is None else [id(h) for h in found]) == (None if plain is None else [id(h) for h in plain])
@@ -873,3 +873,103 @@ def test_steadiness_kept_per_printed_step_is_the_plain_reading_along_shipped_rep
         assert answer == plain(state)
         answers.add(answer)
     assert answers == {True, False}
+
+
+def _field_checked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Make every lookup of ``state.field_reading`` (the cards on the field, kept per side first
+    while the stamps of both sides' fields stand) compare its answer with the plain reading (the
+    two sides joined, the spells and traps picked out); the list counts the answers that were kept."""
+    from spec.battle_monsters.state import FieldReading
+
+    kept_answers = [0]
+    original = BattleMonstersState.field_reading
+
+    def checked(state: BattleMonstersState) -> FieldReading:
+        a, b = state.players
+        before = state.field_kept
+        found = original(state)
+        first = state.active or a
+        plain = state.sides[a].field + state.sides[b].field if first == a else state.sides[b].field + state.sides[a].field
+        assert found.cards == plain
+        assert found.magic == [fc for fc in plain if fc.kind in ("spell", "trap")]
+        kept_answers[0] += before is not None and state.field_kept is before and found is before[2].get(first)
+        return found
+
+    monkeypatch.setattr(BattleMonstersState, "field_reading", checked)
+    return kept_answers
+
+
+def test_the_field_kept_per_stamp_is_the_plain_reading_along_shipped_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``state.on_field`` and the spells and traps of ``_fire`` come from a reading kept while no
+    card is put on or taken off either side (``FieldList.stamp``): at every lookup along the shipped
+    replays and simulated games it is the two sides joined afresh; most lookups are answered from it."""
+    kept_answers = _field_checked(monkeypatch)
+    for lines in _shipped_lines():
+        for _state, _event, _raw in replay_states(lines):
+            pass
+    assert kept_answers[0] > 500
+
+
+def test_a_card_put_on_the_field_by_hand_is_seen_by_the_kept_field() -> None:
+    """A side's field changed in place (as tests arrange states) takes a new stamp: the kept reading is dropped."""
+    state = _a_turn()
+    me, foe = state.active, state.other(state.active)
+    for side in state.sides.values():
+        side.field.clear()
+    assert state.on_field() == []
+    boar = _put(state, foe, "Thornhide Boar")
+    scholar = _put(state, me, "Owlkin Scholar")
+    assert state.on_field() == [scholar, boar]
+    state.sides[foe].field.remove(boar)
+    assert state.on_field() == [scholar]
+    state.sides[foe].field += [boar]
+    state.sides[foe].field[0] = boar
+    assert state.on_field() == [scholar, boar]
+    state.active = foe
+    assert state.on_field() == [boar, scholar]
+    copy = state.copy()
+    assert [fc.uid for fc in copy.on_field()] == [boar.uid, scholar.uid]
+
+
+def _watchers_checked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Make every ``_fire`` check that the spells and traps it leaves out (``board.may_trigger_on``,
+    kept per kind in the field's reading) have no ability naming the event (``board.triggers_on``);
+    the list counts the cards left out."""
+    from spec.battle_monsters.game import BattleMonsters
+
+    left_out = [0]
+    original = BattleMonsters._fire
+
+    def checked(self: Any, state: BattleMonstersState, kind: str, *args: Any, **kwargs: Any) -> None:
+        reading = state.field_reading()
+        original(self, state, kind, *args, **kwargs)
+        kept = reading.watchers.get(kind)
+        if kept is None:
+            return
+        for fc in reading.magic:
+            if fc not in kept[1]:
+                assert not B.triggers_on(state, fc, kind), (fc.name, kind)
+                left_out[0] += 1
+
+    monkeypatch.setattr(BattleMonsters, "_fire", checked)
+    return left_out
+
+
+def test_spells_and_traps_fire_leaves_out_have_nothing_to_set_off_along_shipped_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Along the shipped replays and simulated games, every spell or trap ``_fire`` does not look at
+    has no ability naming the event it was asked about; many are left out."""
+    left_out = _watchers_checked(monkeypatch)
+    for lines in _shipped_lines():
+        for _state, _event, _raw in replay_states(lines):
+            pass
+    assert left_out[0] > 200
+
+
+def test_a_trap_wrongly_left_out_by_fire_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``board.may_trigger_on`` saying no to every card, the comparison above fails along the replays."""
+    _watchers_checked(monkeypatch)
+    monkeypatch.setattr(B, "may_trigger_on", lambda state, fc, kind: False)
+    with pytest.raises(AssertionError):
+        for lines in _shipped_lines():
+            for _state, _event, _raw in replay_states(lines):
+                pass

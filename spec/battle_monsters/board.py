@@ -199,6 +199,12 @@ def triggers_on(state: BattleMonstersState, fc: OnField, kind: str) -> Sequence[
     return _by_event(state, fc)[0].get(kind, ())
 
 
+def may_trigger_on(state: BattleMonstersState, fc: OnField, kind: str) -> bool:
+    """Whether :func:`triggers_on` may give anything for ``kind``: a fused card always may (its
+    partners' abilities count), any other when its own abilities name that kind of event."""
+    return bool(fc.fused) or kind in _by_event(state, fc)[0]
+
+
 def reactions_to(state: BattleMonstersState, fc: OnField, kind: str) -> Sequence[Any]:
     """The reactions of a card to the event ``kind`` (a monster's "when ..."), in printed order:
     :func:`abilities`, picked out."""
@@ -744,20 +750,20 @@ def _lasting(state: BattleMonstersState, lasting: Any) -> Static:
 
 def _helds(state: BattleMonstersState) -> list[Passives] | None:
     """The always-on abilities of every card on the field whose effects work and that has any,
-    in field order; ``None`` when one card's text cannot be run. Read afresh only when the
-    cards on the field (in the order of whose turn it is) are not those of the last reading
-    (``state.helds_kept``: cards are compared by identity) or one of them has turned, been
-    fused or nullified since (``state.field_clock``); callers only read the list."""
+    in field order; ``None`` when one card's text cannot be run. Kept in the reading of the field
+    (``state.field_reading``: one per order of the sides, made afresh as cards come or go) with
+    ``state.field_clock``, and read afresh only when one of the cards has turned, been fused or
+    nullified since; callers only read the list."""
     memo = state.statics_memo
     if memo is not None and "cards" in memo:
         return memo["cards"]  # type: ignore[no-any-return]
-    cards = state.on_field()
-    kept = state.helds_kept
-    if kept is not None and kept[0] == state.field_clock and kept[1] == cards:
-        helds: list[Passives] | None = kept[2]  # the same cards, in the same order, none of them changed since
+    reading = state.field_reading()
+    kept = reading.helds
+    if kept is not None and kept[0] == state.field_clock:
+        helds: list[Passives] | None = kept[1]  # the same cards, in the same order, none of them changed since
     else:
-        helds = _read_helds(state, cards)
-        state.helds_kept = (state.field_clock, cards, helds)
+        helds = _read_helds(state, reading.cards)
+        reading.helds = (state.field_clock, helds)
     if memo is not None:
         memo["cards"] = helds
     return helds

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from operator import attrgetter
 from typing import Annotated, Any, ClassVar, NamedTuple
 
 import msgspec
@@ -134,10 +133,6 @@ BOOK.contradiction("BM.spell.attackable", "BM.stance.ai.spell.attack",
                    why="face-down spells may be attacked in one rule, but not in the attack-invisible stance in the other (likewise traps)")
 BOOK.contradiction("BM.monster.no_attack", "BM.start.direct_attack",
                    why="a monster with 0 attack points may attack, but must have more than 0 to attack the player")
-
-
-_KIND = attrgetter("kind")
-_EXPIRES = attrgetter("expires")
 
 
 class Decklist(msgspec.Struct, forbid_unknown_fields=True):
@@ -594,16 +589,26 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
                   what="spells and traps go off when their condition happens; traps turn face up; use limits apply")
     def _fire(self, state: BattleMonstersState, kind: str, actor: str, subject: OnField | None = None,
               target_player: str | None = None, by: OnField | None = None) -> None:
-        cards = state.on_field()
-        kinds = list(map(_KIND, cards))
-        if "spell" not in kinds and "trap" not in kinds:
+        reading = state.field_reading()  # the spells and traps on the field, kept while no card comes or goes
+        magic = reading.magic
+        if not magic:
             return  # only spells and traps go off on their condition (and only they set _fire off again: no depth to count)
+        if state.depth >= MAX_DEPTH:
+            raise B.Unmodelled("effects set each other off more than the spec follows")
+        # Of those, the ones with an ability that names this kind of event (B.may_trigger_on): the
+        # others would find nothing to set off. Kept per kind while the same cards stand, none fused since.
+        kept = reading.watchers.get(kind)
+        if kept is not None and kept[0] == state.field_clock:
+            watchers = kept[1]
+        else:
+            watchers = [fc for fc in magic if B.may_trigger_on(state, fc, kind)]
+            reading.watchers[kind] = (state.field_clock, watchers)
+        if not watchers:
+            return
         state.depth += 1
         try:
-            if state.depth > MAX_DEPTH:
-                raise B.Unmodelled("effects set each other off more than the spec follows")
-            for fc in cards:
-                if fc.kind not in ("spell", "trap") or (fc.kind == "spell" and not fc.visible) or fc.nullified:
+            for fc in watchers:
+                if (fc.kind == "spell" and not fc.visible) or fc.nullified:
                     continue
                 if subject is not None and fc.uid == subject.uid and kind in ("revealed", "activated"):
                     continue  # a card's own turning face up is handled by _spell_up
@@ -766,11 +771,9 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
             state.offer = None
             if state.lasting:
                 state.lasting = [x for x in state.lasting if x.until is None or x.until >= state.turn]
-            cards = state.on_field()
-            if list(map(_EXPIRES, cards)).count(None) != len(cards):  # some spell or trap lasts a number of turns
-                for fc in cards:
-                    if fc.expires is not None and fc.expires < state.turn:
-                        self.to_graveyard(state, fc)
+            for fc in state.field_reading().magic:  # only a spell or trap lasts a number of turns (_after_use)
+                if fc.expires is not None and fc.expires < state.turn:
+                    self.to_graveyard(state, fc)
             side = state.sides[player]
             if side.skips > 0:
                 side.skips -= 1

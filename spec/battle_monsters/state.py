@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import count
-from typing import Any
+from typing import Any, Self
 
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.hidden import DeckKnowledge
@@ -28,6 +28,9 @@ DECK_MIN = 30
 
 _CLOCK = count(1)
 """Readings of :attr:`BattleMonstersState.conflicts_clock`: no two states or moments share one."""
+
+_FIELD_STAMP = count(1)
+"""Stamps of :class:`FieldList`: no two sides' fields, nor one field at two moments, share one."""
 
 CHANGES = ("stage", "field", "face", "nullified", "fused", "lasting", "turn", "reading")
 """What moves :attr:`BattleMonstersState.conflicts_clock` (:meth:`BattleMonstersState.changed`): the
@@ -119,6 +122,89 @@ class OnField:
                        self.used_turn, self.expires)
 
 
+class FieldList(list[OnField]):
+    """The cards of one side of the field, in order of arrival: a list that takes a fresh
+    :attr:`stamp` whenever it changes (a card put there or taken away, by the game's steps or
+    by hand). A reading made of the field (:meth:`BattleMonstersState.on_field`) holds while
+    the stamps of both sides are those it was made with: one comparison each, no list joined."""
+
+    __slots__ = ("stamp",)
+
+    def __init__(self, cards: Any = ()) -> None:
+        super().__init__(cards)
+        self.stamp = next(_FIELD_STAMP)
+
+    def append(self, fc: OnField) -> None:
+        super().append(fc)
+        self.stamp = next(_FIELD_STAMP)
+
+    def remove(self, fc: OnField) -> None:
+        super().remove(fc)
+        self.stamp = next(_FIELD_STAMP)
+
+    def clear(self) -> None:
+        super().clear()
+        self.stamp = next(_FIELD_STAMP)
+
+    def insert(self, index: Any, fc: OnField) -> None:
+        super().insert(index, fc)
+        self.stamp = next(_FIELD_STAMP)
+
+    def pop(self, index: Any = -1) -> OnField:
+        fc = super().pop(index)
+        self.stamp = next(_FIELD_STAMP)
+        return fc
+
+    def extend(self, cards: Any) -> None:
+        super().extend(cards)
+        self.stamp = next(_FIELD_STAMP)
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        super().sort(*args, **kwargs)
+        self.stamp = next(_FIELD_STAMP)
+
+    def reverse(self) -> None:
+        super().reverse()
+        self.stamp = next(_FIELD_STAMP)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        super().__setitem__(index, value)
+        self.stamp = next(_FIELD_STAMP)
+
+    def __delitem__(self, index: Any) -> None:
+        super().__delitem__(index)
+        self.stamp = next(_FIELD_STAMP)
+
+    def __iadd__(self, cards: Any) -> Self:  # type: ignore[override,misc]
+        super().extend(cards)
+        self.stamp = next(_FIELD_STAMP)
+        return self
+
+    def __imul__(self, n: Any) -> Self:  # type: ignore[misc]
+        super().__imul__(n)
+        self.stamp = next(_FIELD_STAMP)
+        return self
+
+
+class FieldReading:
+    """The cards on the field in one order (the active player's side first), read while no card
+    comes or goes (:meth:`BattleMonstersState.field_reading`). Its lists are made afresh, never
+    changed in place: a caller may hold one while cards come and go."""
+
+    __slots__ = ("cards", "helds", "magic", "watchers")
+
+    def __init__(self, cards: list[OnField]) -> None:
+        self.cards = cards
+        """Every card on the field, in this order."""
+        self.magic = [fc for fc in cards if fc.kind in ("spell", "trap")]
+        """The spells and traps among them, in this order: only they go off on a condition (``game.BattleMonsters._fire``)."""
+        self.watchers: dict[str, tuple[int, list[OnField]]] = {}
+        """Per kind of event, those of :attr:`magic` with an ability naming it (``board.may_trigger_on``),
+        with the ``field_clock`` they were picked out at (a card fused since may have more): ``_fire``'s to fill."""
+        self.helds: tuple[int, Any] | None = None
+        """``board._helds`` of these cards as last read, with the ``field_clock`` then (``board._helds``'s to fill)."""
+
+
 @dataclass
 class Side:
     """Everything one player has."""
@@ -129,12 +215,17 @@ class Side:
     knowledge: DeckKnowledge
     supply: int | None
     """Cards left in the supply deck; ``None`` when no decklist was registered (size unknown)."""
-    field: list[OnField] = field(default_factory=list)
+    field: FieldList = field(default_factory=FieldList)
+    """Its cards on the field (a :class:`FieldList`: a plain list given is taken into one)."""
     lives: int = START_LIVES
     buried: int = 0
     opening: int = 0
     skips: int = 0
     """Turns of this player an effect has skipped and that are still to come."""
+
+    def __post_init__(self) -> None:
+        if type(self.field) is not FieldList:
+            self.field = FieldList(self.field)
 
     def __del__(self) -> None:
         """As the side is dropped (its game done, or replaced by a snapshot of itself), the
@@ -147,7 +238,7 @@ class Side:
 
     def copy(self) -> Side:
         return Side(self.name, self.hand.copy(), self.graveyard.copy(), self.knowledge.copy(), self.supply,
-                    [f.copy() for f in self.field], self.lives, self.buried, self.opening, self.skips)
+                    FieldList([f.copy() for f in self.field]), self.lives, self.buried, self.opening, self.skips)
 
 
 @dataclass
@@ -270,14 +361,15 @@ class BattleMonstersState:
     while they stay: a card turns face up or face down, is fused or nullified (and, by the
     game's own steps, as a card comes onto the field or leaves it). The always-on abilities of
     the cards whose effects work (``board._helds``) are kept against it and the cards on the
-    field (:attr:`helds_kept`)."""
-    helds_kept: tuple[int, list[OnField], Any] | None = field(default=None, init=False, repr=False, compare=False)
-    """``board._helds`` as last read, with :attr:`field_clock` and the cards on the field (in
-    :meth:`on_field` order) then; a copy reads afresh."""
-
+    field (:attr:`FieldReading.helds`)."""
     sorts_kept: tuple[Any, frozenset[str]] | None = field(default=None, init=False, repr=False, compare=False)
     """``board.field_sorts`` of several cards, with the list of ``board._helds`` it was gathered
     from: while ``_helds`` answers with that very list, the sorts are the same."""
+
+    field_kept: tuple[int, int, dict[str, FieldReading]] | None = field(default=None, init=False, repr=False, compare=False)
+    """The cards on the field as :meth:`on_field` last listed them: the stamps of the two sides'
+    fields (:class:`FieldList`, in :attr:`players` order) then, and per player whose side comes
+    first, a :class:`FieldReading` in that order."""
 
     def field_moved(self) -> None:
         """Move :attr:`field_clock`: a card entered or left the field, turned, fused or was nullified."""
@@ -301,12 +393,32 @@ class BattleMonstersState:
         return self.next_stamp
 
     def on_field(self) -> list[OnField]:
-        """Every card on the field, the active player's side first."""
+        """Every card on the field, the active player's side first (kept: :attr:`field_kept`; the
+        caller only reads the list)."""
+        return self.field_reading().cards
+
+    def field_reading(self) -> FieldReading:
+        """The :class:`FieldReading` of the field as it is, in the order of :meth:`on_field`
+        (kept: :attr:`field_kept`)."""
         a, b = self.players
         sides = self.sides
-        if (self.active or a) == a:
-            return sides[a].field + sides[b].field
-        return sides[b].field + sides[a].field
+        kept = self.field_kept
+        if kept is not None and kept[0] == sides[a].field.stamp and kept[1] == sides[b].field.stamp:
+            found = kept[2].get(self.active or a)
+            if found is not None:
+                return found
+        return self._read_field()
+
+    def _read_field(self) -> FieldReading:
+        """:meth:`field_reading` made afresh from the two sides' fields (:attr:`field_kept`)."""
+        a, b = self.players
+        fa, fb = self.sides[a].field, self.sides[b].field
+        kept = self.field_kept
+        if kept is None or kept[0] != fa.stamp or kept[1] != fb.stamp:
+            kept = self.field_kept = (fa.stamp, fb.stamp, {})
+        first = self.active or a
+        found = kept[2][first] = FieldReading(fa + fb if first == a else fb + fa)
+        return found
 
     def copy(self) -> BattleMonstersState:
         """A cheap independent copy (mutable parts copied, card definitions shared)."""
