@@ -27,8 +27,10 @@ from Lark's cache gets them too), remove that waste without changing any decisio
   keyword re-typing is a dictionary look-up (:func:`_retyped`), a token takes the
   spaces after it along when whatever may follow skips them anyway
   (:func:`_space_takers`), helper rules of words alone build nothing
-  (:func:`_childless_helpers`), and ``?rule`` pass-throughs are taken with the goto
-  before them (:func:`_through`).
+  (:func:`_childless_helpers`), ``?rule`` pass-throughs are taken with the goto
+  before them (:func:`_through`), and the end of the text is fed like a token
+  (:func:`_end_column`). A tree builder that reads tokens as text alone gets their
+  plain strings, not Tokens (:func:`plugins`).
 
 :func:`plugins` gives the ``_plugins`` mapping for ``Lark(...)``; :func:`reader` turns a
 built parser into a function that tells a syntax error by :data:`NO_PARSE` instead of
@@ -446,6 +448,20 @@ class _Kept:
         self.column = column
 
 
+class _Text:
+    """A terminal whose tokens the callbacks read as text alone, fed to ``column``: the loop hands them the plain string.
+
+    Used when the tree builder says so (``text_tokens``, see :func:`plugins`): a str
+    is what such a callback reads of a Token (the Token is a str with positions
+    added), so the tree comes out the same without a Token made per token.
+    """
+
+    __slots__ = ("column",)
+
+    def __init__(self, column: dict[Any, Any]) -> None:
+        self.column = column
+
+
 class _Retyped:
     """A terminal with Lark's "unless" callback.
 
@@ -463,12 +479,15 @@ class _Retyped:
         self.ask = ask
 
 
-def _kinds(lexer: BasicLexer, unseen: frozenset[str], columns: dict[str, dict[Any, Any]]) -> dict[str, Any]:
+def _kinds(
+    lexer: BasicLexer, unseen: frozenset[str], columns: dict[str, dict[Any, Any]], text_tokens: bool = False
+) -> dict[str, Any]:
     """Terminal name -> what the loop does with a token of it, for every terminal of ``lexer``.
 
     * a column of the parse table (state -> action): the token is fed with no Token
       object made, as no callback reads it (the terminal is in ``unseen``);
-    * :class:`_Kept`: a Token is made and fed to the column;
+    * :class:`_Kept`: a Token is made and fed to the column (:class:`_Text`, the plain
+      string, when ``text_tokens``: the callbacks read tokens as text alone);
     * :class:`_Retyped`: Lark's "unless" callback first re-types the token;
     * :data:`_IGNORED`: the token is dropped.
 
@@ -478,7 +497,9 @@ def _kinds(lexer: BasicLexer, unseen: frozenset[str], columns: dict[str, dict[An
 
     def entry(name: str) -> Any:
         column = columns.get(name, {})
-        return column if name in unseen else _Kept(name, column)
+        if name in unseen:
+            return column
+        return _Text(column) if text_tokens else _Kept(name, column)
 
     out: dict[str, Any] = {str(terminal.name): entry(str(terminal.name)) for terminal in lexer.terminals}
     for name, callback in lexer.callback.items():
@@ -604,9 +625,14 @@ class _PerState(dict):  # type: ignore[type-arg]
     """
 
     def __init__(
-        self, lexer: ContextualLexer, unseen: frozenset[str], columns: dict[str, dict[Any, Any]]
+        self,
+        lexer: ContextualLexer,
+        unseen: frozenset[str],
+        columns: dict[str, dict[Any, Any]],
+        text_tokens: bool = False,
     ) -> None:
         super().__init__()
+        self.text_tokens = text_tokens
         self.lexers = lexer.lexers
         self.unseen = unseen
         self.columns = columns
@@ -618,7 +644,7 @@ class _PerState(dict):  # type: ignore[type-arg]
         tables = self.by_lexer.get(id(lexer))
         if tables is None:
             tables = self.by_lexer[id(lexer)] = (
-                _CharTable(lexer, self.takers).table, _kinds(lexer, self.unseen, self.columns)
+                _CharTable(lexer, self.takers).table, _kinds(lexer, self.unseen, self.columns, self.text_tokens)
             )
         self[state] = tables
         return tables
@@ -634,6 +660,9 @@ class FastLALRParser(LALR_Parser):
     parse (or when an ``on_error`` handler is given) does Lark's own parser run, from
     the start, to raise its exact exception.
     """
+
+    text_tokens = False
+    """Whether the tree builder reads every token as text alone (see :func:`plugins`)."""
 
     def parse(self, lexer: LexerThread, start: str, on_error: Any = None) -> Any:
         state = lexer.state
@@ -741,6 +770,26 @@ _ROOM = 32
 
 _NOTHING: tuple[()] = ()
 """The ``pick`` of a reduction whose callback gets no children."""
+
+_ACCEPT = _Marker("ACCEPT")
+"""The end column's action in the end state: the text is read (see :func:`_end_column`)."""
+_TO_LARK = _Marker("TO_LARK")
+"""The end column's action where Lark's table would shift the end: Lark's parser decides."""
+
+
+def _end_column(column: dict[Any, Any], end_state: Any) -> dict[Any, Any]:
+    """The column of the end of the text (``$END``), made ready for the loop's one feeding path, in place.
+
+    The end is fed like any token (see :func:`_parse_loop`): reductions until the end
+    state, where Lark stops and returns the value on top. So the end state holds
+    :data:`_ACCEPT`; any other shift of the end (which Lark never makes) holds
+    :data:`_TO_LARK`, and no shift of the end is ever taken.
+    """
+    for state, action in list(column.items()):
+        if action.__class__ is int:
+            column[state] = _TO_LARK
+    column[end_state] = _ACCEPT
+    return column
 
 
 def _through(goto: dict[Any, Any], column: dict[Any, Any], stop: Any) -> dict[Any, Any]:
@@ -1010,7 +1059,7 @@ def _make_loop(
     unseen = _unseen_terminals(reductions.items(), {})
     return _parse_loop(
         columns,
-        _PerState(lexer, unseen, columns),
+        _PerState(lexer, unseen, columns, bool(getattr(parser, "text_tokens", False))),
         table.start_states[start],
         table.end_states[start],
         by_lark,
@@ -1128,6 +1177,10 @@ def _parse_loop(
     plain dictionaries hold what they have worked out so far; a missing key asks the
     filler each keeps under ``None``.
 
+    The end of the text is fed through the same path, with its column
+    (:func:`_end_column`): it reduces until the end state, whose :data:`_ACCEPT`
+    gives the value on top, as Lark's parser returns it there.
+
     A shift into a state of ``units`` (:func:`_unit_reductions`) also reduces there at
     once, and so on while the state reached is one (a :class:`_Fused` shift, or a
     :class:`_Shift` to the last state when every such reduction passes the value on).
@@ -1145,13 +1198,16 @@ def _parse_loop(
     skip = _SKIP
     no_parse = NO_PARSE
     retyped_class = _Retyped
+    text_class = _Text
     unary_class = _Unary
     reduce_class = _Reduce
     splice_class = _Splice
     shift_class = _Shift
     fused_class = _Fused
     constant_class = _Constant
-    end_column = columns.get("$END", {})
+    accept = _ACCEPT
+    to_lark = _TO_LARK
+    end_column = _end_column(columns.get("$END", {}), end_state)
     unit_of = units or {}
     goto_of = gotos or {}
     acting_tables: dict[tuple[int, Any], dict[Any, Any]] = {}
@@ -1239,8 +1295,10 @@ def _parse_loop(
             while True:
                 try:
                     entry = chars[text[pos]]
-                except IndexError:  # past the last character
-                    return end(state, states, values, top, text)
+                except IndexError:  # past the last character: feed the end of the text
+                    column = end_column
+                    token = None
+                    break
                 except KeyError:  # a character not seen yet in this state
                     entry = chars[None](text[pos])
                 if entry is skip:
@@ -1275,6 +1333,11 @@ def _parse_loop(
                     continue
                 if cls is dict:  # a terminal no callback reads: no Token
                     token = None
+                    pos = m.end()
+                    break
+                if cls is text_class:  # a terminal the callbacks read as text alone: the string
+                    token = m[group]
+                    column = column.column
                     pos = m.end()
                     break
                 if column is ignored:
@@ -1394,72 +1457,12 @@ def _parse_loop(
                     except KeyError:
                         state = states[top] = action[None](states[top - 1])
                     continue
+                if action is accept:  # the end of the text, in the end state: the start rule is complete
+                    return values[top]
+                if action is to_lark:  # a shift of the end (Lark never makes one): leave any surprise to it
+                    return by_lark(text)
                 # an ``int``: the first time this shift is taken
                 column[state] = shift_to(action, state)
-
-    def end(state: Any, states: list[Any], values: list[Any], top: int, text: str) -> Any:
-        """At the end of the text: reduce until the start rule is complete."""
-        while True:
-            try:
-                action = end_column[state]
-            except KeyError:
-                return no_parse
-            cls = action.__class__
-            if cls is int:
-                return by_lark(text)  # Lark never shifts the end; leave any surprise to it
-            if cls is dict or cls is unary_class:
-                if cls is unary_class:
-                    goto = action.goto
-                    values[top] = action.callback([values[top]])
-                else:
-                    goto = action
-                try:
-                    state = states[top] = goto[states[top - 1]]
-                except KeyError:
-                    state = states[top] = goto[None](states[top - 1])
-                if state == end_state:
-                    return values[top]
-                continue
-            base = top - action.size + 1
-            if cls is constant_class:
-                value = action.value
-            elif action.callback is None:
-                value = values[top + action.pick]
-            else:
-                callback = action.callback
-                pick = action.pick
-                if pick is None:
-                    children = values[base:top + 1]
-                elif pick is nothing:
-                    children = []
-                elif pick.__class__ is int:
-                    children = [values[top + pick]]
-                elif pick.__class__ is splice_class:
-                    children = []
-                    for offset, inline in pick:
-                        if not inline:
-                            children.append(values[top + offset])
-                        elif children:
-                            children += values[top + offset].children
-                        else:
-                            children = values[top + offset].children
-                else:
-                    children = list(pick(values[base:top + 1]))
-                value = callback(children)
-            top = base
-            goto = action.goto
-            try:
-                state = goto[states[base - 1]]
-            except KeyError:
-                state = goto[None](states[base - 1])
-            try:
-                states[top] = state
-            except IndexError:  # an empty rule on a deep line: longer stacks
-                grow(states, values)
-                states[top] = state
-            values[top] = value
-            if state == end_state:
-                return values[top]
 
     def run(text: str) -> Any:
         try:
@@ -1475,9 +1478,22 @@ def _parse_loop(
 # ------------------------------------------------------------------- wiring
 
 
-def plugins() -> dict[str, type]:
-    """The ``_plugins`` option that makes ``Lark(..., parser="lalr", lexer="contextual")`` fast."""
-    return {"ContextualLexer": DispatchContextualLexer, "LALR_Parser": FastLALRParser}
+class _TextTokensParser(FastLALRParser):
+    """:class:`FastLALRParser` whose loop hands the callbacks plain strings for tokens."""
+
+    text_tokens = True
+
+
+def plugins(text_tokens: bool = False) -> dict[str, type]:
+    """The ``_plugins`` option that makes ``Lark(..., parser="lalr", lexer="contextual")`` fast.
+
+    ``text_tokens``: the tree builder reads every token it gets as text alone (as a
+    ``str``: its words, never its type or position), so the loop may hand it the
+    plain string of a token instead of a Lark Token (see :class:`_Text`). Lark's own
+    parser, where the loop leaves a text to it, still hands Tokens, which read the same.
+    """
+    parser = _TextTokensParser if text_tokens else FastLALRParser
+    return {"ContextualLexer": DispatchContextualLexer, "LALR_Parser": parser}
 
 
 def reader(parser: Lark, start: str | None = None) -> Callable[[str], Any]:

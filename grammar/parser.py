@@ -216,6 +216,11 @@ class CoreBuilder(Transformer):  # type: ignore[type-arg]
     :func:`_settle` turns them into what the card type calls for.
     """
 
+    tokens_as_text = False
+    """True when every callback reads the tokens it gets as text alone (their words as
+    a ``str``, never their type or position, and no Token kept in a tree): the fast loop
+    then hands plain strings (see :func:`grammar.lexer.plugins`)."""
+
     def __getattr__(self, name: str) -> Any:
         prefix, sep, rest = name.partition("__")
         if sep and prefix and rest and not name.startswith("__"):
@@ -648,7 +653,7 @@ def _build(game: str, cache: str | Literal[False], *, plain: bool = False) -> La
         cache=cache,
         propagate_positions=False,
         maybe_placeholders=False,
-        _plugins={} if plain else fast.plugins(),
+        _plugins={} if plain else fast.plugins(text_tokens=grammar_of(game).builder.tokens_as_text),
     )
 
 

@@ -255,6 +255,9 @@ class _Words:
 class Builder(CoreBuilder):
     """Tree callbacks for the rules of ``grammar/ttcg.lark`` (the shared ones are inherited)."""
 
+    # Every token read here (kind words, numbers, effect labels) is read as its words alone.
+    tokens_as_text = True
+
     # ---- helper rules of words alone, inlined by Lark into the rules that use them
     _then = _article = _be = _card_noun = _unit_noun = _play = _rank_up = _Words
     _controls = _opponents = _owners = _owner_s = _owners_deck = _Words

@@ -10,6 +10,7 @@ exceptions and the token streams must be the same. Nothing here measures speed.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -567,3 +568,51 @@ def test_helpers_of_words_and_trailing_spaces_read_the_same() -> None:
         "big and cat", "big  and  cat dog", "cat big and x", "big cat", "Big and cat",
     ]
     _assert_read_alike(ours, theirs, texts)
+
+
+class _TextAndTokens:
+    """A tree builder that calls each callback of ``builder`` twice: with the children as Lark
+    gives them (Tokens) and with each Token replaced by its plain string, and notes any pair
+    of values that differ (see ``test_builders_that_read_tokens_as_text_read_strings_the_same``).
+    """
+
+    def __init__(self, builder: Any) -> None:
+        self.builder = builder
+        self.differences: list[tuple[str, Any, Any]] = []
+        self.calls_with_tokens = 0
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self.builder, name)
+        if name.startswith("__") or not callable(method):
+            return method
+
+        def both(children: list[Any]) -> Any:
+            texts = [str(child) if isinstance(child, Token) else child for child in children]
+            if texts == children and all(type(a) is type(b) for a, b in zip(texts, children)):
+                return method(children)
+            self.calls_with_tokens += 1
+            with_tokens = method(copy.deepcopy(children))
+            with_texts = method(texts)
+            if with_tokens != with_texts or repr(with_tokens) != repr(with_texts):
+                self.differences.append((name, with_tokens, with_texts))
+            return with_texts
+
+        return both
+
+
+@pytest.mark.parametrize("game", [game for game in GAMES if grammar_of(game).builder.tokens_as_text])
+def test_builders_that_read_tokens_as_text_read_strings_the_same(game: str) -> None:
+    """A builder with ``tokens_as_text`` (the fast loop hands it plain strings, not Tokens)
+    gives, for every line of the corpus, the same value from the strings as from Lark's Tokens."""
+    twice = _TextAndTokens(grammar_of(game).builder())
+    parser = Lark.open(
+        str(gp._GRAMMAR_DIR / f"{game}.lark"), parser="lalr", lexer="contextual", transformer=twice,
+        propagate_positions=False, maybe_placeholders=False,
+    )
+    for line in corpus_lines(game):
+        try:
+            parser.parse(line)
+        except UnexpectedInput:
+            continue
+    assert twice.calls_with_tokens > 0
+    assert twice.differences == []
