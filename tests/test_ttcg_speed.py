@@ -31,6 +31,11 @@ Session 9 follows a level up in place too (``_Field.levelled``: the old top card
 new one on top; compared with a reading afresh right after each one, along the shipped replays and
 simulated games), takes over what a turned reading carried per kind before a change is followed
 (``_Field._settle``).
+
+Session 10 keeps the statics of a kind whose conditions counted cards of the field without reading
+their ranks until the make-up changes at all (``_Field.counted``; a rank read, ``Reads.ranks``, still
+leaves them unkept), and puts the top cards kept in a new active player's order instead of listing
+them again.
 """
 
 from __future__ import annotations
@@ -590,6 +595,7 @@ def test_the_field_turned_to_a_new_active_player_is_the_field_read_afresh_along_
     def see(state: TtcgState, _event: Any) -> None:
         index, fresh = B.field_of(state), B._Field(state)
         assert index.piles == fresh.piles and index.first == fresh.first
+        assert index._tops is None or index._tops == fresh.tops  # (put in the new order when kept: session 10)
         if index.splits is not None:  # (None: read while a card was not known yet)
             assert index.splits == fresh.splits
         if fresh.splits is not None:
@@ -701,3 +707,27 @@ def test_the_marks_counted_are_kept_on_the_state_without_reading_the_field_again
 
     along_replays(see)
     assert counted["kept"] > 0
+
+
+def test_statics_that_counted_cards_of_the_field_are_kept_and_are_those_read_afresh_at_every_lookup(
+        monkeypatch: Any, tmp_path: Path) -> None:
+    """Session 10: a reading of the statics whose conditions counted cards of the field (without
+    their ranks) is kept until the make-up changes (``_Field.counted``); at every lookup along the
+    shipped replays and simulated games it is what a reading card by card finds, and such kept
+    readings were given at times (not read again)."""
+    calls: dict[str, int] = {}
+    given = {"counted": 0}
+    statics_of = B.statics_of
+
+    def watched(state: TtcgState, kinds: Any) -> Any:
+        index = B.field_of(state)
+        before = (index.statics.get(kinds), index.counted)
+        found = statics_of(state, kinds)
+        if kinds in before[1] and before[0] is not None and before[0][1] is found:
+            given["counted"] += 1
+        return found
+
+    monkeypatch.setattr(B, "statics_of", watched)
+    monkeypatch.setattr(B, "statics_of", _checked(B, "statics_of", B.statics_of_plain, calls))
+    along_replays_and_games(lambda _state, _event: None, tmp_path)
+    assert calls["statics_of"] and given["counted"], (calls, given)

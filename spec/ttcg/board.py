@@ -297,7 +297,8 @@ class Reads:
     in); ``beyond``, a player's points, a hand or a discard pile (conditions). And
     ``conditions``: how many conditions of effects in force :func:`in_force` read;
     ``counts``: how many of them counted cards of the field (which may read their ranks,
-    and so lasting results and other effects in force).
+    and so lasting results and other effects in force); ``ranks``: how many ranks
+    :func:`rank` worked out (a count that read none depends on the field's make-up alone).
 
     A reading during which a count did not move does not depend on that thing, so what it
     found may be kept while the rest stays as it was (:func:`statics_of`,
@@ -306,7 +307,7 @@ class Reads:
     their own counts of changes (``Pile.mark_count``) stay as they were.
     """
 
-    __slots__ = ("active", "beyond", "conditions", "counts", "marks", "piles")
+    __slots__ = ("active", "beyond", "conditions", "counts", "marks", "piles", "ranks")
 
     def __init__(self) -> None:
         self.marks = 0
@@ -314,6 +315,7 @@ class Reads:
         self.beyond = 0
         self.conditions = 0
         self.counts = 0
+        self.ranks = 0
         self.piles: list[Pile] | None = None
 
     def now(self) -> tuple[int, int, int]:
@@ -361,7 +363,8 @@ def marks_unchanged(seen: MarksSeen) -> bool:
     READS.marks += 1
     piles = READS.piles
     if piles is not None:
-        piles.extend(pile for pile, _count in seen)
+        for pile, _count in seen:
+            piles.append(pile)
     return True
 
 
@@ -381,7 +384,9 @@ def piles(state: TtcgState) -> Iterator[tuple[str, Pile]]:
     """Every pile on the field, active player's first, creatures before magic."""
     for player in players_in_order(state):
         side = state.sides[player]
-        for pile in side.creatures + side.magic:
+        for pile in side.creatures:
+            yield player, pile
+        for pile in side.magic:
             yield player, pile
 
 
@@ -409,10 +414,11 @@ class _Field:
     event waits in ``pending`` and is put in the new order when first asked (:meth:`carried`).
     A pile joining or leaving the field is followed by :meth:`joined` and :meth:`left`, a level
     up by :meth:`levelled`, instead of a new reading; what waits in ``pending`` per kind is taken
-    over first (:meth:`_settle`).
+    over first (:meth:`_settle`). ``counted``: the kinds whose statics kept (here or in ``pending``)
+    counted cards of the field (see :func:`statics_of`): a change of the make-up drops them.
     """
 
-    __slots__ = ("_by_id", "_by_top", "_passive", "_tops", "_triggered", "active", "cards", "edits", "first",
+    __slots__ = ("_by_id", "_by_top", "_passive", "_tops", "_triggered", "active", "cards", "counted", "edits", "first",
                  "kinds", "pending", "piles", "splits", "statics", "watchers")
 
     def __init__(self, state: TtcgState) -> None:
@@ -457,14 +463,15 @@ class _Field:
         self.kinds: dict[Any, tuple[tuple[str, Pile, CardObj, Any], ...] | None] = {}
         self.watchers: dict[str, tuple[tuple[str, Pile, CardObj, Numbered], ...] | None] = {}
         self.statics: dict[Any, tuple[MarksSeen | None, list[tuple[str, Pile, Any]]]] = {}
+        self.counted: frozenset[Any] = frozenset()
         self._passive = passive
         self._triggered = triggered
         self.pending: dict[str, dict[Any, Any]] | None = None
 
     def turned(self, state: TtcgState) -> _Field:
         """This reading with ``state.active`` as the active player, the field's make-up unchanged:
-        its piles and holders in the new order, the marks counted and the piles by id and top card
-        kept (they do not depend on it); what was read per kind and per event put in the new order
+        its piles, holders and top cards in the new order, the marks counted and the piles by id and
+        top card kept (they do not depend on it); what was read per kind and per event put in the new order
         too, the new active player's entries first (:func:`_owner_first`), as each is first asked
         for (:meth:`carried`). A static kept was read without looking at the active player
         (:func:`statics_of` keeps no other)."""
@@ -482,9 +489,10 @@ class _Field:
             other._passive = passive[splits[1]:] + passive[:splits[1]]  # type: ignore[index]
             other._triggered = triggered[splits[2]:] + triggered[:splits[2]]  # type: ignore[index]
             other.splits = (len(piles) - splits[0], len(passive) - splits[1], len(triggered) - splits[2])  # type: ignore[arg-type]
-        other._tops = None
+        other._tops = None if self._tops is None else _owner_first(self._tops, other.first)  # (each names its owner first)
         other._by_id, other._by_top = self._by_id, self._by_top  # (the same piles: only the order of their reading moves)
         other.kinds, other.watchers, other.statics = {}, {}, {}
+        other.counted = self.counted  # (a count of cards does not depend on the order they are read in)
         pending = self.pending
         other.pending = {table: {**pending[table], **getattr(self, table)} if pending else dict(getattr(self, table))
                          for table in _CARRIED}
@@ -524,6 +532,14 @@ class _Field:
             if key not in statics:
                 statics[key] = (found[0], _owner_first(found[1], first))
         self.pending = None
+
+    def _uncount(self) -> None:
+        """Drop the statics kept that counted cards of the field (``counted``): the make-up they
+        counted is about to change (called after :meth:`_settle`, which brought them here)."""
+        if self.counted:
+            for kinds in self.counted:
+                self.statics.pop(kinds, None)
+            self.counted = frozenset()
 
     def holders(self, state: TtcgState, triggered: bool) -> list[tuple[str, Pile, CardObj, str]]:
         """``(owner, pile, card, name)`` in field order: with ``triggered``, for each pile whose top
@@ -567,6 +583,7 @@ class _Field:
         if holds is None or not row or row[-1] is not pile:
             return
         self._settle()
+        self._uncount()
         first = owner == self.first
         at = (0 if first else splits[0]) + (len(side.creatures) - 1 if row is side.creatures else len(side.creatures) + len(side.magic) - 1)
         piles = self.piles.copy()
@@ -618,6 +635,7 @@ class _Field:
         if len(at) != 1 or any(p.equipped_to == pile.id for _o, p in self.piles):
             return
         self._settle()
+        self._uncount()
         piles = self.piles[:at[0]] + self.piles[at[0] + 1:]
         passive = [e for e in self._passive or () if e[1] is not pile]
         triggered = [e for e in self._triggered or () if e[1] is not pile]
@@ -685,6 +703,7 @@ class _Field:
         if at == -1:
             return
         self._settle()
+        self._uncount()
         passive, triggered = self._passive, self._triggered
         assert passive is not None and triggered is not None  # splits are known only with the holders
         before = {id(p) for _o, p in self.piles[:at]}
@@ -880,8 +899,9 @@ def find_pile(state: TtcgState, owner: str | None, name: str, slot: int | None, 
         if player not in state.sides:
             return None
         side = state.sides[player]
-        rows = [side.creatures, side.magic] if row is None else [side.creatures if row == "creature" else side.magic]
-        for rowlist in rows:
+        for rowlist in (side.creatures, side.magic):
+            if row is not None and (rowlist is side.creatures) != (row == "creature"):
+                continue
             if slot is not None:
                 if 0 <= slot < len(rowlist) and rowlist[slot].card.name == name:
                     return rowlist[slot]
@@ -917,13 +937,14 @@ def rank(state: TtcgState, card: CardObj) -> int:
 
     A change whose reach itself depends on a rank is read with printed ranks (no loop).
     """
+    READS.ranks += 1
     value = printed_rank(card.defn)
     if card.uid in _GUARD:
         return value
     delta = 0
     _GUARD.add(card.uid)
     try:
-        changes = list(_changes(state, card))
+        changes = _changes(state, card)
     finally:
         _GUARD.discard(card.uid)
     for what, amount, kind in changes:
@@ -950,18 +971,21 @@ def stat(state: TtcgState, pile: Pile, which: str) -> int:
     return value
 
 
-def _changes(state: TtcgState, card: CardObj) -> Iterator[tuple[str, int, str]]:
-    """(stat, amount, ``boost``/``set``) of every change that applies to ``card``."""
+def _changes(state: TtcgState, card: CardObj) -> list[tuple[str, int, str]]:
+    """(stat, amount, ``boost``/``set``) of every change that applies to ``card``, in order (a list
+    made as they are found: a generator would be resumed once per change)."""
+    found: list[tuple[str, int, str]] = []
     for lasting in state.lasting:
         if lasting.kind in ("boost", "set") and lasting_covers(state, lasting, card):
-            yield lasting.what, lasting.amount, lasting.kind
+            found.append((lasting.what, lasting.amount, lasting.kind))
     pile = pile_of(state, card.uid)
     if pile is None:
-        return
+        return found
     for controller, source, step in statics_of(state, _STAT_STEPS):
         if step_covers(state, controller, source, step.what, card):
             amount = step.delta if isinstance(step, T.Boost) else step.value
-            yield step.stat, amount if isinstance(amount, int) else 0, "boost" if isinstance(step, T.Boost) else "set"
+            found.append((step.stat, amount if isinstance(amount, int) else 0, "boost" if isinstance(step, T.Boost) else "set"))
+    return found
 
 
 _STAT_STEPS = (T.Boost, T.SetStat)
@@ -1030,8 +1054,9 @@ def whose(state: TtcgState, controller: str, relative: str | None) -> list[str]:
     return list(state.players)
 
 
-_KIND_WORDS: dict[tuple[tuple[str, ...], bool], tuple[frozenset[str], ...]] = {}
-"""(kinds, any_type) -> the words of each kind that must apply (see :func:`kinds_match`)."""
+_KIND_WORDS: tuple[dict[tuple[str, ...], tuple[frozenset[str], ...]], dict[tuple[str, ...], tuple[frozenset[str], ...]]] = ({}, {})
+"""Per ``any_type`` (False, True): kinds -> the words of each kind that must apply (see :func:`kinds_match`);
+one table each, so that a look-up makes no key."""
 
 
 def kinds_match(defn: CardDef | None, kinds: tuple[str, ...], any_type: bool = False) -> bool:
@@ -1039,9 +1064,10 @@ def kinds_match(defn: CardDef | None, kinds: tuple[str, ...], any_type: bool = F
     if not kinds:
         return True
     have = kinds_of(defn)
-    wanted = _KIND_WORDS.get((kinds, any_type))
+    table = _KIND_WORDS[1 if any_type else 0]
+    wanted = table.get(kinds)
     if wanted is None:
-        wanted = _KIND_WORDS[(kinds, any_type)] = tuple(
+        wanted = table[kinds] = tuple(
             frozenset(w for w in kind.split() if not (any_type and w in ELEMENTS)) for kind in kinds)
     for words in wanted:
         if words <= have:
@@ -1114,7 +1140,8 @@ def speaks_of_being_under(ability: object) -> bool:
 
 def in_force(state: TtcgState, owner: str, pile: Pile, card: CardObj, index: int, label: str, ability: object) -> bool:
     """Whether a static effect (Passive or Replacement) of ``card`` applies now (2.2.5.i)."""
-    defined(label, card.name or "")
+    if label not in DEFINED_LABELS:
+        defined(label, card.name or "")  # raises: 2.2.5.i defines no such type
     under = card.uid != pile.card.uid
     if under and not speaks_of_being_under(ability):
         return False  # 2.2.6.e: cards beneath take no part, unless their text says so (2.2.5.b)
@@ -1164,10 +1191,12 @@ def statics_of(state: TtcgState, kinds: type | tuple[type, ...]) -> list[tuple[s
 
     What it finds is kept with the field's make-up too, unless a condition it read looked
     beyond the field's make-up and marks (points, a hand or discard pile, the active player,
-    or a count of cards of the field: :data:`READS`); if it read some piles' marks, only until
-    one of theirs changes (:func:`marks_unchanged`). A condition on the card's own place (on
-    the field, under another card, tapped or not) reads only those. The list given is
-    shared: callers only read it.
+    or a rank: :data:`READS`); if it read some piles' marks, only until one of theirs changes
+    (:func:`marks_unchanged`). A condition on the card's own place (on the field, under another
+    card, tapped or not) reads only those. A reading that counted cards of the field (without
+    their ranks) is kept until the make-up changes at all (``_Field.counted``: following a pile
+    joining, leaving or levelled up drops it), and tells a reading under way that it counted.
+    The list given is shared: callers only read it.
     """
     index = field_of(state)
     kept = index.statics.get(kinds)
@@ -1176,11 +1205,13 @@ def statics_of(state: TtcgState, kinds: type | tuple[type, ...]) -> list[tuple[s
         if kept is _MISSING:
             kept = None
     if kept is not None and (kept[0] is None or marks_unchanged(kept[0])):
+        if index.counted and kinds in index.counted:
+            READS.counts += 1  # (as reading it again would have)
         return kept[1]  # (marks_unchanged tells a reading under way what this one depends on)
     entries = _statics_entries(state, kinds)
     if entries is None:
         return statics_of_plain(state, kinds)
-    beyond, counts, active = READS.beyond, READS.counts, READS.active
+    beyond, counts, active, ranks = READS.beyond, READS.counts, READS.active, READS.ranks
     found: list[tuple[str, Pile, Any]] = []
     outer = READS.piles
     seen: list[Pile] = []  # the piles whose marks this reading looks at (see marks_recorded)
@@ -1189,13 +1220,18 @@ def statics_of(state: TtcgState, kinds: type | tuple[type, ...]) -> list[tuple[s
         for owner, pile, card, passives in entries:
             for number, label, ability, steps in passives:
                 if in_force(state, owner, pile, card, number, label, ability):
-                    found.extend((owner, pile, step) for step in steps)
+                    for step in steps:
+                        found.append((owner, pile, step))
     finally:
         READS.piles = outer
     if outer is not None:
         outer.extend(seen)
-    if READS.beyond == beyond and READS.counts == counts and READS.active == active and index is state.field_index:
+    if READS.beyond == beyond and READS.ranks == ranks and READS.active == active and index is state.field_index:
         index.statics[kinds] = (tuple((pile, pile.mark_count) for pile in seen) if seen else None, found)
+        if READS.counts != counts:
+            index.counted = index.counted | {kinds}
+        elif index.counted and kinds in index.counted:
+            index.counted = index.counted - {kinds}
     return found
 
 

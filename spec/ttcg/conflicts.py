@@ -320,15 +320,18 @@ def _reading_in_force(state: Any, ids_only: bool) -> list[Any]:
     out: list[Any] = []
     field, clashes = _field_and_clashes(state)
     for controller, source, step in clashes:
-        name = f"{source.card.name} ({controller})"
         key = f"{source.card.name}#{source.card.uid}"
         ident = f"{key}/{type(step).__name__}/{getattr(step, 'action', getattr(step, 'stat', ''))}"
+        if ids_only:  # (the ids alone: no names or texts of the effects made)
+            counted = isinstance(step, N.Restrict) or isinstance(step.value, int)
+            for owner, card in B.covered(state, controller, source, step.what, field):
+                if counted:
+                    out.append(f"{ident}>{card_subject(owner, card)}")
+            continue
+        name = f"{source.card.name} ({controller})"
         for owner, card in B.covered(state, controller, source, step.what, field):
             subject = card_subject(owner, card)
-            if ids_only:
-                if isinstance(step, N.Restrict) or isinstance(step.value, int):
-                    out.append(f"{ident}>{subject}")
-            elif isinstance(step, N.Restrict):
+            if isinstance(step, N.Restrict):
                 out.append(Effect(f"{ident}>{subject}", "cant", subject, step.action, 0, name, "card", controller, key,
                                   text=f"{_words(owner, card)} cannot {step.action}"))
             elif isinstance(step.value, int):
