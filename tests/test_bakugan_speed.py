@@ -668,6 +668,26 @@ def test_what_the_deck_checks_read_of_a_card_is_the_plain_reading(monkeypatch: p
         assert kept(cards, defn) == plain(cards, defn)  # the second time from what was kept
 
 
+def test_the_activated_ability_kept_is_the_one_read_afresh(monkeypatch: pytest.MonkeyPatch,
+                                                          paths: list[Path] | None = None) -> None:
+    """Each time a check (or carrying out) of a use of an ability asks which ability it is, the answer
+    (kept from the last question about the same event while nothing came into or left play) is what
+    reading the Hero in play afresh gives."""
+    asked = {"kept": 0, "read": 0}
+    fast = X.activated_ability
+
+    def compared(state: BakuganState, ev: E.Activate) -> Any:
+        kept = X._Activated.last[0] is ev and X._Activated.last[1] == state.in_play
+        answer = fast(state, ev)
+        assert answer is X.activated_ability_plain(state, ev)
+        asked["kept" if kept else "read"] += 1
+        return answer
+
+    monkeypatch.setattr(X, "activated_ability", compared)
+    along_replays(lambda _state, _event, _before: None, paths)
+    assert asked["kept"] and asked["read"]
+
+
 def test_a_choice_still_legal_is_what_the_list_of_candidates_says(monkeypatch: pytest.MonkeyPatch,
                                                                   paths: list[Path] | None = None) -> None:
     """Each time an effect asks whether a choice made at announcement is still legal, the answer
@@ -699,4 +719,7 @@ def test_the_tests_apply_runs_are_the_checks_kept_per_place_and_name_their_check
         assert all(facts.check_of[check.test] is check for check in facts.action.checks)
         expected = G._PERFORM.get(facts.kind) or getattr(G.Bakugan, f"_do_{facts.kind}", None) or G.Bakugan._do_nothing
         assert facts.perform is expected
-        assert facts.forfeit == (facts.kind == "forfeit")
+        assert facts.fed == (not facts.claim and facts.kind != "forfeit")  # a concession goes on while an effect waits
+        assert facts.targets <= bool(facts.names)  # apply reads the selections of the kinds naming a card
+    forfeit = G._facts_for(E.Forfeit)
+    assert not forfeit.action.checks and forfeit.perform is G.Bakugan._do_forfeit  # carried out wherever the game stands

@@ -18,7 +18,7 @@ from spec.bakugan import board as B
 from spec.bakugan import conflicts as BC
 from spec.bakugan import events as E
 from spec.bakugan import targets as T
-from spec.bakugan.state import CORES_PER_PLAYER, TEAM_SIZE, BakuganState, holders
+from spec.bakugan.state import CORES_PER_PLAYER, TEAM_SIZE, BakuganState
 from spec.bakugan.turn import PHASE_OF, TURN, WINDOWS
 from spec.core.findings import Violation
 from spec.core.rules import Action, RuleBook, RuleIndex, fails_only
@@ -347,8 +347,9 @@ def core_violation(state: BakuganState, ev: E.Roll) -> Violation | None:
         return None
     if ev.core not in state.field_cores:
         return Violation(f"no BakuCore lies in slot {ev.core}", expected=f"a slot among {sorted(state.field_cores)}", actual=str(ev.core))
-    brawl = set(state.flags.selected.items())
-    if any(h not in brawl for h in holders(state, ev.core)):
+    selected = state.flags.selected  # the Bakugan of this brawl, by player
+    if any(ev.core in bak.holding and selected.get(player) != bak.name  # a holder (state.holders) outside it
+           for player in state.players for bak in state.sides[player].team.values()):
         return Violation(f"the BakuCore in slot {ev.core} is held by a Bakugan outside this brawl",
                          expected="a BakuCore on the Field", actual=str(ev.core))
     return None
@@ -741,7 +742,28 @@ def play_targets_legal(state: BakuganState, ev: E.Play) -> Check:
 
 # ====================================================================== activated abilities (6.4)
 
+class _Activated:
+    """What :func:`activated_ability` last found: (the event, the :attr:`~BakuganState.in_play` stamp it
+    was read at, the ability). The checks of one use of an ability (and carrying it out) ask for the
+    ability several times; while the stamp stays, no Hero came or went, so the answer stands. A stamp
+    is never shared by two states, so a copy of the state reads afresh."""
+
+    last: tuple[Any, int, A.Activated | None] = (None, -1, None)
+
+
 def activated_ability(state: BakuganState, ev: E.Activate) -> A.Activated | None:
+    """The activated ability ``ev`` uses: its ``ability``-th on the Hero it names in its player's play
+    area (:func:`activated_ability_plain`), kept for the next question about the same event (:class:`_Activated`)."""
+    last = _Activated.last
+    if last[0] is ev and last[1] == state.in_play:
+        return last[2]
+    found = activated_ability_plain(state, ev)
+    _Activated.last = (ev, state.in_play, found)
+    return found
+
+
+def activated_ability_plain(state: BakuganState, ev: E.Activate) -> A.Activated | None:
+    """:func:`activated_ability` read afresh."""
     hero = B.hero_in_play(state, ev.by or "", ev.card)
     if hero is None:
         return None

@@ -268,23 +268,26 @@ class Bakugan(Game[BakuganState, Event]):
         stands (:func:`spec.bakugan.actions.staged`), passes inferred (:meth:`_refused`), and the
         event carried out (:attr:`_KindFacts.perform`)."""
         state.seq = ev.seq  # the date of what the decks' journals record for this event
-        facts = _FACTS.get(type(ev)) or _facts_for(type(ev))
+        try:
+            facts: _KindFacts = ev._facts  # type: ignore[attr-defined]  # kept on its type (_facts_for)
+        except AttributeError:  # a type not of E.EVENTS
+            facts = _facts_for(type(ev))
         try:
             by = ev.by  # type: ignore[attr-defined]
             if by not in state.players:  # not a player, or nobody
                 problem = actor_problem(facts.kind, by, state.players, facts.performed)
                 if problem is not None:
                     return problem
-            if facts.names:
+            if facts.names:  # the kinds with selections name a card too
                 known = state.cards.cards
                 for field in facts.names:
                     name = getattr(ev, field)
                     if name is not None and name not in known:
                         return [self._unknown_card(state, name)]
-            if facts.targets:
-                unknown = self._unknown_selection(state, ev)
-                if unknown is not None:
-                    return [unknown]
+                if facts.targets:
+                    unknown = self._unknown_selection(state, ev)
+                    if unknown is not None:
+                        return [unknown]
             stage = state.stage
             if stage == "turn":
                 place = state.node
@@ -292,9 +295,7 @@ class Bakugan(Game[BakuganState, Event]):
                 return [Ruling(cite("1.5.1"), Violation("an event after the game ended", "no more events", facts.kind), "game_over")]
             else:
                 place = stage
-            if facts.forfeit:
-                return self._do_forfeit(state, ev)  # type: ignore[arg-type]
-            if state.resolution is not None and state.resolution.need is not None and not facts.claim:
+            if state.resolution is not None and state.resolution.need is not None and facts.fed:
                 return self._feed(state, ev, facts.kind)
             for test in facts.tests[place][state.mode]:  # action.first_violation, without the checks that find nothing here
                 violation = test(state, ev)
@@ -1579,7 +1580,7 @@ class _KindFacts:
     A class with slots (not a named tuple): its fields are read several times for every event,
     and reading a slot is the quickest attribute read there is."""
 
-    __slots__ = ("action", "check_of", "claim", "forfeit", "kind", "names", "perform", "performed", "staged", "targets", "tests")
+    __slots__ = ("action", "check_of", "claim", "fed", "kind", "names", "perform", "performed", "staged", "targets", "tests")
 
     def __init__(self, kind: str, performed: bool, names: tuple[str, ...], targets: bool, claim: bool,
                  action: Action[Any, Any], staged: X.Staged, perform: Any) -> None:
@@ -1593,8 +1594,15 @@ class _KindFacts:
         """It has selections (``targets``), each of which may name a card of the database."""
         self.claim = claim
         """A claim (``E.KINDS``): it is still judged once the game is over, and while an effect waits."""
-        self.forfeit = kind == "forfeit"
-        """A concession: carried out wherever the game stands, before any check (``Bakugan._do_forfeit``)."""
+        forfeit = kind == "forfeit"
+        self.fed = not claim and not forfeit
+        """While an effect waits for an event, one of this kind goes to it (``Bakugan._feed``); not a claim,
+        nor a concession, which is carried out wherever the game stands: it has no checks, and its
+        :attr:`perform` is ``Bakugan._do_forfeit``."""
+        if forfeit and (action.checks or perform is not Bakugan._do_forfeit):
+            raise ValueError("a concession is carried out before any check")
+        if targets and not names:
+            raise ValueError(f"{kind}: selections are read for the kinds that name a card (Bakugan.apply)")
         self.action = action
         """The action whose preconditions judge it (``BOOK.actions``)."""
         self.staged = staged
@@ -1619,6 +1627,7 @@ def _facts_for(cls: type) -> _KindFacts:
         perform = _PERFORM.get(kind) or getattr(Bakugan, f"_do_{kind}", None) or Bakugan._do_nothing
         facts = _FACTS[cls] = _KindFacts(kind, kind not in NO_ACTOR, tuple(f for f in _NAMING if f in fields), "targets" in fields,
                                          E.KINDS[kind] == "claim", BOOK.actions[kind], X.staged(BOOK.actions[kind]), perform)
+        cls._facts = facts  # read off the event itself in apply: one attribute read, no call
     return facts
 
 
@@ -1626,7 +1635,11 @@ _PERFORM: dict[str, Any] = {"play": Bakugan._do_checked_play, "reroll": Bakugan.
 """The kinds carried out otherwise than by their ``_do_<kind>`` alone, once their checks passed."""
 
 _FACTS: dict[type, _KindFacts] = {}
-"""Event type -> its :class:`_KindFacts`, filled as the types are met."""
+"""Event type -> its :class:`_KindFacts`, filled as the types are met; each type of :data:`E.EVENTS`
+also carries its own as the class attribute ``_facts`` (what ``Bakugan.apply`` reads)."""
+
+for _event_type in E.EVENTS:
+    _facts_for(_event_type)
 
 
 class _Reader:
