@@ -166,9 +166,7 @@ def test_always_on_abilities_kept_against_the_field_clock_are_those_read_afresh_
     field: at every lookup along the shipped replays and simulated games (the checks, the steps,
     the conflicts met), the answer is the plain reading's; most lookups are answered from what was kept."""
     kept_answers = _helds_checked(monkeypatch)
-    for lines in _shipped_lines():
-        for _state, _event, _raw in replay_states(lines):
-            pass
+    _walk_shipped()
     assert kept_answers[0] > 500
 
 
@@ -178,9 +176,7 @@ def test_a_turn_of_a_card_left_off_the_field_clock_is_caught(monkeypatch: pytest
     _helds_checked(monkeypatch)
     monkeypatch.setattr(BattleMonstersState, "field_moved", lambda self: None)
     with pytest.raises(AssertionError):
-        for lines in _shipped_lines():
-            for _state, _event, _raw in replay_states(lines):
-                pass
+        _walk_shipped()
 
 
 def test_reading_works_the_effects_out_once_and_forgets_them_after() -> None:
@@ -349,6 +345,13 @@ def test_cards_looked_up_for_a_move_are_those_found_afresh_along_simulated_games
 
 
 # ---------------------------------------------------------------------- flags, hints and shortcuts kept on the board
+
+
+def _walk_shipped() -> None:
+    """Play every shipped replay and simulated game through (what is patched checks itself on the way)."""
+    for lines in _shipped_lines():
+        for _state, _event, _raw in replay_states(lines):
+            pass
 
 
 def _shipped_lines() -> list[list[bytes]]:
@@ -904,9 +907,7 @@ def test_the_field_kept_per_stamp_is_the_plain_reading_along_shipped_replays(mon
     card is put on or taken off either side (``FieldList.stamp``): at every lookup along the shipped
     replays and simulated games it is the two sides joined afresh; most lookups are answered from it."""
     kept_answers = _field_checked(monkeypatch)
-    for lines in _shipped_lines():
-        for _state, _event, _raw in replay_states(lines):
-            pass
+    _walk_shipped()
     assert kept_answers[0] > 500
 
 
@@ -959,9 +960,7 @@ def test_spells_and_traps_fire_leaves_out_have_nothing_to_set_off_along_shipped_
     """Along the shipped replays and simulated games, every spell or trap ``_fire`` does not look at
     has no ability naming the event it was asked about; many are left out."""
     left_out = _watchers_checked(monkeypatch)
-    for lines in _shipped_lines():
-        for _state, _event, _raw in replay_states(lines):
-            pass
+    _walk_shipped()
     assert left_out[0] > 200
 
 
@@ -970,6 +969,4 @@ def test_a_trap_wrongly_left_out_by_fire_is_caught(monkeypatch: pytest.MonkeyPat
     _watchers_checked(monkeypatch)
     monkeypatch.setattr(B, "may_trigger_on", lambda state, fc, kind: False)
     with pytest.raises(AssertionError):
-        for lines in _shipped_lines():
-            for _state, _event, _raw in replay_states(lines):
-                pass
+        _walk_shipped()
