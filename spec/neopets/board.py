@@ -95,16 +95,16 @@ class _Board:
     (see :func:`derived`); ``unnegated`` is set once no card in play negates a Neopet;
     ``previous`` is the board it replaced, kept for when the turn comes back with the same
     cards in play (see :func:`_board`); ``modifiers`` what the passive stat changes add,
-    per player and stat (see :func:`_modified`). ``version`` and ``active`` are the two
-    parts of ``key`` kept apart, so that the test "is this still the board?" made on
-    every look-up (:func:`stands`, spelt out where it is hot) builds no tuple.
+    per player and stat (see :func:`_modified`). ``active`` and ``version`` are what it
+    was worked out for (its :attr:`key`, made of them on demand), kept apart so that the
+    test "is this still the board?" made on every look-up (:func:`stands`, spelt out where
+    it is hot) builds no tuple.
     """
 
-    __slots__ = ("active", "cards", "derived", "key", "modifiers", "negated", "passive", "previous", "steps", "triggered",
+    __slots__ = ("active", "cards", "derived", "modifiers", "negated", "passive", "previous", "steps", "triggered",
                  "triggers", "unnegated", "version")
 
     def __init__(self, key: tuple[str, int], cards: list[tuple[str, CardObj]]) -> None:
-        self.key = key
         self.active, self.version = key
         self.cards = cards
         self.negated: set[int] | None = None
@@ -116,6 +116,11 @@ class _Board:
         self.unnegated = False
         self.previous: _Board | None = None
         self.modifiers: dict[tuple[str, str], int] | None = None
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """``(active player, play version)``: the :func:`play_key` it was worked out for."""
+        return self.active, self.version
 
     def turned(self, key: tuple[str, int]) -> _Board:
         """The same cards once the turn has changed hands (``key`` names the new active
