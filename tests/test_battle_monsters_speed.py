@@ -28,6 +28,7 @@ from grammar import ast as A
 from grammar import battle_monsters_nodes as N
 from spec.battle_monsters import board as B
 from spec.battle_monsters import conflicts as BC
+from spec.battle_monsters import state as S
 from spec.battle_monsters.corpus import play, replay_states
 from spec.battle_monsters.state import BattleMonstersState, Lasting, OnField
 
@@ -403,7 +404,7 @@ def test_flags_and_hints_kept_on_cards_are_those_read_afresh_along_shipped_repla
             if fc.quiet:
                 assert not any(B._may_allow(step) for step in steps), fc.name
             assert B.find_uid(state, fc.uid) is fc
-        for uid in [*state.found_uid, 0, state.next_uid]:
+        for uid in [*state.by_uid(), *range(state.next_uid - 3, state.next_uid + 1), 0]:
             assert B.find_uid(state, uid) is _plain_find_uid(state, uid)
         if state.stage == "turn":
             try:
@@ -880,49 +881,71 @@ def test_steadiness_kept_per_printed_step_is_the_plain_reading_along_shipped_rep
 
 def _field_checked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Make every lookup of ``state.field_reading`` (the cards on the field, kept per side first
-    while the stamps of both sides' fields stand) compare its answer with the plain reading (the
-    two sides joined, the spells and traps picked out); the list counts the answers that were kept."""
+    while the counter of field changes, ``state._FIELD_MOVES``, stands) and of ``state.by_uid``
+    (the cards by id, likewise) compare its answer with the plain reading (the two sides joined,
+    the spells and traps picked out; the cards searched side by side); the list counts the
+    answers that were kept."""
     from spec.battle_monsters.state import FieldReading
 
     kept_answers = [0]
     original = BattleMonstersState.field_reading
+    original_uids = BattleMonstersState.by_uid
 
     def checked(state: BattleMonstersState) -> FieldReading:
         a, b = state.players
-        before = state.field_kept
+        before = state.field_by.get(state.active) if state.field_at == S._FIELD_MOVES else None
         found = original(state)
         first = state.active or a
         plain = state.sides[a].field + state.sides[b].field if first == a else state.sides[b].field + state.sides[a].field
         assert found.cards == plain
+        assert all(x is y for x, y in zip(found.cards, plain, strict=True))
         assert found.magic == [fc for fc in plain if fc.kind in ("spell", "trap")]
-        kept_answers[0] += before is not None and state.field_kept is before and found is before[2].get(first)
+        kept_answers[0] += before is not None and found is before
+        return found
+
+    def checked_uids(state: BattleMonstersState) -> dict[int, OnField]:
+        before = state.field_uids if state.field_at == S._FIELD_MOVES else None
+        found = original_uids(state)
+        cards = [fc for side in state.sides.values() for fc in side.field]
+        assert set(found) == {fc.uid for fc in cards}
+        assert all(fc is _plain_find_uid(state, uid) for uid, fc in found.items())
+        kept_answers[0] += before is not None and found is before
         return found
 
     monkeypatch.setattr(BattleMonstersState, "field_reading", checked)
+    monkeypatch.setattr(BattleMonstersState, "by_uid", checked_uids)
     return kept_answers
 
 
 def test_the_field_kept_per_stamp_is_the_plain_reading_along_shipped_replays(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``state.on_field`` and the spells and traps of ``_fire`` come from a reading kept while no
-    card is put on or taken off either side (``FieldList.stamp``): at every lookup along the shipped
-    replays and simulated games it is the two sides joined afresh; most lookups are answered from it."""
+    """``state.on_field``, the spells and traps of ``_fire`` and the cards by id (``board.find_uid``)
+    come from readings kept while no card is put on or taken off either side (``FieldList`` moves
+    ``state._FIELD_MOVES``): at every lookup along the shipped replays and simulated games they are
+    the two sides joined (searched) afresh; most lookups are answered from them."""
     kept_answers = _field_checked(monkeypatch)
     _walk_shipped()
     assert kept_answers[0] > 500
 
 
 def test_a_card_put_on_the_field_by_hand_is_seen_by_the_kept_field() -> None:
-    """A side's field changed in place (as tests arrange states) takes a new stamp: the kept reading is dropped."""
+    """A side's field changed in place (as tests arrange states) moves the counter of field changes:
+    the kept readings (in the order of the sides, by id) are dropped."""
     state = _a_turn()
     me, foe = state.active, state.other(state.active)
     for side in state.sides.values():
         side.field.clear()
     assert state.on_field() == []
+    assert B.find_uid(state, 1) is None
     boar = _put(state, foe, "Thornhide Boar")
     scholar = _put(state, me, "Owlkin Scholar")
     assert state.on_field() == [scholar, boar]
+    assert B.find_uid(state, boar.uid) is boar
     state.sides[foe].field.remove(boar)
     assert state.on_field() == [scholar]
+    assert B.find_uid(state, boar.uid) is None
+    other = state.copy()  # a change in another state only costs a fresh reading
+    other.sides[me].field.clear()
+    assert state.on_field() == [scholar] and B.find_uid(state, scholar.uid) is scholar
     state.sides[foe].field += [boar]
     state.sides[foe].field[0] = boar
     assert state.on_field() == [scholar, boar]

@@ -248,22 +248,9 @@ def _read_by_event(found: Sequence[Any]) -> tuple[dict[str, tuple[Any, ...]], di
 
 
 def find_uid(state: BattleMonstersState, uid: int) -> OnField | None:
-    """The card on the field with this id (ids are never reused), or ``None``.
-
-    The card found last time is tried first: if it is still on its owner's side, it is the one.
-    """
-    found = state.found_uid
-    fc = found.get(uid)
-    if fc is not None:
-        side = state.sides.get(fc.owner)
-        if side is not None and fc in side.field:
-            return fc
-    for side in state.sides.values():
-        for fc in side.field:
-            if fc.uid == uid:
-                found[uid] = fc
-                return fc
-    return None
+    """The card on the field with this id (ids are never reused), or ``None`` (``state.by_uid``:
+    the cards by id, kept while no card comes or goes)."""
+    return state.by_uid().get(uid)
 
 
 def find(state: BattleMonstersState, player: str, name: str, copy: int = 1) -> OnField | None:

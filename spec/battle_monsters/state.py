@@ -29,8 +29,11 @@ DECK_MIN = 30
 _CLOCK = count(1)
 """Readings of :attr:`BattleMonstersState.conflicts_clock`: no two states or moments share one."""
 
-_FIELD_STAMP = count(1)
-"""Stamps of :class:`FieldList`: no two sides' fields, nor one field at two moments, share one."""
+_FIELD_MOVES = 0
+"""How many times any :class:`FieldList` has changed (in any state): a reading of the field made
+when it stood at some value holds while it still does (:meth:`BattleMonstersState.field_reading`).
+A change in another state (a copy, a trial) moves it too and only costs a fresh reading."""
+
 
 CHANGES = ("stage", "field", "face", "nullified", "fused", "lasting", "turn", "reading")
 """What moves :attr:`BattleMonstersState.conflicts_clock` (:meth:`BattleMonstersState.changed`): the
@@ -123,66 +126,79 @@ class OnField:
 
 
 class FieldList(list[OnField]):
-    """The cards of one side of the field, in order of arrival: a list that takes a fresh
-    :attr:`stamp` whenever it changes (a card put there or taken away, by the game's steps or
-    by hand). A reading made of the field (:meth:`BattleMonstersState.on_field`) holds while
-    the stamps of both sides are those it was made with: one comparison each, no list joined."""
+    """The cards of one side of the field, in order of arrival: a list that moves the module's
+    counter :data:`_FIELD_MOVES` whenever it is made or changed (a card put there or taken away,
+    by the game's steps or by hand). A reading made of the field (:meth:`BattleMonstersState.field_reading`)
+    holds while the counter stands where it was: one comparison, whichever side changed."""
 
-    __slots__ = ("stamp",)
+    __slots__ = ()
 
     def __init__(self, cards: Any = ()) -> None:
-        super().__init__(cards)
-        self.stamp = next(_FIELD_STAMP)
+        global _FIELD_MOVES
+        list.__init__(self, cards)
+        _FIELD_MOVES += 1
 
     def append(self, fc: OnField) -> None:
-        super().append(fc)
-        self.stamp = next(_FIELD_STAMP)
+        global _FIELD_MOVES
+        list.append(self, fc)
+        _FIELD_MOVES += 1
 
     def remove(self, fc: OnField) -> None:
-        super().remove(fc)
-        self.stamp = next(_FIELD_STAMP)
+        global _FIELD_MOVES
+        list.remove(self, fc)
+        _FIELD_MOVES += 1
 
     def clear(self) -> None:
-        super().clear()
-        self.stamp = next(_FIELD_STAMP)
+        global _FIELD_MOVES
+        list.clear(self)
+        _FIELD_MOVES += 1
 
     def insert(self, index: Any, fc: OnField) -> None:
-        super().insert(index, fc)
-        self.stamp = next(_FIELD_STAMP)
+        global _FIELD_MOVES
+        list.insert(self, index, fc)
+        _FIELD_MOVES += 1
 
     def pop(self, index: Any = -1) -> OnField:
-        fc = super().pop(index)
-        self.stamp = next(_FIELD_STAMP)
+        global _FIELD_MOVES
+        fc = list.pop(self, index)
+        _FIELD_MOVES += 1
         return fc
 
     def extend(self, cards: Any) -> None:
-        super().extend(cards)
-        self.stamp = next(_FIELD_STAMP)
+        global _FIELD_MOVES
+        list.extend(self, cards)
+        _FIELD_MOVES += 1
 
     def sort(self, *args: Any, **kwargs: Any) -> None:
-        super().sort(*args, **kwargs)
-        self.stamp = next(_FIELD_STAMP)
+        global _FIELD_MOVES
+        list.sort(self, *args, **kwargs)
+        _FIELD_MOVES += 1
 
     def reverse(self) -> None:
-        super().reverse()
-        self.stamp = next(_FIELD_STAMP)
+        global _FIELD_MOVES
+        list.reverse(self)
+        _FIELD_MOVES += 1
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        super().__setitem__(index, value)
-        self.stamp = next(_FIELD_STAMP)
+        global _FIELD_MOVES
+        list.__setitem__(self, index, value)
+        _FIELD_MOVES += 1
 
     def __delitem__(self, index: Any) -> None:
-        super().__delitem__(index)
-        self.stamp = next(_FIELD_STAMP)
+        global _FIELD_MOVES
+        list.__delitem__(self, index)
+        _FIELD_MOVES += 1
 
     def __iadd__(self, cards: Any) -> Self:  # type: ignore[override,misc]
-        super().extend(cards)
-        self.stamp = next(_FIELD_STAMP)
+        global _FIELD_MOVES
+        list.extend(self, cards)
+        _FIELD_MOVES += 1
         return self
 
     def __imul__(self, n: Any) -> Self:  # type: ignore[misc]
-        super().__imul__(n)
-        self.stamp = next(_FIELD_STAMP)
+        global _FIELD_MOVES
+        list.__imul__(self, n)
+        _FIELD_MOVES += 1
         return self
 
 
@@ -320,9 +336,6 @@ class BattleMonstersState:
     ending: bool = False
     """The active player took their action: the turn passes once pending effects are done."""
     """How deeply triggers are nested now (a guard against effects that set each other off forever)."""
-    found_uid: dict[int, OnField] = field(default_factory=dict, init=False, repr=False, compare=False)
-    """Cards once found on the field by their id (``board.find_uid``): a hint, believed only while
-    the card is still on its owner's side."""
     profile: Any = field(default=None, init=False, repr=False, compare=False)
     """What the always-on abilities of its card database can do (``board.tame``), once asked."""
     seq: int | None = field(default=None, init=False, repr=False, compare=False)
@@ -366,10 +379,14 @@ class BattleMonstersState:
     """``board.field_sorts`` of several cards, with the list of ``board._helds`` it was gathered
     from: while ``_helds`` answers with that very list, the sorts are the same."""
 
-    field_kept: tuple[int, int, dict[str, FieldReading]] | None = field(default=None, init=False, repr=False, compare=False)
-    """The cards on the field as :meth:`on_field` last listed them: the stamps of the two sides'
-    fields (:class:`FieldList`, in :attr:`players` order) then, and per player whose side comes
-    first, a :class:`FieldReading` in that order."""
+    field_at: int = field(default=-1, init=False, repr=False, compare=False)
+    """The value of :data:`_FIELD_MOVES` when :attr:`field_by` and :attr:`field_uids` were begun:
+    they hold while it stands there (no side's field changed since, in this state or any other)."""
+    field_by: dict[str, FieldReading] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """The cards on the field as :meth:`field_reading` last read them, per :attr:`active` then
+    (whose side comes first; ``""`` before the first turn: the first player's side)."""
+    field_uids: dict[int, OnField] | None = field(default=None, init=False, repr=False, compare=False)
+    """The cards on the field by their id (:meth:`by_uid`), ``None`` while not read since :attr:`field_at`."""
 
     def field_moved(self) -> None:
         """Move :attr:`field_clock`: a card entered or left the field, turned, fused or was nullified."""
@@ -393,32 +410,44 @@ class BattleMonstersState:
         return self.next_stamp
 
     def on_field(self) -> list[OnField]:
-        """Every card on the field, the active player's side first (kept: :attr:`field_kept`; the
+        """Every card on the field, the active player's side first (kept: :attr:`field_by`; the
         caller only reads the list)."""
         return self.field_reading().cards
 
     def field_reading(self) -> FieldReading:
         """The :class:`FieldReading` of the field as it is, in the order of :meth:`on_field`
-        (kept: :attr:`field_kept`)."""
-        a, b = self.players
-        sides = self.sides
-        kept = self.field_kept
-        if kept is not None and kept[0] == sides[a].field.stamp and kept[1] == sides[b].field.stamp:
-            found = kept[2].get(self.active or a)
+        (kept per :attr:`active` while :data:`_FIELD_MOVES` stands at :attr:`field_at`)."""
+        if self.field_at == _FIELD_MOVES:
+            found = self.field_by.get(self.active)
             if found is not None:
                 return found
         return self._read_field()
 
     def _read_field(self) -> FieldReading:
-        """:meth:`field_reading` made afresh from the two sides' fields (:attr:`field_kept`)."""
+        """:meth:`field_reading` made afresh from the two sides' fields (:attr:`field_by`)."""
+        self._field_now()
         a, b = self.players
         fa, fb = self.sides[a].field, self.sides[b].field
-        kept = self.field_kept
-        if kept is None or kept[0] != fa.stamp or kept[1] != fb.stamp:
-            kept = self.field_kept = (fa.stamp, fb.stamp, {})
-        first = self.active or a
-        found = kept[2][first] = FieldReading(fa + fb if first == a else fb + fa)
+        found = self.field_by[self.active] = FieldReading(fa + fb if (self.active or a) == a else fb + fa)
         return found
+
+    def by_uid(self) -> dict[int, OnField]:
+        """The cards on the field by their id (ids are never reused; kept while :data:`_FIELD_MOVES`
+        stands at :attr:`field_at`). The caller only reads it."""
+        uids = self.field_uids
+        if uids is not None and self.field_at == _FIELD_MOVES:
+            return uids
+        self._field_now()
+        # the first card with an id wins, as a search side by side, card by card would find it
+        uids = self.field_uids = {fc.uid: fc for side in reversed(self.sides.values()) for fc in reversed(side.field)}
+        return uids
+
+    def _field_now(self) -> None:
+        """Drop the readings kept if a field has changed since they were begun (:attr:`field_at`)."""
+        if self.field_at != _FIELD_MOVES:
+            self.field_at = _FIELD_MOVES
+            self.field_by = {}
+            self.field_uids = None
 
     def copy(self) -> BattleMonstersState:
         """A cheap independent copy (mutable parts copied, card definitions shared)."""
