@@ -516,7 +516,7 @@ def test_stat_changes_and_moment_labels_kept_are_those_read_afresh(monkeypatch: 
     afresh, a card's cost (its own change kept per card, ``state.cat.own_cost``) is the one read
     afresh, and the labels of a moment (``B.moment_labels``, printed part kept per card) are the
     card's height and traits read afresh."""
-    modifiers, moment_labels, cost = B._modifiers, B.moment_labels, B.cost
+    modifiers, moment_labels, price = B._modifiers, B.moment_labels, B.price
     looked = {"kept": 0, "read": 0, "labels": 0, "cost": 0}
 
     def modifiers_afresh(state: EpicBattlesState, stat: str, uid: int, defn: Any, owner: str) -> int:
@@ -537,20 +537,77 @@ def test_stat_changes_and_moment_labels_kept_are_those_read_afresh(monkeypatch: 
         looked["labels"] += 1
         return found
 
-    def checked_cost(state: EpicBattlesState, card: Any, owner: str, variables: dict[str, object] | None = None) -> int:
-        found = cost(state, card, owner, variables)
-        own = sum(step.delta for step in B._own_steps(state, card.name, owner, variables or {})
-                  if isinstance(step, A.Modify) and isinstance(step.delta, int)) if card.name is not None else 0
-        plain = B.printed(card.defn, "cost") + modifiers_afresh(state, "cost", card.uid, card.defn, owner) + own
-        assert found == max(0, plain), f"stale cost of {card.name}"
+    def checked_price(state: EpicBattlesState, uid: int, name: str | None, defn: Any, owner: str,
+                      variables: dict[str, object] | None = None) -> int:
+        found = price(state, uid, name, defn, owner, variables)
+        own = sum(step.delta for step in B._own_steps(state, name, owner, variables or {})
+                  if isinstance(step, A.Modify) and isinstance(step.delta, int)) if name is not None else 0
+        plain = B.printed(defn, "cost") + modifiers_afresh(state, "cost", uid, defn, owner) + own
+        assert found == max(0, plain), f"stale cost of {name}"
         looked["cost"] += 1
         return found
 
     monkeypatch.setattr(B, "_modifiers", checked_modifiers)
     monkeypatch.setattr(B, "moment_labels", checked_labels)
-    monkeypatch.setattr(B, "cost", checked_cost)
+    monkeypatch.setattr(B, "price", checked_price)  # (B.cost, and the flip's checks, read it)
     _reports_of_every_replay(tmp_path)
     assert looked["kept"] > 100 and looked["labels"] > 100 and looked["cost"] > 100, looked
+
+
+def test_what_the_checks_of_an_attack_or_flip_hand_on_is_what_carrying_it_out_finds_afresh(
+        monkeypatch: Any, tmp_path: Any) -> None:
+    """The checks of an attack or a flip keep what they find in ``state.Move`` for the move being
+    carried out (``EpicBattles._apply``): along the shipped replays and played games, an attack's
+    cost handed on is the cost ``_play_strike`` reads afresh, a flip's cards and moments are
+    those ``_do_flip`` finds afresh, the costs its two checks share are those read afresh; and
+    every report is the one given when nothing is handed on (each reading made afresh)."""
+    from spec.epic_battles import actions as X
+    from spec.epic_battles import game as G
+
+    handed = {"price": 0, "found": 0, "moments": 0, "prices": 0}
+    play_strike, do_flip, flip_prices = G.EpicBattles._play_strike, G.EpicBattles._do_flip, X.flip_prices
+
+    def checked_play_strike(self: Any, state: EpicBattlesState, strike: Any, price: int | None = None) -> None:
+        if price is not None:
+            assert price == B.cost(state, strike.card, strike.attacker, {"combo": strike.position}), strike.card
+            handed["price"] += 1
+        play_strike(self, state, strike, price)
+
+    def checked_do_flip(self: Any, state: EpicBattlesState, ev: Any) -> Any:
+        move = state.move
+        if move is not None and move.event is ev:
+            player = ev.by or ""
+            if move.found is not None:
+                afresh = X.set_events(state, player, ev.cards)
+                assert isinstance(afresh, list) and all(a is b for a, b in zip(move.found, afresh, strict=True)), ev
+                handed["found"] += 1
+            if move.moments is not None:
+                afresh_moments = [X.flip_moment(state, player, name) for name in ev.cards]
+                assert all(a is b or a == b for a, b in zip(move.moments, afresh_moments, strict=True)), ev
+                handed["moments"] += 1
+        return do_flip(self, state, ev)
+
+    def checked_flip_prices(state: EpicBattlesState, ev: Any) -> list[int]:
+        move = state.move
+        kept = move is not None and move.event is ev and move.prices is not None
+        found = flip_prices(state, ev)
+        assert found == X._flip_costs(state, ev.by or "", ev.cards), ev
+        handed["prices"] += kept
+        return found
+
+    monkeypatch.setattr(G.EpicBattles, "_play_strike", checked_play_strike)
+    monkeypatch.setattr(G.EpicBattles, "_do_flip", checked_do_flip)
+    from spec import load_game
+
+    game = load_game("epic_battles")  # (the game loaded once: its handlers by kind were bound then)
+    monkeypatch.setitem(game._perform, "flip", MethodType(checked_do_flip, game))  # type: ignore[attr-defined]
+    monkeypatch.setattr(X, "flip_prices", checked_flip_prices)
+    handed_on = _reports_of_every_replay(tmp_path)
+    assert all(n > 10 for n in handed.values()), handed
+    monkeypatch.undo()
+    for facts in G.FACTS.values():  # nothing handed on: each check and the move read afresh
+        monkeypatch.setattr(facts, "per_move", False)
+    assert _reports_of_every_replay(tmp_path) == handed_on
 
 
 def test_the_shared_list_of_no_rulings_stays_empty_along_the_replays() -> None:

@@ -394,7 +394,11 @@ def attack_cost(state: EpicBattlesState, ev: E.Attack) -> Check:
         if alt is None:
             return Violation(f"{ev.card} has no alternative cost", expected="its energy cost", actual="an alternative cost")
         return cost_shortfall(state, player, 0, alt.cost + extra)
-    return cost_shortfall(state, player, B.cost(state, card, player, {"combo": len(state.combo) + 1}), extra)
+    price = B.cost(state, card, player, {"combo": len(state.combo) + 1})
+    move = state.move
+    if move is not None and move.event is ev and ev.card in state.cat.own_cost:  # (its own text adds the same in every state)
+        move.price = (card.uid, price)  # what carrying the attack out pays (EpicBattles._play_strike)
+    return cost_shortfall(state, player, price, extra)
 
 
 # ====================================================================== blocks (EB.card.block.*)
@@ -566,7 +570,12 @@ def flip_set_events(state: EpicBattlesState, ev: E.Flip) -> Check:
         if _type(state, name) != "event":
             return Violation(f"{name} is not an event", expected="an Event", actual=_type(state, name) or name)
     found = set_events(state, ev.by or "", ev.cards)
-    return found if isinstance(found, Violation) else None
+    if isinstance(found, Violation):
+        return found
+    move = state.move
+    if move is not None and move.event is ev:
+        move.found = found  # the cards carrying the flip out turns up (EpicBattles._do_flip)
+    return None
 
 
 def flip_moment(state: EpicBattlesState, player: str, name: str) -> Occurrence | None | bool:
@@ -603,8 +612,10 @@ def flip_moment_named(state: EpicBattlesState, ev: E.Flip) -> Check:
     permitted = EC.flip_permitted(state, player)
     if B.prohibited(state, player, "flip events") and not permitted:
         return Violation(f"{player} cannot flip events now", expected="no flip", actual="flip")
+    moments: list[Occurrence | bool | None] = []
     for name in ev.cards:
-        if permitted and (flip_moment(state, player, name) is None or B.prohibited(state, player, "flip events")):
+        moment = flip_moment(state, player, name)
+        if permitted and (moment is None or B.prohibited(state, player, "flip events")):
             mark = len(state.notes)
             try:  # a card lets them flip events: the policy decides (weighed here, noted as the flip is made)
                 problem = EC.judge_flip(state, player, name)
@@ -612,24 +623,42 @@ def flip_moment_named(state: EpicBattlesState, ev: E.Flip) -> Check:
                 del state.notes[mark:]  # (judge_flip only adds notes: what it noted is taken back)
             if problem is not None:
                 return problem
-        elif flip_moment(state, player, name) is None:
+        elif moment is None:
             trigger = B.flip_trigger(state, name)
             return Violation(f"{name} flipped when its moment had not come", expected=f"a flip at {trigger.event if trigger else 'no moment'}",
                              actual="flip now")
         for ability in B.abilities(state, name, A.Conditional):
             if ability.condition is not None and not B.condition_holds(state, player, ability.condition, {}):
                 return Violation(f"{name}'s condition does not hold", expected="its condition", actual="not met")
+        moments.append(moment)
+    move = state.move
+    if move is not None and move.event is ev:
+        move.moments = moments  # the moments carrying the flip out notes (EpicBattles._do_flip)
     return None
 
 
 def _flip_costs(state: EpicBattlesState, player: str, names: list[str]) -> list[int]:
-    return [B.cost(state, CardObj(-1, name, player, state.cards.get(name)), player) for name in names]
+    """The energy each event named costs now, as a card not yet in play (``-1``)."""
+    cards = state.cards
+    return [B.price(state, -1, name, cards.get(name), player) for name in names]
+
+
+def flip_prices(state: EpicBattlesState, ev: E.Flip) -> list[int]:
+    """:func:`_flip_costs` of a flip's events: worked out once for both checks of its costs
+    (``state.move``) when ``EpicBattles._apply`` judges it, every time otherwise."""
+    move = state.move
+    if move is None or move.event is not ev:
+        return _flip_costs(state, ev.by or "", ev.cards)
+    prices = move.prices
+    if prices is None:
+        prices = move.prices = _flip_costs(state, ev.by or "", ev.cards)
+    return prices
 
 
 @FLIP.precondition("EB.card.event.flip.pay", "the flipping player can pay the event's cost (and any additional cost of its text)")
 def flip_cost(state: EpicBattlesState, ev: E.Flip) -> Check:
     have = len(state.sides[ev.by or ""].energy)
-    for name, price in zip(ev.cards, _flip_costs(state, ev.by or "", ev.cards), strict=True):
+    for name, price in zip(ev.cards, flip_prices(state, ev), strict=True):
         if price > have:
             return Violation(f"not enough energy to flip {name}", expected=f"{price} energy", actual=f"{have} in the energy pile")
         _effect, extra = B.spell(state, name)
@@ -642,7 +671,7 @@ def flip_cost(state: EpicBattlesState, ev: E.Flip) -> Check:
 @FLIP.precondition("EB.card.event.flip.multi", "events flipped together are paid for together, in full")
 def flip_together(state: EpicBattlesState, ev: E.Flip) -> Check:
     have = len(state.sides[ev.by or ""].energy)
-    total = sum(_flip_costs(state, ev.by or "", ev.cards))
+    total = sum(flip_prices(state, ev))
     if total > have:
         return Violation(f"{len(ev.cards)} events flipped together cost more than the energy pile holds", expected=f"{total} energy",
                          actual=f"{have} in the energy pile")

@@ -490,12 +490,23 @@ def _is_own_step(step: A.Step) -> bool:
 
 
 def _own_steps_as_printed(state: EpicBattlesState, name: str) -> tuple[A.Step, ...] | None:
-    """The steps :func:`own_steps` yields for a card whose text has no *if* (the same in every
-    state, worked out once per card); ``None`` when an *if* makes them depend on the state."""
+    """The steps :func:`own_steps` yields for a card whose own steps stand outside every *if* of
+    its text (the same in every state, worked out once per card); ``None`` when an *if* holds one
+    of them, so that what the card says of itself depends on the state.
+
+    An *if* that holds no own step adds nothing to them whether it holds or not (reading its
+    condition is pure: :func:`condition_holds` changes nothing), so it is not read at all.
+    """
     effect, _cost = spell(state, name)
-    if any(isinstance(step, A.If) for step in effect):
+    if any(isinstance(step, A.If) and _holds_own_step(step.then) for step in effect):
         return None
-    return tuple(step for step in effect if _is_own_step(step))
+    return tuple(step for step in effect if not isinstance(step, A.If) and _is_own_step(step))
+
+
+def _holds_own_step(steps: tuple[A.Step, ...]) -> bool:
+    """Whether the steps an *if* carries out when it holds (its *then*, and the *then* of every
+    *if* within) hold a step :func:`_own_steps` would yield."""
+    return any(_holds_own_step(step.then) if isinstance(step, A.If) else _is_own_step(step) for step in steps)
 
 
 def _own_steps(state: EpicBattlesState, name: str, player: str, variables: dict[str, object]) -> Iterator[A.Step]:
@@ -526,8 +537,14 @@ def damage(state: EpicBattlesState, card: CardObj, owner: str) -> int:
 
 def cost(state: EpicBattlesState, card: CardObj, owner: str, variables: dict[str, object] | None = None) -> int:
     """The energy a card costs now: printed, its own text about its cost, every change in force."""
-    total = printed(card.defn, "cost") + _modifiers(state, "cost", card.uid, card.defn, owner)
-    name = card.name
+    return price(state, card.uid, card.name, card.defn, owner, variables)
+
+
+def price(state: EpicBattlesState, uid: int, name: str | None, defn: CardDef | None, owner: str,
+          variables: dict[str, object] | None = None) -> int:
+    """:func:`cost` of the card ``uid`` read from its parts (no card object needed: a check
+    pricing a card not yet in play passes ``-1``)."""
+    total = printed(defn, "cost") + _modifiers(state, "cost", uid, defn, owner)
     if name is not None:
         own = state.cat.own_cost.get(name)
         total += own if own is not None else _own_cost(state, name, owner, variables or {})
@@ -536,7 +553,7 @@ def cost(state: EpicBattlesState, card: CardObj, owner: str, variables: dict[str
 
 def _own_cost(state: EpicBattlesState, name: str, owner: str, variables: dict[str, object]) -> int:
     """What a card's own text adds to its cost (:func:`own_steps`); kept per card
-    (``state.cat.own_cost``) when its own steps are the same in every state (no *if* in its text)."""
+    (``state.cat.own_cost``) when its own steps are the same in every state (none within an *if*)."""
     total = 0
     for step in own_steps(state, name, owner, variables):
         if isinstance(step, A.Modify) and isinstance(step.delta, int):
@@ -780,6 +797,6 @@ __all__ = [
     "HEIGHTS", "TRIGGER_EVENTS", "ZONES", "Unmodelled", "abilities", "accepts", "alternative", "attack_prohibited",
     "blocked_effects", "bound", "can_reveal", "character_allows", "condition_holds", "copy_limit", "cost", "damage",
     "flip_trigger", "follow_ups", "game_allows", "height", "hit_effects", "in_force", "is_character", "keyword",
-    "own_steps", "passives", "player_of", "printed", "prohibited", "role", "selects", "speaks_of_players", "spell",
+    "own_steps", "passives", "player_of", "price", "printed", "prohibited", "role", "selects", "speaks_of_players", "spell",
     "text_of", "traits", "triggered_on", "watched", "who",
 ]

@@ -39,7 +39,7 @@ class Catalog:
         self.player_rules: dict[str, bool] = {}
         self.own_steps: dict[str, tuple[Any, ...] | None] = {}
         """Per card: the steps of its text about itself when they are the same in every state
-        (no *if* in its text), else ``None`` (spec.epic_battles.board.own_steps)."""
+        (none of them within an *if* of its text), else ``None`` (spec.epic_battles.board.own_steps)."""
         self.own_cost: dict[str, int] = {}
         """Per card whose own steps are the same in every state: what they add to its cost
         (spec.epic_battles.board.cost)."""

@@ -46,7 +46,7 @@ from spec.epic_battles import conflicts as EC
 from spec.epic_battles import events as E
 from spec.epic_battles.actions import BOOK
 from spec.epic_battles.effects import Effects
-from spec.epic_battles.state import EpicBattlesState, Job, Occurrence, Side, Strike
+from spec.epic_battles.state import EpicBattlesState, Job, Move, Occurrence, Side, Strike
 from spec.epic_battles.turn import TURN
 
 cite = cache(BOOK.cite)
@@ -66,10 +66,15 @@ NAMED_FIELDS = {cls: _named_fields(cls) for cls in E.EVENTS}
 """Per event class, its fields naming cards (checked against the database)."""
 
 
+PER_MOVE = frozenset({"attack", "flip"})
+"""The kinds of move whose checks find what carrying the move out reads again (an attack's
+cost; a flip's cards, moments and costs): :class:`~spec.epic_battles.state.Move`."""
+
+
 class KindFacts:
     """What applying an event of one class needs to know of its kind, worked out once per class."""
 
-    __slots__ = ("action", "actor", "at_node", "claim", "kind", "many", "names", "one", "tests_at")
+    __slots__ = ("action", "actor", "at_node", "claim", "kind", "many", "names", "one", "per_move", "tests_at")
 
     def __init__(self, cls: type) -> None:
         self.kind: str = TAGS.get(cls) or str(cls.__struct_config__.tag)  # type: ignore[attr-defined]
@@ -91,6 +96,8 @@ class KindFacts:
         checks of that step, not the four of the set-up."""
         self.tests_at = {node: tests for node, (_checks, tests) in self.at_node.items()}
         """Per node, the tests alone (``at_node``'s second part), read first on every event."""
+        self.per_move = self.kind in PER_MOVE
+        """Whether its checks keep what they find for its carrying out (:class:`~spec.epic_battles.state.Move`)."""
 
 
 FACTS: dict[type, KindFacts] = {cls: KindFacts(cls) for cls in E.EVENTS}
@@ -283,6 +290,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         try:
             rulings = self._apply(state, event, facts.kind, facts)
         except (B.Unmodelled, UnsupportedStep) as error:
+            state.move = None  # (a check or the move itself could not be read through)
             state.effects_may_change()  # (whatever the event left in the notes is listed next)
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
         notes = state.notes  # (the state may have been put back as it was: read it afresh)
@@ -348,9 +356,12 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         except KeyError:
             tests = None
         if tests is not None:  # the checks that can fail where the game stands, first to last
+            if facts.per_move:  # what its checks find, kept for its carrying out (state.Move)
+                state.move = Move(ev)
             for test in tests:
                 violation = test(state, ev)
                 if violation is not None:
+                    state.move = None  # passes may be inferred now: the game moves on
                     refused = self._refused(state, ev, kind, facts, (facts.at_node[state.node][0][tests.index(test)], violation))
                     if refused is not None:
                         return refused
@@ -709,6 +720,12 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         state.recent.clear()
         player = ev.by or ""
         side = state.sides[player]
+        move = state.move
+        if move is not None:  # what its checks found (state.Move): taken, then dropped
+            state.move = None
+            price = move.price if move.event is ev else None
+        else:
+            price = None
         rulings: list[Ruling] = []
         card = self.take(state, player, side.hand, ev.card, rulings)
         if state.window != "link":
@@ -720,18 +737,25 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         state.strikes.append(strike)
         state.combo.append((card.uid, card.name or ""))
         state.window = ""
-        self._play_strike(state, strike)
+        self._play_strike(state, strike, price[1] if price is not None and price[0] == card.uid else None)
         return rulings
 
-    def _play_strike(self, state: EpicBattlesState, strike: Strike) -> None:
-        """Pay for an attack (EB.card.attack.pay), then carry on with it."""
+    def _play_strike(self, state: EpicBattlesState, strike: Strike, price: int | None = None) -> None:
+        """Pay for an attack (EB.card.attack.pay), then carry on with it.
+
+        ``price`` is its energy cost as its check found it (``actions.attack_cost``, handed on in
+        ``state.move``), when the card played is the one checked and its own text adds the same
+        in every state: nothing it reads has moved since (the card leaving the hand and the
+        combo it joins change what its own text adds, not what the changes in force do)."""
         name = strike.card.name or ""
         _effect, extra = B.spell(state, name)
         if strike.alternative:
             alt = B.alternative(state, name)
             extra = (alt.cost if alt is not None else ()) + extra
         else:
-            self.pay_energy(state, strike.attacker, B.cost(state, strike.card, strike.attacker, {"combo": strike.position}))
+            if price is None:
+                price = B.cost(state, strike.card, strike.attacker, {"combo": strike.position})
+            self.pay_energy(state, strike.attacker, price)
         if extra:
             self.schedule(state, Job("effect", strike.attacker, strike.card, extra,
                                      vars={"this": strike.card.uid, "rule": cite("EB.card.attack.pay")}))
@@ -901,10 +925,19 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                   what="flipping: all costs paid, the events turn face up together, each one's text happens, then it is discarded")
     def _do_flip(self, state: EpicBattlesState, ev: E.Flip) -> list[Ruling]:
         player = ev.by or ""
-        found = X.set_events(state, player, ev.cards)
+        move = state.move
+        found: list[CardObj] | Violation | None = None
+        moments: list[Occurrence | bool | None] | None = None
+        if move is not None:  # what its checks found (state.Move): taken, then dropped
+            state.move = None
+            if move.event is ev:
+                found, moments = move.found, move.moments
+        if found is None:
+            found = X.set_events(state, player, ev.cards)
         rulings: list[Ruling] = []
         assert not isinstance(found, Violation)
-        moments = [X.flip_moment(state, player, name) for name in ev.cards]
+        if moments is None:
+            moments = [X.flip_moment(state, player, name) for name in ev.cards]
         for name, moment in zip(ev.cards, moments, strict=True):
             if moment is None:  # flipped under a card's permission: the settled clash is noted (EB.card.event.flip.timing)
                 EC.judge_flip(state, player, name)

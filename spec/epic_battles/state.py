@@ -23,7 +23,7 @@ import msgspec
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Resolution
-from spec.core.state import CardObj, Zone
+from spec.core.state import CardObj, MoveContext, Zone
 from spec.epic_battles.catalog import Catalog, catalog
 
 STEPS = ("draw", "set", "action", "discard")
@@ -149,6 +149,34 @@ class Side:
                     list(self.top), self.down, self.rounds_won, self.shuffled, self.drawn)
 
 
+class Move(MoveContext):
+    """What the checks of one attack or flip worked out that its carrying out reads again (core
+    :class:`~spec.core.state.MoveContext`).
+
+    ``EpicBattles._apply`` makes one before the checks of an attack or a flip and drops it as
+    soon as one of them fails (passes may be inferred then: the game moves on). When every
+    check holds, nothing has moved between the checks and the move being carried out, so the
+    handler (``_do_attack``, ``_do_flip``) takes what they found instead of finding it again,
+    and drops the context first thing. A slot a check did not fill stays ``None``: it is
+    worked out afresh, as it is for a move judged any other way.
+    """
+
+    __slots__ = ("found", "moments", "price", "prices")
+
+    def __init__(self, event: Any) -> None:
+        super().__init__(event)
+        self.price: tuple[int, int] | None = None
+        """An attack's card id and its energy cost (``actions.attack_cost``), when its own text
+        adds the same to its cost in every state: what ``_play_strike`` pays."""
+        self.prices: list[int] | None = None
+        """The energy costs of the events a flip names (``actions.flip_prices``), for its two
+        checks of costs."""
+        self.found: list[CardObj] | None = None
+        """The face-down cards a flip turns up (``actions.set_events``)."""
+        self.moments: list[Any] | None = None
+        """The moment that lets each of them be flipped now (``actions.flip_moment``)."""
+
+
 @dataclass
 class EpicBattlesState:
     """The whole game at one moment."""
@@ -218,6 +246,10 @@ class EpicBattlesState:
     """Answers worked out from the characters in play alone (spec.epic_battles.board: which
     kinds of always-on steps none of them has, which moments none of them triggers on).
     Emptied whenever a character is shown (``EpicBattles._do_character``); a copy starts afresh."""
+
+    move: Move | None = field(default=None, init=False, repr=False, compare=False)
+    """What the checks of the attack or flip being judged share with its carrying out
+    (:class:`Move`); ``None`` otherwise. A copy has none."""
 
     def __post_init__(self) -> None:
         self.cat = catalog(self.cards)
