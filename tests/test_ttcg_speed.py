@@ -23,8 +23,8 @@ by id and top card, and what was read per kind and per event unless the pile's c
 effects); a new active player takes over what was read per kind and per event, put in the new order
 when first asked (``_Field.carried``); the conflicts signature is read as ids, without making the
 effects (``conflicts._reading_in_force``); a pile is made without its per-field bookkeeping.
-Its second round keeps the marks counted for the change key on the state (``TtcgState.marks_counted``)
-so that asking them never reads the field again, and the left-out-checks test runs on
+Its second round kept the marks counted for the change key on the state so that asking them never
+reads the field again, and the left-out-checks test runs on
 ``tests.staging.agrees_with_every_check``.
 
 Session 9 follows a level up in place too (``_Field.levelled``: the old top card goes under, the
@@ -36,6 +36,10 @@ Session 10 keeps the statics of a kind whose conditions counted cards of the fie
 their ranks until the make-up changes at all (``_Field.counted``; a rank read, ``Reads.ranks``, still
 leaves them unkept), and puts the top cards kept in a new active player's order instead of listing
 them again.
+
+Session 11 keeps the marks the change key reads on each side (``state.Tally``), moved at the places
+that change them (a pile joining or leaving a row, a mark placed or removed, a level up), so that asking
+the change key is reading numbers, never counting the piles.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ from spec.core.conflicts import Effect
 from spec.core.game import Setup
 from spec.ttcg import board as B
 from spec.ttcg import conflicts as TC
-from spec.ttcg.state import Pile, TtcgState
+from spec.ttcg.state import EDITS, Pile, TtcgState
 from verifier.replay import read
 from verifier.verify import Verifier, _decoder_for
 
@@ -580,6 +584,10 @@ def test_each_pile_counts_the_changes_of_its_own_marks() -> None:
     assert B.marks_unchanged(inner_seen) and not B.marks_unchanged(seen)
     first.tapped = False
     assert not B.marks_unchanged(inner_seen)
+    edits, inner_seen = EDITS.marks, B.marks_recorded(lambda: B._marks_read(first))[1]
+    assert B.marks_unchanged(inner_seen, edits)
+    first.switched_on.add(6)
+    assert not B.marks_unchanged(inner_seen, edits) and not B.marks_unchanged(inner_seen)
 
 
 def test_the_field_turned_to_a_new_active_player_is_the_field_read_afresh_along_the_replays() -> None:
@@ -693,20 +701,118 @@ def test_the_field_followed_through_a_pile_joining_or_leaving_is_the_field_read_
     assert all(followed.values()), followed
 
 
-def test_the_marks_counted_are_kept_on_the_state_without_reading_the_field_again() -> None:
-    """Along the replays, after every event, :func:`spec.ttcg.board.field_marks` gives the counts made
-    pile by pile and leaves the field's reading as it was (it never makes ``field_of`` read the field)."""
-    counted = {"kept": 0}
+def _change_key_plain(state: TtcgState) -> tuple[Any, ...]:
+    """The change key with the marks counted pile by pile."""
+    return (state.next_uid, state.next_order, len(state.lasting), state.turn, len(state.flags.extra),
+            B.field_marks_plain(state))
+
+
+def test_the_change_key_kept_as_the_field_changes_is_the_one_counted_afresh_along_the_replays_and_games(tmp_path: Path) -> None:
+    """Session 11: after every event of the shipped replays and simulated games, the change key (its marks
+    followed by each side's tally as piles join, leave and change their marks) is the one counted pile by
+    pile, and asking it never makes the field be read; most askings found the tallies ready (nothing
+    counted), and the counts a ready tally held before it was asked were those counted afresh."""
+    asked = {"ready": 0, "counted": 0}
 
     def see(state: TtcgState, _event: Any) -> None:
+        if state.stage == "setup" and not state.sides:
+            return
         index = state.field_index
-        kept = state.marks_counted
-        assert B.field_marks(state) == B.field_marks_plain(state)
+        ready = all(side.tally is not None and side.tally.ready for side in state.sides.values())
+        if ready:  # what the tallies held before the asking
+            a, b = state.players
+            held = tuple(n for p in (a, b) for n in (len(state.sides[p].creatures) + len(state.sides[p].magic),
+                                                     state.sides[p].tally.tapped, state.sides[p].tally.switched))  # type: ignore[union-attr]
+            assert held == B.field_marks_plain(state)
+        asked["ready" if ready else "counted"] += 1
+        assert TC.change_key(state) == _change_key_plain(state)
         assert state.field_index is index
-        counted["kept"] += kept is not None and state.marks_counted is kept
 
-    along_replays(see)
-    assert counted["kept"] > 0
+    along_replays_and_games(see, tmp_path)
+    assert asked["ready"] > 10 * asked["counted"] > 0, asked
+
+
+def test_marks_told_unchanged_by_the_count_of_all_changes_are_those_looked_at_pile_by_pile(
+        monkeypatch: Any, tmp_path: Path) -> None:
+    """Session 11: where the kept signature of the effects in force is asked whether the marks it looked
+    at changed, the answer told by the count of all mark changes is, along the shipped replays and
+    simulated games, the one each pile's own count tells; the count told it at times."""
+    told = {"by_count": 0, "piles": 0}
+    unchanged = B.marks_unchanged
+
+    def both(seen: Any, edits: int = -1) -> bool:
+        plain = all(pile.mark_count == count for pile, count in seen)
+        told["by_count" if edits == EDITS.marks else "piles"] += 1
+        answer = unchanged(seen, edits)
+        assert answer == plain
+        return answer
+
+    monkeypatch.setattr(B, "marks_unchanged", both)
+    along_replays_and_games(lambda _state, _event: None, tmp_path)
+    assert told["by_count"] > 0 and told["piles"] > 0, told
+
+
+def test_a_side_tally_follows_every_change_of_its_rows_and_marks() -> None:
+    """Piles joining and leaving a row any way a list can change, a row replaced, marks changed any way,
+    a set of effects replaced (the old one changed after), a pile on both sides at once, a copy and a
+    snapshot put back: after each, the marks asked are those counted pile by pile."""
+    cards = CardDatabase.load(shipped_database("ttcg", "base"), "ttcg")
+    state = GAME.setup(Setup(("ann", "ben"), {}, {}, cards))
+    state.stage, state.active = "turn", "ann"
+    names = [d.name for d in cards if B.is_creature(d)][:3]
+
+    def pile(n: int, tapped: bool = False, on: tuple[int, ...] = ()) -> Pile:
+        made = GAME.new_pile(state, "ann", state.new_card(names[n % 3], "ann", cards[names[n % 3]]), by_effect=True)
+        made.tapped = tapped
+        made.switched_on.update(on)
+        return made
+
+    def same() -> None:
+        assert B.field_marks(state) == B.field_marks_plain(state), (B.field_marks(state), B.field_marks_plain(state))
+
+    same()
+    ann, ben = state.sides["ann"], state.sides["ben"]
+    first, second, third = pile(0, True, (1, 2)), pile(1), pile(2, False, (3,))
+    same()
+    ann.creatures.remove(second)
+    same()
+    ann.creatures.insert(0, second)
+    second.tapped = True
+    same()
+    old = first.switched_on
+    first.switched_on = {7}
+    same()
+    old.add(9)  # no longer the pile's set
+    same()
+    first.switched_on |= {8}
+    first.switched_on.discard(7)
+    first.switched_on.pop()
+    same()
+    gone = ann.creatures.pop()
+    gone.tapped = True  # off the field: counts for no side
+    same()
+    ann.creatures[0:1] = [third, gone]
+    same()
+    del ann.creatures[0]
+    ann.creatures += [second]
+    ann.creatures.extend([])
+    same()
+    ann.creatures = [first]
+    second.switched_on.add(4)  # left with the row it was in
+    same()
+    ben.creatures.append(first)  # on both sides at once
+    first.tapped = False
+    same()
+    ann.creatures.remove(first)
+    first.switched_on.add(5)
+    same()
+    copy = state.copy()
+    snapshot = state.snapshot()
+    ben.creatures.clear()
+    same()
+    snapshot.restore(state)
+    same()
+    assert B.field_marks(copy) == B.field_marks_plain(copy)
 
 
 def test_statics_that_counted_cards_of_the_field_are_kept_and_are_those_read_afresh_at_every_lookup(

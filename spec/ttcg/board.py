@@ -354,12 +354,15 @@ def marks_recorded(read: Callable[[], Any]) -> tuple[Any, MarksSeen]:
     return found, tuple((pile, pile.mark_count) for pile in seen)
 
 
-def marks_unchanged(seen: MarksSeen) -> bool:
+def marks_unchanged(seen: MarksSeen, edits: int = -1) -> bool:
     """Whether the marks of the piles a reading looked at are as they were (see :func:`marks_recorded`);
-    then a reading under way looks at them too."""
-    for pile, count in seen:
-        if pile.mark_count != count:
-            return False
+    then a reading under way looks at them too. ``edits``: :func:`spec.ttcg.state.mark_edits` as it was
+    when ``seen`` was recorded, if known: while it stays, no pile's marks changed (each change of a
+    pile's own count moves it), and the piles are not looked at one by one."""
+    if edits != EDITS.marks:
+        for pile, count in seen:
+            if pile.mark_count != count:
+                return False
     READS.marks += 1
     piles = READS.piles
     if piles is not None:
@@ -801,20 +804,23 @@ def field_now(state: TtcgState) -> _Field | None:
 
 def field_marks(state: TtcgState) -> tuple[int, ...]:
     """For each player in turn: how many piles, how many of them tapped, how many effects switched on
-    among them (counted again only once a pile's marks or the field's make-up may have changed).
+    among them.
 
-    The counts are kept on the state itself (:attr:`spec.ttcg.state.TtcgState.marks_counted`), not
-    with the field's reading: asking them never makes :func:`field_of` read the field again (the
-    change key asks them after every event that moved the change stamp, and the field's reading,
-    once stale, is often not needed again before its next change).
+    Nothing is counted here: each side's :class:`spec.ttcg.state.Tally` follows its piles joining and
+    leaving and their marks changing as they change (a side made from a copy or a snapshot counts
+    once, when first asked). Asking them never makes :func:`field_of` read the field (the change key
+    asks them after every event that moved the change stamp).
     """
-    kept = state.marks_counted
-    field, marks = EDITS.field, EDITS.marks
-    if kept is None or kept[1] != marks or kept[0] != field:
-        counts = field_marks_plain(state)
-        state.marks_counted = (field, marks, counts)
-        return counts
-    return kept[2]
+    a, b = state.players
+    sides = state.sides
+    first, second = sides[a], sides[b]
+    one, other = first.tally, second.tally
+    if one is None or not one.ready:
+        one = first.tallied()
+    if other is None or not other.ready:
+        other = second.tallied()
+    return (len(first.creatures) + len(first.magic), one.tapped, one.switched,
+            len(second.creatures) + len(second.magic), other.tapped, other.switched)
 
 
 def field_marks_plain(state: TtcgState) -> tuple[int, ...]:

@@ -247,21 +247,26 @@ def _signature_kept(state: Any, memo: dict[str, Any]) -> frozenset[str]:
     active player and points, hands or discard pile only if it looked at them, as
     :data:`spec.ttcg.board.READS` tells (for marks, on those piles' own only:
     :func:`spec.ttcg.board.marks_recorded`). The ids do not depend on the order the field is
-    read in. A reading that looked at points, a hand or a discard pile is not kept. When
+    read in. A reading that looked at points, a hand or a discard pile is not kept. What it was
+    kept with is compared with the state where it stands (the lasting results and extra plays are
+    kept as lists, compared element by element as tuples of them were); the marks of the piles it
+    looked at are not looked at again while no mark changed anywhere (:func:`spec.ttcg.state.mark_edits`
+    as it was when it was read). When
     :func:`_nothing_in_force` tells that nothing is in force (from the field's make-up, the
     lasting results and the extra plays alone), the reading is not made.
     """
     flags = state.flags
-    extra = tuple(flags.extra)
-    base = (state.sides, EDITS.field, tuple(state.lasting), extra, tuple(flags.extra_sources))
     kept = memo.get("reading")
-    if kept is not None and kept[0] == base:
-        _base, marks, active, signature = kept
-        if (marks is None or B.marks_unchanged(marks)) and (active is None or active == state.active):
-            return signature
+    if kept is not None:
+        sides, field, lasting, extra, sources, marks, marks_edits, active, signature = kept
+        if (sides == state.sides and field == EDITS.field and lasting == state.lasting and extra == flags.extra
+                and sources == flags.extra_sources and (marks is None or B.marks_unchanged(marks, marks_edits))
+                and (active is None or active == state.active)):
+            return signature  # (compared where they stand: nothing is built to ask)
+    base = (state.sides, EDITS.field, list(state.lasting), list(flags.extra), list(flags.extra_sources))
     if _nothing_in_force(state):
         signature = frozenset()
-        memo["reading"] = (base, None, None, signature)
+        memo["reading"] = (*base, None, 0, None, signature)
         return signature
     before = B.READS.now()
     (_effects, signature), seen = B.marks_recorded(lambda: _in_force(state))
@@ -270,8 +275,8 @@ def _signature_kept(state: Any, memo: dict[str, Any]) -> frozenset[str]:
         memo.pop("reading", None)
         return signature
     marks = seen if seen else None  # the piles whose marks it looked at, and their counts of changes
-    active = state.active if reads_active != before[1] or extra else None
-    memo["reading"] = (base, marks, active, signature)
+    active = state.active if reads_active != before[1] or flags.extra else None
+    memo["reading"] = (*base, marks, EDITS.marks, active, signature)
     return signature
 
 

@@ -97,21 +97,26 @@ def force_changed() -> None:
 
 class MarkSet(set):  # type: ignore[type-arg]
     """A pile's set of switched-on effects that counts its changes (:func:`mark_edits`, and the
-    pile's own ``mark_count``); reading it is a plain set's reading."""
+    pile's own ``mark_count``) and tells its side's :class:`Tally` how many effects it gained or
+    lost; reading it is a plain set's reading."""
 
     __slots__ = ("pile",)
     pile: weakref.ref[Pile]
     """The pile whose set it is (its ``mark_count`` counts the changes too), held weakly: the
     pile holds its set, and a set holding its pile back would make every pile that leaves
     the field garbage that only the cycle collector frees (a collection every few hundred
-    piles, walking the whole heap now and then)."""
+    piles, walking the whole heap now and then). A set the pile no longer holds has none."""
 
-    def _changed(self) -> None:
+    def _changed(self, grown: int) -> None:
+        """Count a change that made the set ``grown`` effects larger (or smaller, when negative)."""
         _marks_changed()
         ref = getattr(self, "pile", None)
         pile = ref() if ref is not None else None
         if pile is not None:
             object.__setattr__(pile, "mark_count", pile.mark_count + 1)
+            tally = pile.tally
+            if grown and tally is not None:
+                tally.switched += grown
 
     def of(self, pile: Pile) -> bool:
         """Whether this is ``pile``'s own set."""
@@ -119,60 +124,72 @@ class MarkSet(set):  # type: ignore[type-arg]
         return ref is not None and ref() is pile
 
     def add(self, item: Any) -> None:
+        size = len(self)
         super().add(item)
-        self._changed()
+        self._changed(len(self) - size)
 
     def discard(self, item: Any) -> None:
+        size = len(self)
         super().discard(item)
-        self._changed()
+        self._changed(len(self) - size)
 
     def remove(self, item: Any) -> None:
+        size = len(self)
         super().remove(item)
-        self._changed()
+        self._changed(len(self) - size)
 
     def pop(self) -> Any:
         item = super().pop()
-        self._changed()
+        self._changed(-1)
         return item
 
     def clear(self) -> None:
+        size = len(self)
         super().clear()
-        self._changed()
+        self._changed(-size)
 
     def update(self, *others: Any) -> None:
+        size = len(self)
         super().update(*others)
-        self._changed()
+        self._changed(len(self) - size)
 
     def difference_update(self, *others: Any) -> None:
+        size = len(self)
         super().difference_update(*others)
-        self._changed()
+        self._changed(len(self) - size)
 
     def intersection_update(self, *others: Any) -> None:
+        size = len(self)
         super().intersection_update(*others)
-        self._changed()
+        self._changed(len(self) - size)
 
     def symmetric_difference_update(self, other: Any) -> None:
+        size = len(self)
         super().symmetric_difference_update(other)
-        self._changed()
+        self._changed(len(self) - size)
 
     def __ior__(self, other: Any) -> Self:
+        size = len(self)
         super().__ior__(other)
-        self._changed()
+        self._changed(len(self) - size)
         return self
 
     def __iand__(self, other: Any) -> Self:
+        size = len(self)
         super().__iand__(other)
-        self._changed()
+        self._changed(len(self) - size)
         return self
 
     def __isub__(self, other: Any) -> Self:
+        size = len(self)
         super().__isub__(other)
-        self._changed()
+        self._changed(len(self) - size)
         return self
 
     def __ixor__(self, other: Any) -> Self:
+        size = len(self)
         super().__ixor__(other)
-        self._changed()
+        self._changed(len(self) - size)
         return self
 
 
@@ -234,6 +251,142 @@ class FieldList(list):  # type: ignore[type-arg]
         return self
 
 
+class Tally:
+    """What the change key of the conflicts reads of one side's piles beyond their number: how many
+    are tapped (``tapped``) and how many effects are switched on among them (``switched``), kept as
+    they change instead of counted pile by pile each time they are asked.
+
+    A side's two rows (:class:`Row`) share its tally. A pile joining a row *seats* itself there
+    (``Pile.tally``, ``Pile.seats``: the tally it tells of its marks, and in how many places of its
+    side's rows it lies) and adds its marks; leaving, it takes them away; tapping, untapping and
+    switching effects on or off move the counts of the pile's tally (``Pile.__setattr__``,
+    :class:`MarkSet`). Nothing names the side or a pile back: the tally holds two numbers.
+
+    ``ready``: the counts hold for the rows as they are. A side is made (a copy, a snapshot put
+    back) with a tally not ready, so that a snapshot taken and dropped never seats its piles: the
+    first asking counts its piles and seats them (:meth:`Side.tallied`). ``shared``: a pile was
+    seated on two sides at once (never in a game: a card is on one field); the counts are then
+    made pile by pile at every asking.
+    """
+
+    __slots__ = ("ready", "shared", "switched", "tapped")
+
+    def __init__(self) -> None:
+        self.tapped = 0
+        self.switched = 0
+        self.ready = False
+        self.shared = False
+
+    def seat(self, pile: Pile) -> None:
+        """Count ``pile``, which joined a row of this tally's side."""
+        held = pile.tally
+        if held is None:
+            object.__setattr__(pile, "tally", self)
+            object.__setattr__(pile, "seats", 1)
+        elif held is self:
+            object.__setattr__(pile, "seats", pile.seats + 1)
+        else:  # on two sides at once: neither side's counts can follow its marks
+            self.shared = held.shared = True
+            self.ready = held.ready = False
+        if pile.tapped:
+            self.tapped += 1
+        self.switched += len(pile.switched_on)
+
+    def unseat(self, pile: Pile) -> None:
+        """Take away ``pile``, which left a row of this tally's side."""
+        if pile.tapped:
+            self.tapped -= 1
+        self.switched -= len(pile.switched_on)
+        if pile.tally is self:
+            seats = pile.seats - 1
+            object.__setattr__(pile, "seats", seats)
+            if not seats:
+                object.__setattr__(pile, "tally", None)
+
+
+class Row(FieldList):
+    """A row of piles of one side (a :class:`FieldList`) that tells the side's :class:`Tally` of the
+    piles joining and leaving it while the tally is ready; ``tally`` is ``None`` once the side holds
+    another row in its place."""
+
+    __slots__ = ("tally",)
+
+    def __init__(self, piles: Any = (), tally: Tally | None = None) -> None:
+        super().__init__(piles)
+        self.tally = tally
+
+    def _recount(self, before: list[Pile]) -> None:
+        """After a change made some other way: the piles that were here leave, those here now join."""
+        tally = self.tally
+        if tally is not None and tally.ready:
+            for pile in before:
+                tally.unseat(pile)
+            for pile in self:
+                tally.seat(pile)
+
+    def append(self, item: Any) -> None:
+        super().append(item)
+        tally = self.tally
+        if tally is not None and tally.ready:
+            tally.seat(item)
+
+    def insert(self, index: Any, item: Any) -> None:
+        super().insert(index, item)
+        tally = self.tally
+        if tally is not None and tally.ready:
+            tally.seat(item)
+
+    def remove(self, item: Any) -> None:
+        try:
+            at = self.index(item)  # (where list.remove would take it away)
+        except ValueError:
+            raise ValueError("list.remove(x): x not in list") from None
+        gone = self[at]
+        FieldList.__delitem__(self, at)
+        tally = self.tally
+        if tally is not None and tally.ready:
+            tally.unseat(gone)
+
+    def pop(self, index: Any = -1) -> Any:
+        item = super().pop(index)
+        tally = self.tally
+        if tally is not None and tally.ready:
+            tally.unseat(item)
+        return item
+
+    def extend(self, items: Any) -> None:
+        before = list(self)
+        super().extend(items)
+        self._recount(before)
+
+    def clear(self) -> None:
+        before = list(self)
+        super().clear()
+        self._recount(before)
+
+    def __setitem__(self, index: Any, item: Any) -> None:
+        before = list(self)
+        super().__setitem__(index, item)
+        self._recount(before)
+
+    def __delitem__(self, index: Any) -> None:
+        before = list(self)
+        super().__delitem__(index)
+        self._recount(before)
+
+    def __iadd__(self, items: Any) -> Self:  # type: ignore[misc]  # (as FieldList's)
+        before = list(self)
+        super().__iadd__(items)
+        self._recount(before)
+        return self
+
+    def __imul__(self, n: Any) -> Self:  # type: ignore[misc]  # (as FieldList's)
+        before = list(self)
+        super().__imul__(n)
+        self._recount(before)
+        return self
+
+
 _UNSET = object()
 
 
@@ -261,7 +414,8 @@ class Pile:
     make-up (:func:`field_edits`), as does any change to that list; tapping, untapping,
     switching effects on and attaching it to a creature count as changes of its marks
     (:func:`mark_edits`, and ``mark_count``, this pile's own count of them: a reading that
-    looked at the marks of some piles only is kept while theirs stay as they were).
+    looked at the marks of some piles only is kept while theirs stay as they were). While it lies in
+    a row of a side whose :class:`Tally` is ready, its marks changing move that tally's counts too.
 
     Making a pile sets its fields directly (see :meth:`__init__`): it is a new object, so
     no reading can have looked at it yet.
@@ -281,6 +435,10 @@ class Pile:
     """For a magic card attached as equipment: the pile id of its creature (2.2.5.i.4)."""
     mark_count: int = field(default=0, repr=False, compare=False)
     """How many times this pile's marks changed (see above)."""
+    tally: Tally | None = field(default=None, repr=False, compare=False)
+    """The tally of the side in whose rows it lies, once that tally is ready (see :meth:`Tally.seat`)."""
+    seats: int = field(default=0, repr=False, compare=False)
+    """In how many places of those rows it lies (one, in a game)."""
 
     def __init__(self, id: int, card: CardObj, row: str, under: list[CardObj] | None = None, tapped: bool = False,
                  tapped_turn: int = -1, switched_on: set[int] | None = None, equipped_to: int | None = None,
@@ -306,10 +464,19 @@ class Pile:
         if name in _PILE_WATCHED:
             _watched(self, name, value, ("under",), ("card",))
         elif name in _PILE_MARKS:
-            if name == "switched_on" and (type(value) is not MarkSet or not (getattr(value, "pile", None) is None or value.of(self))):
-                value = MarkSet(value)
+            tally = self.tally
             if name == "switched_on":
+                if type(value) is not MarkSet or not (getattr(value, "pile", None) is None or value.of(self)):
+                    value = MarkSet(value)
+                old = getattr(self, "switched_on", None)
+                if old is not None and old is not value:
+                    if type(old) is MarkSet and old.of(self):
+                        del old.pile  # no longer this pile's: changing it changes none of its marks
+                    if tally is not None:
+                        tally.switched += len(value) - len(old)
                 value.pile = weakref.ref(self)
+            elif name == "tapped" and tally is not None:
+                tally.tapped += (1 if value else 0) - (1 if getattr(self, "tapped", False) else 0)
             object.__setattr__(self, name, value)
             object.__setattr__(self, "mark_count", getattr(self, "mark_count", 0) + 1)
             _marks_changed()
@@ -330,8 +497,9 @@ class Pile:
 class Side:
     """Everything one player has.
 
-    Its rows of piles are :class:`FieldList` lists: a change to them counts as a change of
-    the field's make-up (:func:`field_edits`).
+    Its rows of piles are :class:`Row` lists: a change to them counts as a change of the
+    field's make-up (:func:`field_edits`), and the piles joining and leaving them are told to
+    the side's :class:`Tally` (``tally``, made with the first row and shared by both rows).
     """
 
     name: str
@@ -346,12 +514,57 @@ class Side:
     opening_draws: int = 0
     skips: int = 0
     """Turns of this player still to be skipped (an effect's cost)."""
+    tally: Tally | None = field(default=None, init=False, repr=False, compare=False)
+    """How many of its piles are tapped and how many effects are switched on among them (see :class:`Tally`)."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in _ROWS:
-            _watched(self, name, value, _ROWS)
+            self._seated(name, value)
         else:
             object.__setattr__(self, name, value)
+
+    def _seated(self, name: str, piles: Any) -> None:
+        """Set the row ``name`` to a :class:`Row` of ``piles`` sharing the side's tally; the piles of the
+        row it replaces leave (setting it the first time, as the side is made, changes no field)."""
+        tally = self.tally
+        if tally is None:
+            tally = Tally()
+            object.__setattr__(self, "tally", tally)
+        old = getattr(self, name, _UNSET)
+        if old is not _UNSET:
+            _field_changed()
+            if type(old) is Row and old.tally is tally:
+                if tally.ready:
+                    for pile in old:
+                        tally.unseat(pile)
+                old.tally = None
+        row = Row(piles, tally)
+        if tally.ready:
+            for pile in row:
+                tally.seat(pile)
+        object.__setattr__(self, name, row)
+
+    def tallied(self) -> Tally:
+        """The side's tally, counted pile by pile and its piles seated first if it is not ready (see :class:`Tally`)."""
+        tally = self.tally
+        if tally is not None and tally.ready:
+            return tally
+        if tally is None:  # (a side always has one once its rows are set)
+            tally = Tally()
+            object.__setattr__(self, "tally", tally)
+        tally.tapped = tally.switched = 0
+        if tally.shared:  # counted afresh at every asking
+            for row in (self.creatures, self.magic):
+                for pile in row:
+                    if pile.tapped:
+                        tally.tapped += 1
+                    tally.switched += len(pile.switched_on)
+            return tally
+        tally.ready = True
+        for row in (self.creatures, self.magic):
+            for pile in row:
+                tally.seat(pile)
+        return tally
 
     def piles(self) -> list[Pile]:
         return self.creatures + self.magic
@@ -527,10 +740,6 @@ class TtcgState:
     """The seq of the event being applied (what the deck journals are dated with, see ``DeckKnowledge.dated``)."""
     field_index: Any = field(default=None, repr=False, compare=False)
     """What :mod:`spec.ttcg.board` read of this field's make-up (its own, never copied; see :func:`field_edits`)."""
-    marks_counted: tuple[int, int, tuple[int, ...]] | None = field(default=None, repr=False, compare=False)
-    """``(field_edits, mark_edits, counts)``: :func:`spec.ttcg.board.field_marks` as last counted, and the
-    counts of changes then (any change to this state's field or marks moves one of them); a copy, or a
-    state put back from a snapshot, counts afresh."""
     in_force_stamp: int = field(default=0, repr=False, compare=False)
     """:func:`in_force_edits` as the last event applied left it (``Ttcg.apply`` sets it): the game's
     ``conflicts_stamp``, read by the verifier after each event."""
