@@ -181,7 +181,7 @@ def test_without_a_decklist_a_fourth_copy_is_inconsistent_by_the_copy_limit() ->
     for seq in range(1, 4):
         for side in state.sides.values():
             side.knowledge.now = seq
-        assert GAME._draw(state, "alice", "Tidebreak") == []  # type: ignore[attr-defined]
+        assert not GAME._draw(state, "alice", "Tidebreak")  # type: ignore[attr-defined]
     for side in state.sides.values():
         side.knowledge.now = 4
     rulings = GAME._turn_over(state, "alice", "Tidebreak", "turned over Tidebreak for damage")[1]  # type: ignore[attr-defined]
@@ -198,7 +198,7 @@ def test_a_card_put_back_can_be_shown_again() -> None:
     for _ in range(3):
         knowledge.reveal("Tidal Recall", "drew Tidal Recall")
     knowledge.conceal("Tidal Recall", "put Tidal Recall on the bottom of the deck")
-    assert GAME._draw(state, "alice", "Tidal Recall") == []  # type: ignore[attr-defined]
+    assert not GAME._draw(state, "alice", "Tidal Recall")  # type: ignore[attr-defined]
 
 
 def test_the_reroll_event_is_unchanged_where_no_cant_is_in_force() -> None:

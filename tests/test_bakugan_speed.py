@@ -723,3 +723,29 @@ def test_the_tests_apply_runs_are_the_checks_kept_per_place_and_name_their_check
         assert facts.targets <= bool(facts.names)  # apply reads the selections of the kinds naming a card
     forfeit = G._facts_for(E.Forfeit)
     assert not forfeit.action.checks and forfeit.perform is G.Bakugan._do_forfeit  # carried out wherever the game stands
+
+
+def test_events_that_find_nothing_give_the_one_shared_empty_result(paths: list[Path] | None = None) -> None:
+    """Along the replays (judged on past an illegal move), the events ``apply`` judges that find nothing give
+    mostly :data:`G.NONE_FOUND` itself, no list made for them (the reports, compared elsewhere, are as before);
+    that shared result is still empty after them all, and adding to it fails at once rather than handing a
+    finding to the events after."""
+    given: list[Any] = []
+    plain = G.Bakugan.apply
+
+    def apply(self: Any, state: BakuganState, ev: Any) -> Any:
+        found = plain(self, state, ev)
+        given.append(found)
+        return found
+
+    G.Bakugan.apply = apply  # type: ignore[method-assign]
+    try:
+        along_replays(lambda _state, _event, _before: None, paths)
+    finally:
+        G.Bakugan.apply = plain  # type: ignore[method-assign]
+    shared = sum(found is G.NONE_FOUND for found in given)
+    assert shared > len(given) // 2  # most events find nothing; the few others made their own list, as before
+    assert any(found for found in given) and all(isinstance(found, list) for found in given if found is not G.NONE_FOUND)
+    assert len(G.NONE_FOUND) == 0
+    with pytest.raises(AttributeError):
+        G.NONE_FOUND.append(None)  # type: ignore[arg-type]

@@ -66,6 +66,11 @@ from spec.core.state import CardObj, Zone
 
 cite = BOOK.cite
 
+NONE_FOUND: list[Ruling] = cast("list[Ruling]", ())
+"""What an event (or a card shown from a deck) that finds nothing gives: one shared empty sequence,
+not a new list each time. It is immutable: code that means to add a finding to what it was given
+builds a list of its own (an ``append`` to this one fails at once rather than spreading)."""
+
 NO_ACTOR = ("first", "phase", "victor", "damage", "resolve", "game")
 """Event kinds that no player performs."""
 
@@ -301,7 +306,7 @@ class Bakugan(Game[BakuganState, Event]):
                 violation = test(state, ev)
                 if violation is not None:
                     return self._refused(state, ev, facts, test, violation)
-            return facts.perform(self, state, ev) or []
+            return facts.perform(self, state, ev) or NONE_FOUND
         except (B.Unmodelled, UnsupportedStep) as error:
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
 
@@ -316,7 +321,7 @@ class Bakugan(Game[BakuganState, Event]):
             if fed is not None:
                 return fed
             if still is None:  # legal once the players passed: every check of ev has just passed
-                return facts.perform(self, state, ev) or []
+                return facts.perform(self, state, ev) or NONE_FOUND
             hit = still
         check, found = hit
         if self._anyway:
@@ -421,17 +426,18 @@ class Bakugan(Game[BakuganState, Event]):
         the card, in plain words.
         """
         side = state.sides[player]
-        rulings: list[Ruling] = []
-        if side.deck.hidden > 0:
-            side.deck.hidden -= 1
-        if name is not None:
-            knowledge = side.knowledge
-            if not knowledge.show(name, state.seq, words or f"showed {name} from the deck"):
-                copy = knowledge.located[name]  # this copy, now counted
-                rulings.append(Ruling(cite("4.2.1.p2"), Violation(
-                    self._explain_reveal(side, name), f"at most {knowledge.bound(name)} cop(ies) of {name}",
-                    f"copy {copy}", "inconsistent")))
-        return rulings
+        deck = side.deck
+        if deck.hidden > 0:
+            deck.hidden -= 1
+        if name is None:
+            return NONE_FOUND
+        knowledge = side.knowledge
+        if knowledge.show(name, state.seq, words or f"showed {name} from the deck"):
+            return NONE_FOUND  # the deck can hold it: nothing to report (most cards shown)
+        copy = knowledge.located[name]  # this copy, now counted
+        return [Ruling(cite("4.2.1.p2"), Violation(
+            self._explain_reveal(side, name), f"at most {knowledge.bound(name)} cop(ies) of {name}",
+            f"copy {copy}", "inconsistent"))]
 
     @staticmethod
     def _explain_reveal(side: Side, name: str) -> str:
@@ -633,8 +639,8 @@ class Bakugan(Game[BakuganState, Event]):
         rulings = self._turn_over(state, player, name, f"turned over {name} in a BPower tie break")[1]
         state.tie[player] = name
         if name is None:
-            rulings.append(Ruling(None, Violation("a card turned over in a tie break without its name", "the card's name",
-                                                  "null", "unverifiable")))
+            rulings = [*rulings, Ruling(None, Violation("a card turned over in a tie break without its name", "the card's name",
+                                                        "null", "unverifiable"))]
         if len(state.tie) < 2:
             return rulings
         cost = {p: B.printed_cost(state.cards.get(n) if n else None) for p, n in state.tie.items()}
@@ -1187,7 +1193,7 @@ class Bakugan(Game[BakuganState, Event]):
                 rulings = self._do_play(state, ev, free=True)
                 self._continue(state)
                 return rulings
-            rulings = self._take_fed(state, need, ev, res) or []
+            rulings = self._take_fed(state, need, ev, res) or NONE_FOUND
             need.started = True
             need.count -= 1
             if state.stage == "over":
