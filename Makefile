@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test setup clean chromium graphviz
+.PHONY: demo test setup clean chromium graphviz compiled
 
 $(BIN)/arbiter: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -11,7 +11,13 @@ $(BIN)/arbiter: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test,docs,dev,cluster]'
 	touch $(BIN)/arbiter
 
-setup: $(BIN)/arbiter graphviz
+setup: $(BIN)/arbiter graphviz compiled
+
+# The spec's hot modules compiled with mypyc into .build/compiled (spec/compiled.py says
+# which, and when the build is used). Quick when nothing changed; without a C compiler it
+# prints a note and the spec runs interpreted.
+compiled: $(BIN)/arbiter
+	@$(BIN)/python -m verifier.build_compiled || true
 
 demo: setup
 	$(BIN)/arbiter verify --check-expect replays/
@@ -36,4 +42,4 @@ graphviz:
 	  || echo "note: Graphviz's dot is missing (install it as root: apt-get install graphviz); the docs build needs it"
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis docs/_build
+	rm -rf $(VENV) .pytest_cache .hypothesis docs/_build .build

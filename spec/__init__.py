@@ -10,6 +10,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from spec import compiled
+
+__path__ = compiled.activate(__path__)  # the mypyc build while it is fresh (spec.compiled)
+
 if TYPE_CHECKING:
     from spec.core.game import Game
 

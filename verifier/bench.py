@@ -218,8 +218,10 @@ def run(games: list[str], corpus_dir: Path, min_events: int, jobs: bool = True, 
     """Every measurement, as a JSON-ready dict."""
     from grammar.parser import GAMES as GRAMMARS
     from spec import GAMES as SPECS
+    from spec import compiled
 
-    result: dict[str, Any] = {"targets": TARGETS, "repeat": repeat, "isolated": isolate, "games": [], "grammars": []}
+    result: dict[str, Any] = {"targets": TARGETS, "repeat": repeat, "isolated": isolate, "games": [], "grammars": [],
+                              "spec": compiled.status(), "compiled": compiled.ACTIVE}
     for game in games:
         if game in SPECS:
             corpus(game, corpus_dir / game, min_events)  # written (once) outside the timed process
@@ -234,7 +236,8 @@ def to_text(result: dict[str, Any]) -> str:
     """The measurements as a readable table, with the targets."""
     t = result["targets"]
     how = f"fastest of {result.get('repeat', 1)} runs" + (", each game in a fresh process" if result.get("isolated") else "")
-    lines = [f"verification (one process, end to end from JSONL; {how})"]
+    lines = [f"spec: {result['spec']}"] if "spec" in result else []
+    lines.append(f"verification (one process, end to end from JSONL; {how})")
     for g in result["games"]:
         speed = f"{g['jobs2_speedup']:.2f}x" if g["jobs2_speedup"] else "-"
         lines.append(f"  {g['game']:16} {g['events']:>8} events in {g['corpus_files']} files: "

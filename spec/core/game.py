@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -27,6 +27,20 @@ from spec.core.rules import RuleBook
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from spec.core.conflicts import Policy
+
+
+def restore(state: Any, snapshot: Any) -> None:
+    """Put ``state`` back as ``snapshot`` (a copy of it) had it, attribute by attribute.
+
+    A plain state is restored through its ``__dict__``; a state compiled with mypyc (see
+    :mod:`spec.compiled`) has none, and is restored field by field of its dataclass.
+    """
+    kept = getattr(snapshot, "__dict__", None)
+    if kept is not None:
+        state.__dict__.update(kept)
+        return
+    for each in fields(snapshot):
+        setattr(state, each.name, getattr(snapshot, each.name))
 
 
 class Event(msgspec.Struct, tag_field="do", forbid_unknown_fields=True, omit_defaults=True, gc=False):
@@ -198,7 +212,7 @@ class Game(ABC, Generic[S, E]):
         if self.undecided_ends_inference and progressed[1].severity == "unverifiable":
             return progressed, None
         if snapshot is not None:
-            state.__dict__.update(snapshot.__dict__)
+            restore(state, snapshot)
         return hit, None
 
     def _can_advance(self, state: S) -> bool:
@@ -227,7 +241,7 @@ class Game(ABC, Generic[S, E]):
                 if after is not None:
                     after(state)
         except Exception:  # noqa: BLE001 - the move cannot be carried out: leave the state as it was
-            state.__dict__.update(snapshot.__dict__)
+            restore(state, snapshot)
 
     # ------------------------------------------------------------ simulation hooks
 

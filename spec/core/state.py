@@ -101,9 +101,11 @@ class MoveContext:
     check finds the context by the event's identity (``move.event is event``) and works
     the answer out afresh when there is none, as a check run on its own (in a test, in
     ``legal_moves``) has. Games subclass it with slots for what their checks share.
-    """
 
-    __slots__ = ("event",)
+    It has no ``__slots__`` of its own: a game compiled with mypyc (:mod:`spec.compiled`)
+    subclasses it, and mypyc refuses a compiled class with slots over an interpreted base
+    that has them.
+    """
 
     def __init__(self, event: object) -> None:
         self.event = event

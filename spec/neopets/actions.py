@@ -907,10 +907,17 @@ def agility_edge(state: NeopetsState) -> tuple[str | None, int]:
     return (active, a - b) if a > b else (nonactive, b - a)
 
 
+def _unasked_check(kind: str) -> Callable[[NeopetsState, object], Check]:
+    """The 8.20.15b check of one kind of choice or reveal (one closure per kind: a function
+    defined in a loop would share one default under mypyc, see spec.compiled)."""
+    def _unasked(state: NeopetsState, ev: object) -> Check:
+        return Violation(f"a {kind} no effect asked for", expected="no such event here", actual=kind)
+    return _unasked
+
+
 for _kind, _action in UNASKED.items():
-    @_action.precondition("8.20.15b", "choices and reveals happen only while an effect or cost asks for them")
-    def _unasked(state: NeopetsState, ev: object, _kind: str = _kind) -> Check:
-        return Violation(f"a {_kind} no effect asked for", expected="no such event here", actual=_kind)
+    _action.precondition("8.20.15b", "choices and reveals happen only while an effect or cost asks for them")(
+        _unasked_check(_kind))
 
 
 # ====================================================================== claims

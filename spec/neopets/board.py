@@ -20,7 +20,7 @@ from spec.neopets.state import STAT_KEYS, ActiveNeopet, NeopetsState
 T = TypeVar("T")
 
 STAT_CAP = 10
-CAPPED = ("Attack", "Defence", "Agility")
+CAPPED: tuple[str, ...] = ("Attack", "Defence", "Agility")
 
 #: Card types that are played during the Preparation Phase (5.4.2b) and the rule for each.
 PREPARATION_TYPES: dict[str, str] = {

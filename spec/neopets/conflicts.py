@@ -86,7 +86,7 @@ LONGER_STANDING = Precedence(_LONGER.rule, _LONGER.name, _LONGER.summary, _longe
 ONE_PLAY = "neopets:5.4.2a.p1"
 TIMING_RULES = {kind: f"neopets:{rule}" for kind, rule in B.PREPARATION_TYPES.items()}
 """The rule that sets each Preparation Phase card type's timing."""
-CAPPED = {stat: (0, B.STAT_CAP) for stat in B.CAPPED}
+CAPPED: dict[str, tuple[int, int | None]] = {stat: (0, B.STAT_CAP) for stat in B.CAPPED}
 
 _SPELL_TYPES = ("Legend", "Potion", "Food", "Paint Brush")
 
@@ -95,7 +95,7 @@ class NeopetsPolicy(Policy):
     """The Neopets precedence policy (see the module docstring)."""
 
     game = "neopets"
-    precedence = (NEGATION, CARD_OVER_RULES, CANT_BEATS_CAN, LONGER_STANDING)
+    precedence: tuple[Precedence, ...] = (NEGATION, CARD_OVER_RULES, CANT_BEATS_CAN, LONGER_STANDING)
 
     def covers(self, general: str, specific: str) -> bool:
         """``play cards`` speaks of every ``play <type>`` and of the Preparation Phase play."""

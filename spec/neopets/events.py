@@ -8,6 +8,8 @@ possible, **claims** are derived facts and must equal what the rules compute.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
 from spec.core.game import Event
@@ -196,3 +198,11 @@ KINDS: dict[str, str] = {
     "phase": "claim", "resolve": "claim", "damage": "claim", "knockout": "claim",
     "round": "claim", "game": "claim",
 }
+
+
+class Decklist(msgspec.Struct, forbid_unknown_fields=True):
+    """A registered Neopets decklist: Main Deck counts, Neopet Deck, Rainbow Pool."""
+
+    main: dict[str, Annotated[int, msgspec.Meta(ge=0, le=1000)]] = {}
+    neopets: list[str] = []
+    rainbow_pool: list[str] = []

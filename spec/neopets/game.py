@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Annotated, Any, ClassVar
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -90,14 +90,6 @@ BOOK.note("8.7.2", what="Inventory size is bounded by the Main Deck (50), so it 
 BOOK.note("8.18.5", what="contradicting static negations apply in the order their sources entered play (board.negated_neopets)")
 
 
-class Decklist(msgspec.Struct, forbid_unknown_fields=True):
-    """A registered Neopets decklist: Main Deck counts, Neopet Deck, Rainbow Pool."""
-
-    main: dict[str, Annotated[int, msgspec.Meta(ge=0, le=1000)]] = {}
-    neopets: list[str] = []
-    rainbow_pool: list[str] = []
-
-
 class Neopets(Game[NeopetsState, Event]):
     """The Neopets Battledome Comprehensive Rules."""
 
@@ -155,7 +147,7 @@ class Neopets(Game[NeopetsState, Event]):
             setup.rulings.append(Ruling(cite(rule), Violation(f"{player}'s deck: {message}", expected, actual, severity)))  # type: ignore[arg-type]
 
         try:
-            typed = msgspec.convert(deck, Decklist)
+            typed = msgspec.convert(deck, E.Decklist)
         except msgspec.ValidationError as error:
             setup.rulings.append(Ruling(None, Violation(f"{player}'s decklist is not valid: {error}", "main, neopets, rainbow_pool",
                                                         "a different shape", "malformed")))

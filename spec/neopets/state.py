@@ -8,7 +8,7 @@ and Round Results. The queue holds cards and abilities waiting to resolve.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from grammar.ast import Step
@@ -225,7 +225,7 @@ class NeopetsState:
     move: Move | None = field(default=None, repr=False, compare=False)
     """What the checks of the move being judged share (a per-move context, :class:`Move`);
     ``None`` outside the checks. Never copied."""
-    board_cache: object = field(default=None, repr=False, compare=False)
+    board_cache: Any = field(default=None, repr=False, compare=False)
     """What is in play, worked out once per arrangement (spec.neopets.board); never copied."""
     card_effects: dict[tuple, Any] = field(default_factory=dict, repr=False, compare=False)
     """The effects of each card's passive abilities, and of each lasting effect, per context
@@ -292,7 +292,7 @@ class NeopetsState:
             self.queue.copy(), Priority(self.priority.holder, self.priority.passes),
             None if self.resolution is None else self.resolution.copy(), self.pending_item,
             [r.copy() for r in self.suspended],
-            self.flags.copy(), [Lasting(**vars(x)) for x in self.lasting], list(self.delayed),
+            self.flags.copy(), [replace(x) for x in self.lasting], list(self.delayed),
             list(self.waiting), list(self.round_effects), list(self.damage_log), self.damage_mark,
             self.damage_claimed, self.rounds_mark, self.last_resolved, self.last_knockout, list(self.round_winners), self.winner,
             self.next_uid, self.next_order, dict(self.entered), self.last_entered, self.play_version,

@@ -1,0 +1,117 @@
+"""The compiled spec (spec.compiled, verifier.build_compiled): used only while fresh, and
+deciding every shipped replay exactly as the interpreted spec does."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import spec
+from spec import compiled
+from verifier import build_compiled
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _fake_build(tmp_path: Path, digest: str) -> Path:
+    root = tmp_path / "compiled"
+    (root / "spec").mkdir(parents=True)
+    (root / "stamp.json").write_text(json.dumps({"digest": digest}), encoding="utf-8")
+    return root
+
+
+def test_a_fresh_build_is_the_package_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(compiled.OFF, raising=False)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    root = _fake_build(tmp_path, compiled.digest())
+    assert compiled.why_not(root) is None
+    assert compiled.activate(["source"], root) == [str(root / "spec")]
+    assert sys.path[0] == str(root)  # where mypyc's shared library is found
+
+
+def test_a_stale_build_is_never_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(compiled.OFF, raising=False)
+    root = _fake_build(tmp_path, "0" * 64)
+    assert compiled.activate(["source"], root) == ["source"]
+    assert "older than the sources" in (compiled.why_not(root) or "")
+
+
+def test_no_build_and_switched_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(compiled.OFF, raising=False)
+    assert compiled.activate(["source"], tmp_path / "none") == ["source"]
+    assert "no compiled build" in (compiled.why_not(tmp_path / "none") or "")
+    monkeypatch.setenv(compiled.OFF, "1")
+    root = _fake_build(tmp_path, compiled.digest())
+    assert compiled.activate(["source"], root) == ["source"]
+    assert compiled.why_not(root) == f"{compiled.OFF} is set"
+
+
+def test_the_digest_follows_every_file_of_the_package(tmp_path: Path) -> None:
+    package = tmp_path / "spec"
+    (package / "game").mkdir(parents=True)
+    (package / "game" / "rules.tsv").write_text("a\n", encoding="utf-8")
+    (package / "x.py").write_text("A = 1\n", encoding="utf-8")
+    first = compiled.digest(package)
+    (package / "x.cpython-311-x86_64-linux-gnu.so").write_bytes(b"built")  # build output: not a source
+    assert compiled.digest(package) == first
+    (package / "game" / "rules.tsv").write_text("b\n", encoding="utf-8")
+    assert compiled.digest(package) != first
+
+
+def test_sync_writes_only_what_changed_and_drops_what_went(tmp_path: Path) -> None:
+    source, copy = tmp_path / "src", tmp_path / "copy"
+    (source / "sub").mkdir(parents=True)
+    (source / "a.py").write_text("A = 1\n", encoding="utf-8")
+    (source / "sub" / "b.toml").write_text("b = 2\n", encoding="utf-8")
+    assert build_compiled.sync(source, copy) == 2
+    assert build_compiled.sync(source, copy) == 0
+    (source / "a.py").write_text("A = 2\n", encoding="utf-8")
+    (source / "sub" / "b.toml").unlink()
+    assert build_compiled.sync(source, copy) == 1
+    assert (copy / "a.py").read_text(encoding="utf-8") == "A = 2\n"
+    assert not (copy / "sub" / "b.toml").exists()
+
+
+def test_bench_says_which_spec_it_ran() -> None:
+    from verifier import bench
+
+    result = bench.run([], ROOT / ".bench-unused", 1, jobs=False, repeat=1, isolate=False)
+    assert result["compiled"] is compiled.ACTIVE
+    assert bench.to_text(result).splitlines()[0] == f"spec: {compiled.status()}"
+
+
+@pytest.mark.rule("neopets:8.20.15b")
+def test_each_unasked_choice_check_names_its_own_kind() -> None:
+    """One closure per kind (a function defined in a loop would share one kind when compiled)."""
+    from spec.neopets import actions as X
+
+    for kind, action in X.UNASKED.items():
+        found = [check.test(None, None) for check in action.checks if check.rule == "neopets:8.20.15b"]  # type: ignore[arg-type]
+        assert [v.actual for v in found if v is not None] == [kind]
+
+
+def _reports(env_off: bool) -> list[dict[str, object]]:
+    env = dict(os.environ)
+    env.pop(compiled.OFF, None)
+    if env_off:
+        env[compiled.OFF] = "1"
+    code = ("import json, sys, msgspec; from pathlib import Path; from spec import compiled; from verifier.verify import verify_file\n"
+            "files = sorted(Path('replays/neopets').rglob('*.jsonl'))\n"
+            "print(json.dumps({'active': compiled.ACTIVE, 'reports': [msgspec.to_builtins(verify_file(f)) for f in files]}))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    out = json.loads(done.stdout)
+    assert out["active"] is (not env_off)
+    return out["reports"]
+
+
+@pytest.mark.skipif(not compiled.ACTIVE, reason=f"the compiled spec is not in use here: {compiled.REASON}")
+def test_the_compiled_spec_decides_every_shipped_replay_as_the_interpreted_one() -> None:
+    assert spec.__path__ == [str(compiled.ROOT / "spec")]
+    compiled_reports, interpreted = _reports(env_off=False), _reports(env_off=True)
+    assert len(compiled_reports) > 50
+    assert compiled_reports == interpreted
