@@ -24,6 +24,7 @@ demo: setup
 
 test: setup chromium
 	$(BIN)/python -m pytest -q
+	ARBITER_INTERPRETED=1 $(BIN)/python -m pytest -q -m interpreted
 
 # Debian's chromium for the browser test (tests/test_html_chromium.py): installed quietly
 # when missing and run as root; otherwise a note (deselect that test with -m 'not browser').

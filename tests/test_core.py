@@ -445,7 +445,8 @@ def test_load_our_toml_card_file() -> None:
     assert (db.name, db.game, db.version) == ("neopets/base", "neopets", 1)
     assert len(tables) >= 47  # the base set had 47 cards when this was written; it may grow
     assert len(db) == len(tables)  # names are unique in our files: every card is kept
-    assert shipped_database("neopets", "base") == BASE_TOML.resolve()
+    shipped = shipped_database("neopets", "base")  # in the compiled build's copy of spec/ when that runs
+    assert shipped.parts[-3:] == ("neopets", "cards", "base.toml") and shipped.read_bytes() == BASE_TOML.read_bytes()
     names = [card.name for card in db]
     assert names == [t["name"] for t in tables]  # file order
     assert db[tables[0]["name"]].text == tables[0]["text"]

@@ -58,6 +58,7 @@ def test_a_card_leaving_play_refreshes_the_board() -> None:
     assert all(card is not collar for _p, card in B.in_play(state))
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 @pytest.mark.parametrize("path", REPLAYS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_the_change_counter_moves_with_what_decides_the_effects_in_force(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """conflicts_met looks for clashes again only when ``state.changes`` moved: between two

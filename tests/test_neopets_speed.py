@@ -160,6 +160,7 @@ def test_stat_changes_summed_per_board_are_the_stat_changes_in_force(path: Path,
     _verify_patched(monkeypatch, path, B, "_modified", checked)
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 @pytest.mark.parametrize("path", REPLAYS, ids=_ids)
 def test_printed_stats_kept_per_neopet_are_the_printed_stats(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from spec.neopets.state import STAT_KEYS
@@ -265,6 +266,7 @@ def test_the_entry_of_each_node_is_that_of_the_turn_graph() -> None:
         assert entry.own == (node in ("draw", "attack", "defence", "agility"))
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 @pytest.mark.parametrize("path", REPLAYS, ids=_ids)
 def test_a_node_entered_without_firing_has_nothing_that_waits_for_its_trigger(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``Neopets._enter`` leaves ``_fire`` out when the board's trigger index has nothing for the
@@ -444,6 +446,7 @@ def test_a_key_met_before_finds_no_new_clash(path: Path, monkeypatch: pytest.Mon
     _verify_patched(monkeypatch, path, Neopets, "conflicts_met", staticmethod(checked))
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 @pytest.mark.parametrize("path", REPLAYS, ids=_ids)
 def test_a_pass_judged_on_its_own_path_is_judged_as_on_the_general_one(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``Neopets.apply`` judges a pass in a turn, with no effect being resolved, on a path of

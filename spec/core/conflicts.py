@@ -30,6 +30,7 @@ its cycles are possible endless loops.
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -249,8 +250,7 @@ class Policy:
 
     def without(self, *names: str) -> Policy:
         """A copy of this policy without the named precedence rules (for tests and what-ifs)."""
-        other = type(self).__new__(type(self))
-        other.__dict__.update(self.__dict__)
+        other = copy.copy(self)  # not through __dict__: a compiled policy has none (spec.compiled)
         other.precedence = tuple(p for p in self.precedence if p.name not in names and p.rule not in names)
         return other
 
