@@ -111,3 +111,9 @@ def test_the_compiled_spec_decides_every_shipped_replay_as_the_interpreted_one(g
     compiled_reports, interpreted = _reports(game, env_off=False), _reports(game, env_off=True)
     assert len(compiled_reports) > 50
     assert compiled_reports == interpreted
+
+
+def test_the_builder_builds_nothing_while_switched_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(compiled.OFF, "1")
+    assert build_compiled.build(tmp_path / "root") == f"{compiled.OFF} is set: nothing built"
+    assert not (tmp_path / "root").exists()

@@ -86,12 +86,17 @@ def test_bench_against_another_checkout_measures_both_in_turns(tmp_path: Path) -
     assert "texts_per_s" in game["measures"] and "jobs2_speedup" not in game["measures"]  # --jobs is off unless asked
 
 
-def test_bench_against_a_git_revision_takes_it_out_apart(tmp_path: Path) -> None:
+def test_bench_against_a_git_revision_takes_it_out_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The revision is taken out and measured; with ARBITER_INTERPRETED=1 neither side is
+    compiled (taking a revision out otherwise builds its compiled spec, as make would)."""
     if not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
+    monkeypatch.setenv("ARBITER_INTERPRETED", "1")
     result = _against("HEAD", tmp_path)
     assert result.exit_code == 0, result.output
     assert result.output.startswith("this tree against HEAD (") and "verify events/s" in result.output
+    assert "spec: this tree interpreted (ARBITER_INTERPRETED is set); reference interpreted (ARBITER_INTERPRETED is set)" \
+        in result.output
 
 
 @pytest.mark.parametrize("ref", ["no-such-revision-of-this-repository", "{folder}"])

@@ -91,7 +91,18 @@ def reference_tree(ref: str) -> Iterator[tuple[Path, str]]:
         shared = ROOT.parent / "shared"
         if shared.is_dir():
             (Path(scratch) / "shared").symlink_to(shared)
+        _build_compiled(tree)
         yield tree, f"{ref} ({commit[:10]})"
+
+
+def _build_compiled(tree: Path) -> None:
+    """Compile a version taken out of git as ``make`` would (spec.compiled), when it can be:
+    else it runs interpreted, and its bench says so (the comparison prints both lines)."""
+    if not (tree / "verifier" / "build_compiled.py").is_file():
+        return
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    subprocess.run([sys.executable, "-m", "verifier.build_compiled"], cwd=tree, env=env,
+                   capture_output=True, check=False)
 
 
 def _git(*args: str, what: str) -> str:
@@ -150,8 +161,10 @@ def compare(games: list[str], ref: str, corpus_dir: Path, min_events: int, pairs
             ours: list[dict[str, float]] = []
             theirs: list[dict[str, float]] = []
             for _ in range(pairs):
-                ours.append(_measures(measure(ROOT, game, corpus_dir, min_events, jobs, repeat), game))
-                theirs.append(_measures(measure(tree, game, corpus_dir, min_events, jobs, repeat), game))
+                mine, other = (measure(t, game, corpus_dir, min_events, jobs, repeat) for t in (ROOT, tree))
+                out.setdefault("spec", {"this": mine.get("spec", "-"), "reference": other.get("spec", "-")})
+                ours.append(_measures(mine, game))
+                theirs.append(_measures(other, game))
             entry: dict[str, Any] = {"game": game, "measures": {}}
             for key, (_label, more_is_better) in MEASURES.items():
                 if not all(key in run for run in ours + theirs):
@@ -168,6 +181,8 @@ def to_text(result: dict[str, Any]) -> str:
     lines = [(f"this tree against {result['reference']}: {result['pairs']} pair(s) per game, taken in turns "
               f"(each run the fastest of {result['repeat']}); change = median of the pairs' ratios, "
               "above 0 is better for this tree")]
+    if "spec" in result:
+        lines.append(f"  spec: this tree {result['spec']['this']}; reference {result['spec']['reference']}")
     for entry in result["games"]:
         lines.append(f"  {entry['game']}")
         for key, m in entry["measures"].items():

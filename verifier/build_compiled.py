@@ -11,6 +11,7 @@ the reason on stderr): ``make`` goes on either way.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -47,7 +48,9 @@ def sync(source: Path, copy: Path) -> int:
 
 
 def build(root: Path = compiled.ROOT, force: bool = False) -> str | None:
-    """Make the build fresh; ``None`` when it is, else why it could not be made."""
+    """Make the build fresh; ``None`` when it is, else why it could not be made (or was not)."""
+    if os.environ.get(compiled.OFF, "") not in ("", "0"):
+        return f"{compiled.OFF} is set: nothing built"
     digest = compiled.digest()
     stamp = compiled.read_stamp(root)
     if not force and stamp is not None and stamp.get("digest") == digest:
