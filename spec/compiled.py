@@ -27,6 +27,14 @@ import sys
 from pathlib import Path
 
 COMPILED: tuple[str, ...] = (
+    "spec.epic_battles.actions",
+    "spec.epic_battles.board",
+    "spec.epic_battles.catalog",
+    "spec.epic_battles.conflicts",
+    "spec.epic_battles.effects",
+    "spec.epic_battles.game",
+    "spec.epic_battles.state",
+    "spec.epic_battles.turn",
     "spec.neopets.actions",
     "spec.neopets.board",
     "spec.neopets.conflicts",

@@ -16,6 +16,8 @@ from functools import cache
 from types import MethodType
 from typing import Any
 
+import pytest
+
 from grammar import ast as A
 from grammar import epic_battles_nodes as N
 from spec.core.cards import CardDatabase, shipped_database
@@ -173,6 +175,7 @@ def _passives_by_player_afresh(state: EpicBattlesState, kind: type) -> dict[str,
     return out
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_kept_answers_are_those_worked_out_afresh_at_every_look_up(monkeypatch: Any) -> None:
     """Along the shipped replays, every look-up of what is kept per state (``state.by_characters``:
     the always-on steps of a kind, the always-on steps without conditions per aggressor, the
@@ -285,6 +288,7 @@ def test_the_hidden_card_journals_are_dated_and_weighed_as_when_each_event_set_t
     assert dated > 100
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_a_card_shown_is_weighed_against_the_deck_as_can_reveal_says(monkeypatch: Any) -> None:
     """Along the shipped replays and played games, a card shown out of the unseen cards is found
     inconsistent exactly when ``B.can_reveal`` says the deck cannot hold another copy (the game
@@ -342,6 +346,7 @@ def _shipped_replays() -> list[Any]:
     return replays
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_the_checks_left_out_at_a_node_cannot_fail_there(monkeypatch: Any) -> None:
     """The game runs, per node (``state.node``), only the checks that can fail there
     (``actions.checks_at``, built from the registered checks and core ``fails_only``). Before
@@ -389,6 +394,7 @@ def test_the_checks_left_out_at_a_node_cannot_fail_there(monkeypatch: Any) -> No
     assert declared <= seen.found, declared - seen.found
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_the_conflicts_clock_moves_whenever_conflicts_met_could_find_something(monkeypatch: Any) -> None:
     """The verifier asks ``conflicts_met`` only after an event that moved ``state.conflicts_clock``
     (``EpicBattles.conflicts_stamp``). Along the shipped replays and played games, every event
@@ -473,6 +479,7 @@ def _reports_of_every_replay(folder: Any) -> list[bytes]:
     return [msgspec.json.encode(verify_file(path, keep_going=True)) for path in [*_shipped_replays(), *played]]
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_the_flow_taken_at_once_gives_what_the_queued_flow_gives(monkeypatch: Any, tmp_path: Any) -> None:
     """With nothing queued or under way, ``EpicBattles._then`` carries on with the flow at once and
     ``EpicBattles.schedule`` begins an effect at once: every replay's report is the one given when
@@ -510,6 +517,7 @@ def test_the_flow_taken_at_once_gives_what_the_queued_flow_gives(monkeypatch: An
     assert all(n > 10 for n in taken.values()) and taken["at once"] > 100, taken
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_stat_changes_and_moment_labels_kept_are_those_read_afresh(monkeypatch: Any, tmp_path: Any) -> None:
     """Along the shipped replays and played games, what ``B._modifiers`` adds to a stat (from the
     always-on changes kept per stat, ``B._stat_steps``) is the sum over every change in force read
@@ -554,6 +562,7 @@ def test_stat_changes_and_moment_labels_kept_are_those_read_afresh(monkeypatch: 
     assert looked["kept"] > 100 and looked["labels"] > 100 and looked["cost"] > 100, looked
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_what_the_checks_of_an_attack_or_flip_hand_on_is_what_carrying_it_out_finds_afresh(
         monkeypatch: Any, tmp_path: Any) -> None:
     """The checks of an attack or a flip keep what they find in ``state.Move`` for the move being

@@ -82,7 +82,7 @@ class EpicBattlesPolicy(Policy):
     """The Epic Battles precedence policy (see the module docstring)."""
 
     game = "epic_battles"
-    precedence = tuple(_defers_to(rule) for rule in DEFERRING)
+    precedence: tuple[Precedence, ...] = tuple(_defers_to(rule) for rule in DEFERRING)
 
     def base_count(self, topic: str) -> int:
         return 4 if topic.startswith("copies of ") else 1

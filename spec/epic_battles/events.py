@@ -15,9 +15,13 @@ A round starts with set-up (``character`` in the first round, ``shuffle``,
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
 import msgspec
 
+from spec.core.cards import CardDef
 from spec.core.game import Event
+from spec.core.state import CardObj
 
 # ------------------------------------------------------------------ set-up (chance)
 
@@ -203,6 +207,72 @@ KINDS: dict[str, str] = {
 NO_ACTOR = ("aggressor", "step", "damage", "chip", "down", "round", "game")
 """Event kinds that no player performs (``by`` is ``null``)."""
 
-__all__ = [cls.__name__ for cls in EVENTS] + ["EVENTS", "KINDS", "NO_ACTOR"]
+__all__ = [cls.__name__ for cls in EVENTS] + ["EVENTS", "KINDS", "NO_ACTOR", "Decklist", "Job", "Lasting", "Occurrence"]
 
 assert set(KINDS) == {str(c.__struct_config__.tag) for c in EVENTS}
+
+
+# ------------------------------------------------------------------ other structs
+# The decklist and the state's immutable records are msgspec structs too; they live here, in a
+# module left interpreted (mypyc would drop their class options, see spec.compiled), and
+# spec.epic_battles.state names the records as before.
+
+
+class Decklist(msgspec.Struct, forbid_unknown_fields=True):
+    """A registered Epic Battles decklist: the character, the 59 other cards, the side deck."""
+
+    character: str = ""
+    main: dict[str, Annotated[int, msgspec.Meta(ge=0, le=1000)]] = {}
+    side: dict[str, Annotated[int, msgspec.Meta(ge=0, le=1000)]] = {}
+
+
+class Lasting(msgspec.Struct, frozen=True):
+    """A change made by an effect that lasts: a damage or cost change, a can't, a can,
+    a link permission or ban, a gained trait or follow-up.
+
+    ``step`` is the effect step that made it; ``this`` and ``that`` are the card ids its
+    ``this``/``that`` selectors meant when it was made. (Immutable records like this one
+    and the two below are msgspec structs: many are made per event, and they are quick to make.)
+    """
+
+    step: Any
+    controller: str
+    this: int | None = None
+    that: int | None = None
+    until: str = "end_of_round"
+    source: str | None = None
+    """The name of the card whose text made it (for the conflicts it meets)."""
+
+
+class Occurrence(msgspec.Struct, frozen=True):
+    """Something that just happened, which an event's flip timing or a trigger can name.
+
+    ``event`` uses the trigger vocabulary of the grammar (``played``, ``blocked``,
+    ``hit``, ``dealt_damage``, ``chipped``, ``knocked_down``, ``launched``,
+    ``recovered``, ``flipped``, ``combo_ends``, ``turn_begins``, ``turn_ends``,
+    ``phase_begins``, ``phase_ends``); ``who`` is the player the trigger's wording makes
+    its subject (who plays, who blocks, who is hit...); ``card`` the card concerned.
+    """
+
+    event: str
+    who: str | None = None
+    uid: int | None = None
+    defn: CardDef | None = None
+    labels: tuple[str, ...] = ()
+    phase: str | None = None
+    settled: str | None = None
+    """For ``recovered``: how the policy settled the clash that let a card effect stand the
+    player up against the knock-down (spec.epic_battles.conflicts.judge_recover)."""
+
+
+class Job(msgspec.Struct, frozen=True):
+    """Work the rules still have to do: run ``effect`` for ``controller`` (``kind="effect"``),
+    or call the game's method ``then`` with ``args`` (``kind="then"``)."""
+
+    kind: str
+    controller: str = ""
+    source: CardObj | None = None
+    effect: tuple[Any, ...] = ()
+    then: str = ""
+    args: tuple[Any, ...] = ()
+    vars: dict[str, Any] = msgspec.field(default_factory=dict)

@@ -18,71 +18,21 @@ from dataclasses import dataclass, field, replace
 from itertools import count
 from typing import Any
 
-import msgspec
-
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Resolution
 from spec.core.state import CardObj, MoveContext, Zone
 from spec.epic_battles.catalog import Catalog, catalog
+from spec.epic_battles.events import Job, Lasting, Occurrence
+
+# (The immutable records are msgspec structs, which live with the events: a module compiled
+# with mypyc would drop their class options, see spec.compiled. They are named here as before.)
 
 STEPS = ("draw", "set", "action", "discard")
 """The four steps of a turn, in order (EB.turn.steps)."""
 
 _CLOCK = count(1)
 """Where :attr:`EpicBattlesState.conflicts_clock` takes its readings: no two are alike."""
-
-
-class Lasting(msgspec.Struct, frozen=True):
-    """A change made by an effect that lasts: a damage or cost change, a can't, a can,
-    a link permission or ban, a gained trait or follow-up.
-
-    ``step`` is the effect step that made it; ``this`` and ``that`` are the card ids its
-    ``this``/``that`` selectors meant when it was made. (Immutable records like this one
-    and the two below are msgspec structs: many are made per event, and they are quick to make.)
-    """
-
-    step: Any
-    controller: str
-    this: int | None = None
-    that: int | None = None
-    until: str = "end_of_round"
-    source: str | None = None
-    """The name of the card whose text made it (for the conflicts it meets)."""
-
-
-class Occurrence(msgspec.Struct, frozen=True):
-    """Something that just happened, which an event's flip timing or a trigger can name.
-
-    ``event`` uses the trigger vocabulary of the grammar (``played``, ``blocked``,
-    ``hit``, ``dealt_damage``, ``chipped``, ``knocked_down``, ``launched``,
-    ``recovered``, ``flipped``, ``combo_ends``, ``turn_begins``, ``turn_ends``,
-    ``phase_begins``, ``phase_ends``); ``who`` is the player the trigger's wording makes
-    its subject (who plays, who blocks, who is hit...); ``card`` the card concerned.
-    """
-
-    event: str
-    who: str | None = None
-    uid: int | None = None
-    defn: CardDef | None = None
-    labels: tuple[str, ...] = ()
-    phase: str | None = None
-    settled: str | None = None
-    """For ``recovered``: how the policy settled the clash that let a card effect stand the
-    player up against the knock-down (spec.epic_battles.conflicts.judge_recover)."""
-
-
-class Job(msgspec.Struct, frozen=True):
-    """Work the rules still have to do: run ``effect`` for ``controller`` (``kind="effect"``),
-    or call the game's method ``then`` with ``args`` (``kind="then"``)."""
-
-    kind: str
-    controller: str = ""
-    source: CardObj | None = None
-    effect: tuple[Any, ...] = ()
-    then: str = ""
-    args: tuple[Any, ...] = ()
-    vars: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 @dataclass
@@ -253,6 +203,7 @@ class EpicBattlesState:
 
     def __post_init__(self) -> None:
         self.cat = catalog(self.cards)
+        self.move = None  # (set here too: compiled with mypyc, a field outside __init__ has no class default)
 
     def other(self, player: str) -> str:
         a, b = self.players
