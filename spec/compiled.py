@@ -27,6 +27,14 @@ import sys
 from pathlib import Path
 
 COMPILED: tuple[str, ...] = (
+    "spec.bakugan.actions",
+    "spec.bakugan.board",
+    "spec.bakugan.conflicts",
+    "spec.bakugan.effects",
+    "spec.bakugan.game",
+    "spec.bakugan.state",
+    "spec.bakugan.targets",
+    "spec.bakugan.turn",
     "spec.epic_battles.actions",
     "spec.epic_battles.board",
     "spec.epic_battles.catalog",

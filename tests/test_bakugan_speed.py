@@ -219,6 +219,7 @@ def test_copies_and_new_states_take_stamps_of_their_own() -> None:
     assert state.in_play not in (before, copy.in_play)
 
 
+@pytest.mark.interpreted  # puts its own function in place of the spec's (tests/conftest.py)
 def test_the_index_of_triggered_abilities_is_the_plain_scan(monkeypatch: pytest.MonkeyPatch, paths: list[Path] | None = None) -> None:
     """At every lookup the index gives what scanning the working sources gives afresh."""
     kept = G._watchers
@@ -416,6 +417,7 @@ def _meaning(obj: Any) -> Any:
     return obj
 
 
+@pytest.mark.interpreted  # puts its own function in place of the spec's (tests/conftest.py)
 def test_a_play_takes_from_its_checks_what_working_it_out_afresh_gives(monkeypatch: pytest.MonkeyPatch,
                                                                       paths: list[Path] | None = None) -> None:
     """At every lookup, the cost and the meaning of the selections the checks of a play found are the plain ones."""
@@ -442,6 +444,7 @@ def test_a_play_takes_from_its_checks_what_working_it_out_afresh_gives(monkeypat
     assert seen["costs"] and seen["selections"]
 
 
+@pytest.mark.interpreted  # puts its own function in place of the spec's (tests/conftest.py)
 def test_a_play_reusing_its_checks_queues_what_the_plain_play_queues(monkeypatch: pytest.MonkeyPatch,
                                                                     paths: list[Path] | None = None) -> None:
     """The whole replays give the same reports and queue the same plays (selections worked out after the card
@@ -642,6 +645,7 @@ def test_the_conflicts_clock_moves_as_turns_begin_and_after_each_reading_of_a_co
         clock = state.conflicts_clock
 
 
+@pytest.mark.interpreted  # puts its own function in place of the spec's (tests/conftest.py)
 def test_what_the_deck_checks_read_of_a_card_is_the_plain_reading(monkeypatch: pytest.MonkeyPatch,
                                                                    paths: list[Path] | None = None) -> None:
     """At every lookup of the deck checks along the replays, and for every card of a fresh database, the
@@ -651,7 +655,7 @@ def test_what_the_deck_checks_read_of_a_card_is_the_plain_reading(monkeypatch: p
 
     def plain(cards: CardDatabase, defn: Any) -> tuple[str, frozenset[str]]:
         base, hero_id, text = G.card_identity(defn)
-        return f"{base}|{hero_id}|{text}", B.card_factions(G._Reader(cards), defn)  # type: ignore[arg-type]
+        return f"{base}|{hero_id}|{text}", B.card_factions(G._reader(cards), defn)
 
     def compared(cards: CardDatabase, defn: Any) -> tuple[str, frozenset[str]]:
         found = kept(cards, defn)
@@ -668,6 +672,7 @@ def test_what_the_deck_checks_read_of_a_card_is_the_plain_reading(monkeypatch: p
         assert kept(cards, defn) == plain(cards, defn)  # the second time from what was kept
 
 
+@pytest.mark.interpreted  # puts its own function in place of the spec's (tests/conftest.py)
 def test_the_activated_ability_kept_is_the_one_read_afresh(monkeypatch: pytest.MonkeyPatch,
                                                           paths: list[Path] | None = None) -> None:
     """Each time a check (or carrying out) of a use of an ability asks which ability it is, the answer
@@ -688,6 +693,7 @@ def test_the_activated_ability_kept_is_the_one_read_afresh(monkeypatch: pytest.M
     assert asked["kept"] and asked["read"]
 
 
+@pytest.mark.interpreted  # puts its own function in place of the spec's (tests/conftest.py)
 def test_a_choice_still_legal_is_what_the_list_of_candidates_says(monkeypatch: pytest.MonkeyPatch,
                                                                   paths: list[Path] | None = None) -> None:
     """Each time an effect asks whether a choice made at announcement is still legal, the answer
@@ -725,6 +731,7 @@ def test_the_tests_apply_runs_are_the_checks_kept_per_place_and_name_their_check
     assert not forfeit.action.checks and forfeit.perform is G.Bakugan._do_forfeit  # carried out wherever the game stands
 
 
+@pytest.mark.interpreted  # puts its own function in place of the spec's (tests/conftest.py)
 def test_events_that_find_nothing_give_the_one_shared_empty_result(paths: list[Path] | None = None) -> None:
     """Along the replays (judged on past an illegal move), the events ``apply`` judges that find nothing give
     mostly :data:`G.NONE_FOUND` itself, no list made for them (the reports, compared elsewhere, are as before);

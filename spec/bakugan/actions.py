@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from grammar import ast as A
 from grammar import bakugan_nodes as K
@@ -582,7 +582,7 @@ class _Cost:
     takes it for the same state and event. ``last`` is (state, event, played for free, cost).
     """
 
-    last: tuple[BakuganState | None, Any, bool, int] = (None, None, False, 0)
+    last: ClassVar[tuple[BakuganState | None, Any, bool, int]] = (None, None, False, 0)
 
 
 def play_cost(state: BakuganState, ev: E.Play, fresh: bool = False) -> int:
@@ -684,7 +684,7 @@ class _Selections:
     ``None``), set and read as one value.
     """
 
-    last: tuple[BakuganState | None, Any, tuple[str, Violation] | None, list[Any] | None] = (None, None, None, None)
+    last: ClassVar[tuple[BakuganState | None, Any, tuple[str, Violation] | None, list[Any] | None]] = (None, None, None, None)
 
 
 def _targets_for(rule: str, first: bool = False) -> Any:
@@ -748,7 +748,7 @@ class _Activated:
     ability several times; while the stamp stays, no Hero came or went, so the answer stands. A stamp
     is never shared by two states, so a copy of the state reads afresh."""
 
-    last: tuple[Any, int, A.Activated | None] = (None, -1, None)
+    last: ClassVar[tuple[Any, int, A.Activated | None]] = (None, -1, None)
 
 
 def activated_ability(state: BakuganState, ev: E.Activate) -> A.Activated | None:
@@ -940,10 +940,16 @@ def flip_when_dealt(state: BakuganState, ev: E.Flip) -> Check:
     return None
 
 
-for _kind, _action in UNASKED.items():
-    @_action.precondition("6.7.1.4", "choices and chance results of an effect come only while an effect asks for them")
-    def _unasked(state: BakuganState, ev: object, _kind: str = _kind) -> Check:
-        return Violation(f"a {_kind} no effect asked for", expected="no such event here", actual=_kind)
+def _unasked(state: BakuganState, ev: Any) -> Check:
+    """The 6.7.1.4 check of a choice or chance result no effect asked for, its kind read off the event
+    (one function for every kind: a function defined in a loop would share one default under mypyc, and
+    a closure made per kind would have no name of its own to show, see spec.compiled)."""
+    kind = type(ev).__struct_config__.tag
+    return Violation(f"a {kind} no effect asked for", expected="no such event here", actual=kind)
+
+
+for _action in UNASKED.values():
+    _action.precondition("6.7.1.4", "choices and chance results of an effect come only while an effect asks for them")(_unasked)
 
 
 # ====================================================================== claims

@@ -88,8 +88,8 @@ def _owner(sel: Any) -> str:
 class BakuganPolicy(Policy):
     """The Bakugan precedence policy (see the module docstring)."""
 
-    game = "bakugan"
-    precedence = (CANT_OVERRIDES, CARD_OVER_RULES)
+    game: str = "bakugan"
+    precedence: tuple[Precedence, ...] = (CANT_OVERRIDES, CARD_OVER_RULES)
 
     def is_static(self, card: CardDef, ability: Any) -> bool:
         return isinstance(ability, A.Passive | N.CoreStatic)

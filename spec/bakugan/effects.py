@@ -18,14 +18,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
 from grammar import ast as A
 from grammar import bakugan_nodes as K
 from spec.bakugan import board as B
 from spec.bakugan import conflicts as BC
 from spec.bakugan import targets as T
 from spec.bakugan.actions import BOOK
+from spec.bakugan.events import AttackDone, OrElse
 from spec.bakugan.state import BakuganState, EnergyCard, Lasting
 from spec.core.interpreter import Need, Resolution, UnsupportedStep
 from spec.core.queue import QueueItem
@@ -35,20 +34,6 @@ if TYPE_CHECKING:
     from spec.bakugan.game import Bakugan
 
 cite = BOOK.cite
-
-
-class OrElse(msgspec.Struct, frozen=True, tag="bakugan_or_else"):
-    """A "you may ... instead" rider: ``steps`` if the player takes it, else ``otherwise`` (the text it replaces)."""
-
-    player: str
-    steps: tuple[Any, ...]
-    otherwise: tuple[Any, ...]
-
-
-class AttackDone(msgspec.Struct, frozen=True, tag="bakugan_attack_done"):
-    """Bookkeeping after a card's attack has turned over its cards: the damage is recorded."""
-
-    to: str
 
 
 class Effects:

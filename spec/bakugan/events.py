@@ -14,6 +14,8 @@ put back.
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
 import msgspec
 
 from spec.core.game import Event
@@ -211,3 +213,28 @@ KINDS: dict[str, str] = {
     "phase": "claim", "victor": "claim", "damage": "claim", "resolve": "claim", "game": "claim",
 }
 """``do`` value -> ``move``, ``chance`` or ``claim``."""
+
+
+class Decklist(msgspec.Struct, forbid_unknown_fields=True):
+    """A registered Bakugan decklist: the 40-card deck, the team's three Characters, six BakuCores."""
+
+    deck: dict[str, Annotated[int, msgspec.Meta(ge=0, le=1000)]] = {}
+    team: list[str] = []
+    bakucores: list[str] = []
+
+
+# ------------------------------------------------------------------ steps the game adds to a resolution
+# (kept beside the events: a msgspec struct must stay in an interpreted module, see spec.compiled)
+
+class OrElse(msgspec.Struct, frozen=True, tag="bakugan_or_else"):
+    """A "you may ... instead" rider: ``steps`` if the player takes it, else ``otherwise`` (the text it replaces)."""
+
+    player: str
+    steps: tuple[Any, ...]
+    otherwise: tuple[Any, ...]
+
+
+class AttackDone(msgspec.Struct, frozen=True, tag="bakugan_attack_done"):
+    """Bookkeeping after a card's attack has turned over its cards: the damage is recorded."""
+
+    to: str

@@ -20,8 +20,8 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable
-from typing import Annotated, Any, ClassVar, cast
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, cast
 
 import msgspec
 
@@ -33,7 +33,7 @@ from spec.bakugan import conflicts as BC
 from spec.bakugan import events as E
 from spec.bakugan import targets as T
 from spec.bakugan.actions import BOOK
-from spec.bakugan.effects import Effects, OrElse
+from spec.bakugan.effects import Effects
 from spec.bakugan.state import (
     CORES_PER_PLAYER,
     DECK_SIZE,
@@ -66,10 +66,15 @@ from spec.core.state import CardObj, Zone
 
 cite = BOOK.cite
 
-NONE_FOUND: list[Ruling] = cast("list[Ruling]", ())
+NONE_FOUND: tuple[Ruling, ...] = ()
 """What an event (or a card shown from a deck) that finds nothing gives: one shared empty sequence,
 not a new list each time. It is immutable: code that means to add a finding to what it was given
-builds a list of its own (an ``append`` to this one fails at once rather than spreading)."""
+builds a list of its own (an ``append`` to this one fails at once rather than spreading). Hence the
+methods that may hand it on say they give a :data:`Found` (a list or this tuple): compiled code checks
+that a value declared a list is one."""
+
+Found = Sequence[Ruling]
+"""What judging or carrying out an event gives: its findings (a list of its own, or :data:`NONE_FOUND`)."""
 
 NO_ACTOR = ("first", "phase", "victor", "damage", "resolve", "game")
 """Event kinds that no player performs."""
@@ -97,14 +102,6 @@ BOOK.note("2.9.2", "2.10.2", what="a Bakugan's BPower and Damage Rating are read
 BOOK.note("2.16.2.p2", "3.3.1", what="the Evo check (evo_matches_character): the Evo ID names the pile's base Character; Faction is not asked (decisions)")
 BOOK.note("4.1.2.p1", what="the batch completes from its end only and is never reordered; decks are shuffled only when a rule or effect says (shuffle_called_for)")
 BOOK.note("5.9.1", "5.10.3", "5.15.1.p1", what="the Power, Victor and play steps hold priority windows (turn.WINDOWS)")
-
-
-class Decklist(msgspec.Struct, forbid_unknown_fields=True):
-    """A registered Bakugan decklist: the 40-card deck, the team's three Characters, six BakuCores."""
-
-    deck: dict[str, Annotated[int, msgspec.Meta(ge=0, le=1000)]] = {}
-    team: list[str] = []
-    bakucores: list[str] = []
 
 
 _PRINTING_NOTE = re.compile(r"(.*?) \((.+)\)")
@@ -137,7 +134,7 @@ def deck_reading(cards: CardDatabase, defn: CardDef) -> tuple[str, frozenset[str
     if kept is not None and kept[0] is defn:
         return kept[1]
     base, hero_id, text = card_identity(defn)
-    found = (f"{base}|{hero_id}|{text}", B.card_factions(_Reader(cards), defn))  # type: ignore[arg-type]
+    found = (f"{base}|{hero_id}|{text}", B.card_factions(_reader(cards), defn))
     cache[defn.name] = (defn, found)
     return found
 
@@ -210,7 +207,7 @@ class Bakugan(Game[BakuganState, Event]):
             setup.rulings.append(Ruling(cite(rule), Violation(f"{player}'s deck: {message}", expected, actual, severity)))  # type: ignore[arg-type]
 
         try:
-            typed = msgspec.convert(deck, Decklist)
+            typed = msgspec.convert(deck, E.Decklist)
         except msgspec.ValidationError as error:
             setup.rulings.append(Ruling(None, Violation(f"{player}'s decklist is not valid: {error}", "deck, team, bakucores",
                                                         "a different shape", "malformed")))
@@ -233,7 +230,7 @@ class Bakugan(Game[BakuganState, Event]):
         if problem:
             find("1.1/2.1.p3", "deck size", f"exactly {DECK_SIZE} cards", problem)
         team_factions: set[str] = set()
-        reader = cast(BakuganState, _Reader(cards))  # a stand-in: card texts read off its cards alone
+        reader = _reader(cards)  # card texts read off its cards alone
         for name in team:
             team_factions |= B.card_factions(reader, known[name])
         misplaced: list[tuple[str, CardDef]] = []  # 3.2.1.p1
@@ -267,7 +264,7 @@ class Bakugan(Game[BakuganState, Event]):
 
     # ================================================================== applying events
 
-    def apply(self, state: BakuganState, ev: Event) -> list[Ruling]:
+    def apply(self, state: BakuganState, ev: Event) -> Found:  # type: ignore[override]  # a list, or NONE_FOUND
         """Judge and carry out one event: who made it and what it names, where the game stands,
         an effect waiting for a choice, then the checks of its action that can fail where the game
         stands (:func:`spec.bakugan.actions.staged`), passes inferred (:meth:`_refused`), and the
@@ -310,14 +307,15 @@ class Bakugan(Game[BakuganState, Event]):
         except (B.Unmodelled, UnsupportedStep) as error:
             return [Ruling(None, Violation(str(error), severity="unverifiable"))]
 
-    def _refused(self, state: BakuganState, ev: Event, facts: _KindFacts, test: Any, violation: Violation) -> list[Ruling]:
+    def _refused(self, state: BakuganState, ev: Event, facts: _KindFacts, test: Any, violation: Violation) -> Found:
         """A check of ``ev`` (its ``test``) found ``violation``: passes are inferred where the log leaves
         them unsaid (the event then carried out if it became legal), else the finding, the move carried
         out as far as it goes."""
         hit: tuple[Any, Violation] = (facts.check_of[test], violation)
         kind = facts.kind
         if kind != "pass" and not state.explicit_passes:
-            still, fed = self.infer_passes(state, ev, kind, facts.action, hit, facts.claim)
+            # called untyped: what it feeds may be NONE_FOUND, not the list core's type says (compiled code would refuse it)
+            still, fed = cast(Any, self).infer_passes(state, ev, kind, facts.action, hit, facts.claim)
             if fed is not None:
                 return fed
             if still is None:  # legal once the players passed: every check of ev has just passed
@@ -356,7 +354,7 @@ class Bakugan(Game[BakuganState, Event]):
     :attr:`BakuganState.conflicts_clock` (what is in play changed, the first turn began, or an
     effect in force has a condition); after the others it would find nothing new."""
 
-    def _judge(self, state: BakuganState, event: Event, anyway: bool) -> list[Ruling]:
+    def _judge(self, state: BakuganState, event: Event, anyway: bool) -> Found:  # type: ignore[override]  # a list, or NONE_FOUND
         """Check and apply one event (:meth:`apply`); ``anyway``: carry out an illegal move as far as it goes."""
         self._anyway = anyway
         try:
@@ -398,7 +396,7 @@ class Bakugan(Game[BakuganState, Event]):
         state.sides[ev.by or ""].shuffled = True
 
     @BOOK.encodes("1.4/4.4.p3", "4.3.1.p3", "1.17.1.p2", "5.3.1", what="drawing moves the top card of the deck into the hand")
-    def _do_draw(self, state: BakuganState, ev: E.Draw) -> list[Ruling]:
+    def _do_draw(self, state: BakuganState, ev: E.Draw) -> Found:
         player = ev.by or ""
         rulings = self._draw(state, player, ev.card)
         if state.stage == "setup":
@@ -410,14 +408,14 @@ class Bakugan(Game[BakuganState, Event]):
                 self._enter(state, "energize")
         return rulings
 
-    def _draw(self, state: BakuganState, player: str, name: str | None) -> list[Ruling]:
+    def _draw(self, state: BakuganState, player: str, name: str | None) -> Found:
         side = state.sides[player]
-        rulings = self._reveal_from_deck(state, player, name, f"drew {name}")
+        rulings: Found = self._reveal_from_deck(state, player, name, f"drew {name}")
         side.hand.cards.append(state.new_card(name, player, state.cards.get(name) if name else None))  # into the hand
         return rulings
 
     @BOOK.encodes("4.2.1.p2", what="every card the log shows leaving a deck is one the registered deck (or the copy limit) can still hold")
-    def _reveal_from_deck(self, state: BakuganState, player: str, name: str | None, words: str = "") -> list[Ruling]:
+    def _reveal_from_deck(self, state: BakuganState, player: str, name: str | None, words: str = "") -> Found:
         """The top card of ``player``'s deck leaves it as ``name``; inconsistent if the deck cannot hold it.
 
         Every card shown is written to the deck's journal (:class:`~spec.core.hidden.DeckKnowledge`);
@@ -635,7 +633,7 @@ class Bakugan(Game[BakuganState, Event]):
             self.lose(state, empty[0], "5.9.2.1.1")
 
     @BOOK.encodes("5.9.2.1.p1", "5.9.2.1.p2", "1.8.1.2.1", what="tie break: the higher Energy cost turned over wins (X as zero); equal costs go again")
-    def _tie_flip(self, state: BakuganState, player: str, name: str | None) -> list[Ruling]:
+    def _tie_flip(self, state: BakuganState, player: str, name: str | None) -> Found:
         rulings = self._turn_over(state, player, name, f"turned over {name} in a BPower tie break")[1]
         state.tie[player] = name
         if name is None:
@@ -702,7 +700,7 @@ class Bakugan(Game[BakuganState, Event]):
 
     @BOOK.encodes("1.16.2", "5.11.1.p2", "4.5.1.p2", "3.6.1.p2", "1.3/3.2",
                   what="a card turned over by damage goes to the discard pile; a Flip card is offered to its owner first, unless FrostStrike turned it over")
-    def _damage_flip(self, state: BakuganState, player: str, name: str | None) -> list[Ruling]:
+    def _damage_flip(self, state: BakuganState, player: str, name: str | None) -> Found:
         attack = state.attack
         assert attack is not None
         card, rulings = self._turn_over(state, player, name, f"turned over {name} for damage")
@@ -896,7 +894,7 @@ class Bakugan(Game[BakuganState, Event]):
                     if ability.condition is not None:
                         block: tuple[A.Step, ...] = (A.If(ability.condition, inner, last),)
                     elif len(inner) == 1 and isinstance(inner[0], A.May):
-                        block = (OrElse(inner[0].player, inner[0].steps, last),)
+                        block = (E.OrElse(inner[0].player, inner[0].steps, last),)
                     else:
                         block = inner
                     steps, last = head + block, block
@@ -1089,13 +1087,13 @@ class Bakugan(Game[BakuganState, Event]):
 
     # ------------------------------------------------------------------ flips, discards, claims
 
-    def _turn_over(self, state: BakuganState, player: str, name: str | None, words: str = "") -> tuple[CardObj, list[Ruling]]:
-        rulings = self._reveal_from_deck(state, player, name, words or f"turned over {name}")
+    def _turn_over(self, state: BakuganState, player: str, name: str | None, words: str = "") -> tuple[CardObj, Found]:
+        rulings: Found = self._reveal_from_deck(state, player, name, words or f"turned over {name}")
         card = state.new_card(name, player, state.cards.get(name) if name else None)
         state.sides[player].discard.cards.append(card)  # on top of the discard pile
         return card, rulings
 
-    def _do_flip(self, state: BakuganState, ev: E.Flip) -> list[Ruling]:
+    def _do_flip(self, state: BakuganState, ev: E.Flip) -> Found:
         if state.mode == "tie":
             return self._tie_flip(state, ev.by or "", ev.card)
         return self._damage_flip(state, ev.by or "", ev.card)
@@ -1180,7 +1178,7 @@ class Bakugan(Game[BakuganState, Event]):
 
     # ================================================================== feeding a paused effect
 
-    def _feed(self, state: BakuganState, ev: Any, kind: str) -> list[Ruling]:
+    def _feed(self, state: BakuganState, ev: Any, kind: str) -> Found:  # type: ignore[override]  # a list, or NONE_FOUND
         res = state.resolution
         assert res is not None and res.need is not None
         need = res.need
@@ -1251,7 +1249,7 @@ class Bakugan(Game[BakuganState, Event]):
             return None if hit is None else hit[1]
         return None
 
-    def _take_fed(self, state: BakuganState, need: interpreter.Need, ev: Any, res: Resolution) -> list[Ruling] | None:
+    def _take_fed(self, state: BakuganState, need: interpreter.Need, ev: Any, res: Resolution) -> Found | None:
         player = need.player
         if need.kind == "draw":
             return self._draw(state, player, ev.card)
@@ -1262,7 +1260,7 @@ class Bakugan(Game[BakuganState, Event]):
             return None
         if need.kind == "search":
             if ev.card is not None:
-                rulings = self._reveal_from_deck(state, player, ev.card, f"searched the deck and took {ev.card}")
+                rulings: Found = self._reveal_from_deck(state, player, ev.card, f"searched the deck and took {ev.card}")
                 res.vars["it"] = state.new_card(ev.card, player, state.cards.get(ev.card))
                 return rulings
             return None
@@ -1303,7 +1301,7 @@ class Bakugan(Game[BakuganState, Event]):
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
         """A random registered decklist within the construction rules (1.1/2.1, 1.2)."""
         characters = sorted(c.name for c in cards if c.type == "Character")
-        reader = cast(BakuganState, _Reader(cards))  # a stand-in: card texts read off its cards alone
+        reader = _reader(cards)  # card texts read off its cards alone
         while True:
             team = rng.sample(characters, TEAM_SIZE)
             team_factions: set[str] = set()
@@ -1633,7 +1631,7 @@ def _facts_for(cls: type) -> _KindFacts:
         perform = _PERFORM.get(kind) or getattr(Bakugan, f"_do_{kind}", None) or Bakugan._do_nothing
         facts = _FACTS[cls] = _KindFacts(kind, kind not in NO_ACTOR, tuple(f for f in _NAMING if f in fields), "targets" in fields,
                                          E.KINDS[kind] == "claim", BOOK.actions[kind], X.staged(BOOK.actions[kind]), perform)
-        cls._facts = facts  # read off the event itself in apply: one attribute read, no call
+        setattr(cls, "_facts", facts)  # noqa: B010  # read off the event itself in apply (a struct type: mypyc knows no such attribute)
     return facts
 
 
@@ -1648,11 +1646,11 @@ for _event_type in E.EVENTS:
     _facts_for(_event_type)
 
 
-class _Reader:
-    """A stand-in state for reading card texts before a game state exists (deck checks, random decks)."""
-
-    def __init__(self, cards: CardDatabase) -> None:
-        self.cards = cards
+def _reader(cards: CardDatabase) -> BakuganState:
+    """A state with no game in it, for reading card texts before a game state exists (deck checks,
+    random decks): only its ``cards`` are read. A real state, not a stand-in: compiled code checks
+    that a value declared a :class:`BakuganState` is one."""
+    return BakuganState(players=("", ""), sides={}, cards=cards, explicit_passes=True)
 
 
 __all__ = ["Bakugan"]
