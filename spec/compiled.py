@@ -50,6 +50,12 @@ COMPILED: tuple[str, ...] = (
     "spec.neopets.game",
     "spec.neopets.state",
     "spec.neopets.turn",
+    "spec.ttcg.actions",
+    "spec.ttcg.board",
+    "spec.ttcg.conflicts",
+    "spec.ttcg.effects",
+    "spec.ttcg.game",
+    "spec.ttcg.turn",
 )
 """The modules compiled with mypyc.
 

@@ -49,6 +49,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from grammar import ast as A
 from grammar import ttcg_nodes as T
 from spec import load_game
@@ -299,6 +301,7 @@ def _checked(module: Any, name: str, plain: Callable[..., Any], calls: dict[str,
     return both
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_what_is_kept_of_the_field_is_what_is_read_afresh_at_every_lookup_along_the_replays(monkeypatch: Any) -> None:
     """The field's make-up (piles by id and by top card, the cards with effects of each kind, the
     triggers of each event, the marks counted for conflicts) read pile by pile at every lookup."""
@@ -368,6 +371,7 @@ def test_the_field_is_read_again_after_each_kind_of_change() -> None:
     assert B.field_of(state).piles == list(B.piles(state))
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_the_kept_signature_of_the_effects_in_force_is_the_one_read_afresh_at_every_lookup_along_the_replays(monkeypatch: Any) -> None:
     """What conflicts_met keeps of the effects in force (their ids, while what the reading looked
     at stays as it was) is, at every lookup, the set of ids read afresh; and it is kept at times."""
@@ -391,6 +395,7 @@ def test_the_kept_signature_of_the_effects_in_force_is_the_one_read_afresh_at_ev
     assert calls["_signature_kept"] and kept["hits"] > 0
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_the_pile_and_effect_an_activate_move_names_are_those_found_afresh_at_every_lookup_along_the_replays(monkeypatch: Any) -> None:
     from spec.ttcg import actions as X
 
@@ -447,6 +452,7 @@ def test_the_change_key_conflicts_met_keeps_is_the_change_key_after_every_event(
     assert memos
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_checks_left_out_where_the_game_stands_cannot_fail_there(monkeypatch: Any) -> None:
     """At every event judged along the replays (legal and illegal, with their inferred passes)
     and in each case of tests/test_ttcg_checks.py (one per check, each breaking it), the staged
@@ -590,6 +596,7 @@ def test_each_pile_counts_the_changes_of_its_own_marks() -> None:
     assert not B.marks_unchanged(inner_seen, edits) and not B.marks_unchanged(inner_seen)
 
 
+@pytest.mark.interpreted  # wraps methods of the spec's classes (tests/conftest.py)
 def test_the_field_turned_to_a_new_active_player_is_the_field_read_afresh_along_the_replays() -> None:
     """At every event, the field's reading (perhaps put in a new active player's order by
     ``_Field.turned``) lists the piles and holders a reading afresh lists; and it was turned at times."""
@@ -657,6 +664,7 @@ def along_replays_and_games(see: Callable[[TtcgState, Any], None], tmp: Path) ->
         read(path, _Watch(see), _decoder_for)
 
 
+@pytest.mark.interpreted  # wraps methods of the spec's classes (tests/conftest.py)
 def test_the_field_followed_through_a_pile_joining_or_leaving_is_the_field_read_afresh_along_the_replays(tmp_path: Path) -> None:
     """At every event of the shipped replays and simulated games, a reading of the field brought up
     to date as piles joined or left it (``_Field.joined``, ``_Field.left``), as a pile was levelled
@@ -732,6 +740,7 @@ def test_the_change_key_kept_as_the_field_changes_is_the_one_counted_afresh_alon
     assert asked["ready"] > 10 * asked["counted"] > 0, asked
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_marks_told_unchanged_by_the_count_of_all_changes_are_those_looked_at_pile_by_pile(
         monkeypatch: Any, tmp_path: Path) -> None:
     """Session 11: where the kept signature of the effects in force is asked whether the marks it looked
@@ -815,6 +824,7 @@ def test_a_side_tally_follows_every_change_of_its_rows_and_marks() -> None:
     assert B.field_marks(copy) == B.field_marks_plain(copy)
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_statics_that_counted_cards_of_the_field_are_kept_and_are_those_read_afresh_at_every_lookup(
         monkeypatch: Any, tmp_path: Path) -> None:
     """Session 10: a reading of the statics whose conditions counted cards of the field (without

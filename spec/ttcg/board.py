@@ -424,7 +424,11 @@ class _Field:
     __slots__ = ("_by_id", "_by_top", "_passive", "_tops", "_triggered", "active", "cards", "counted", "edits", "first",
                  "kinds", "pending", "piles", "splits", "statics", "watchers")
 
-    def __init__(self, state: TtcgState) -> None:
+    def __init__(self, state: TtcgState | None) -> None:
+        """The reading of ``state``'s field; with ``None``, an empty shell that :meth:`turned` fills
+        (``_Field.__new__`` would run this under mypyc all the same: see spec.compiled)."""
+        if state is None:
+            return
         self.edits = field_edits()
         self.active = state.active
         self.cards = state.cards
@@ -478,7 +482,7 @@ class _Field:
         too, the new active player's entries first (:func:`_owner_first`), as each is first asked
         for (:meth:`carried`). A static kept was read without looking at the active player
         (:func:`statics_of` keeps no other)."""
-        other = _Field.__new__(_Field)
+        other = _Field(None)
         other.edits, other.active, other.cards = self.edits, state.active, self.cards
         order = players_in_order(state)
         other.first = order[0]
@@ -725,7 +729,7 @@ class _Field:
             passive = [*passive[:start], *group, *passive[end:]]
             of_kind = _reading(state.cards).of_kind
             for kinds in [*self.kinds, *self.statics]:
-                if (holds_new[0] and of_kind.get((new.name, kinds)) != ()) or (holds_old[0] and of_kind.get((old.name, kinds)) != ()):
+                if (holds_new[0] and of_kind.get((new.name, kinds)) != ()) or (holds_old[0] and of_kind.get((old.name, kinds)) != ()):  # type: ignore[arg-type]  # (a nameless card reads as none)
                     self.kinds.pop(kinds, None)  # the card has steps of that kind, or is not read for it yet
                     self.statics.pop(kinds, None)
         if holds_new[1] or holds_old[1]:
@@ -735,7 +739,7 @@ class _Field:
             triggered = kept
             events = trigger_table(state)
             for event in list(self.watchers):
-                if (holds_new[1] and events.get((new.name, event)) != ()) or (holds_old[1] and events.get((old.name, event)) != ()):
+                if (holds_new[1] and events.get((new.name, event)) != ()) or (holds_old[1] and events.get((old.name, event)) != ()):  # type: ignore[arg-type]
                     del self.watchers[event]
         if owner == self.first:
             self.splits = (splits[0], splits[1] + holds_new[0], splits[2] + holds_new[1] - holds_old[1])
@@ -1207,9 +1211,8 @@ def statics_of(state: TtcgState, kinds: type | tuple[type, ...]) -> list[tuple[s
     index = field_of(state)
     kept = index.statics.get(kinds)
     if kept is None and index.pending is not None:
-        kept = index.carried("statics", kinds)
-        if kept is _MISSING:
-            kept = None
+        carried = index.carried("statics", kinds)  # (its own name: under mypyc ``kept`` holds no _MISSING)
+        kept = None if carried is _MISSING else carried
     if kept is not None and (kept[0] is None or marks_unchanged(kept[0])):
         if index.counted and kinds in index.counted:
             READS.counts += 1  # (as reading it again would have)

@@ -105,7 +105,7 @@ def _rules_stand(core: Sequence[Effect]) -> Decision | None:
     return Decision(cards, "only an effect that says so overrides the rules: " + ", ".join(sorted({e.rule or "" for e in rules})))
 
 
-PRECEDENCE = (
+PRECEDENCE: tuple[Precedence, ...] = (
     Precedence(STATED, "a stated override prevails", "an effect that says it overrides prevails over rules and effects", _stated),
     Precedence(TWO_PLAYS, "two plays barring card text", "the two plays of the Main Phase give way to card text", _defers),
     Precedence(INDESTRUCTIBLE, "indestructible", "a card that cannot be destroyed is not destroyed", _indestructible),
@@ -122,7 +122,7 @@ class TtcgPolicy(Policy):
     """The TTCG precedence policy (see the module docstring)."""
 
     game = "ttcg"
-    precedence = PRECEDENCE
+    precedence: tuple[Precedence, ...] = PRECEDENCE
 
     def covers(self, general: str, specific: str) -> bool:
         """``be destroyed`` speaks of ``be destroyed by effects`` and ``be destroyed in battle``."""

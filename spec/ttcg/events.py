@@ -12,6 +12,8 @@ order the piles entered that player's creature or magic zone).
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
 from spec.core.game import Event
@@ -161,3 +163,10 @@ KINDS: dict[str, str] = {
     "roll": "chance", "first": "chance", "shuffle": "chance", "draw": "chance", "mill": "chance",
     "phase": "claim", "destroyed": "claim", "points": "claim", "game": "claim",
 }
+
+
+class Decklist(msgspec.Struct, forbid_unknown_fields=True):
+    """A registered TTCG decklist: copies per card name (beside the events, so that the
+    compiled rules modules hold no msgspec struct: see spec.compiled)."""
+
+    deck: dict[str, Annotated[int, msgspec.Meta(ge=0, le=1000)]] = {}

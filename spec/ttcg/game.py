@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Annotated, Any, ClassVar
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -53,6 +53,7 @@ from spec.ttcg.state import (
     OPENING_HAND,
     Battle,
     Link,
+    MarkSet,
     Pile,
     Side,
     Snapshot,
@@ -89,12 +90,6 @@ BOOK.contradiction("2.2.4.b.2", "2.2.5.i.1", why="a Normal effect is used in the
 BOOK.contradiction("2.2.5.i.3", "2.2.4.c.2", why="Counter effects answer at any time, creatures use effects only in the turn of their "
                    "owner; the spec lets a Counter effect of a creature answer in either turn")
 BOOK.contradiction("2.1.r", "2.1.ai", why="DESTROY is defined twice, in the same sense")
-
-
-class Decklist(msgspec.Struct, forbid_unknown_fields=True):
-    """A registered TTCG decklist: copies per card name."""
-
-    deck: dict[str, Annotated[int, msgspec.Meta(ge=0, le=1000)]] = {}
 
 
 def copy_limit(_name: str) -> int:
@@ -144,7 +139,7 @@ class Ttcg(Game[TtcgState, Event]):
             setup.rulings.append(Ruling(cite(rule), Violation(f"{player}'s deck: {message}", expected, actual)))
 
         try:
-            typed = msgspec.convert(deck, Decklist)
+            typed = msgspec.convert(deck, E.Decklist)
         except msgspec.ValidationError as error:
             setup.rulings.append(Ruling(None, Violation(f"{player}'s decklist is not valid: {error}", "{\"deck\": {name: copies}}",
                                                         "a different shape", "malformed")))
@@ -394,7 +389,7 @@ class Ttcg(Game[TtcgState, Event]):
                 reading.levelled(state, player, pile, old)  # the field's reading follows the change instead of being read again
             pile.tapped = False  # 2.2.4.a; the card beneath counts as untapped (2.2.6.c.p2)
             pile.tapped_turn = -1
-            pile.switched_on = set()
+            pile.switched_on = MarkSet()  # (what setting a plain set makes of it)
             if pile.row == "magic":
                 pile.equipped_to = None  # 2.2.5.i.4.b
             self._forget(state, old)

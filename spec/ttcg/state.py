@@ -168,25 +168,25 @@ class MarkSet(set):  # type: ignore[type-arg]
         super().symmetric_difference_update(other)
         self._changed(len(self) - size)
 
-    def __ior__(self, other: Any) -> Self:
+    def __ior__(self, other: Any) -> Self:  # type: ignore[misc]  # in place, as the built-in's own
         size = len(self)
         super().__ior__(other)
         self._changed(len(self) - size)
         return self
 
-    def __iand__(self, other: Any) -> Self:
+    def __iand__(self, other: Any) -> Self:  # type: ignore[misc]  # in place, as the built-in's own
         size = len(self)
         super().__iand__(other)
         self._changed(len(self) - size)
         return self
 
-    def __isub__(self, other: Any) -> Self:
+    def __isub__(self, other: Any) -> Self:  # type: ignore[misc]  # in place, as the built-in's own
         size = len(self)
         super().__isub__(other)
         self._changed(len(self) - size)
         return self
 
-    def __ixor__(self, other: Any) -> Self:
+    def __ixor__(self, other: Any) -> Self:  # type: ignore[misc]  # in place, as the built-in's own
         size = len(self)
         super().__ixor__(other)
         self._changed(len(self) - size)
@@ -240,12 +240,12 @@ class FieldList(list):  # type: ignore[type-arg]
         super().__delitem__(index)
         _field_changed()
 
-    def __iadd__(self, items: Any) -> Self:
+    def __iadd__(self, items: Any) -> Self:  # type: ignore[misc]  # in place, as the built-in's own
         super().__iadd__(items)
         _field_changed()
         return self
 
-    def __imul__(self, n: Any) -> Self:
+    def __imul__(self, n: Any) -> Self:  # type: ignore[misc]  # in place, as the built-in's own
         super().__imul__(n)
         _field_changed()
         return self
@@ -425,11 +425,11 @@ class Pile:
     card: CardObj
     row: str
     """``creature`` or ``magic``."""
-    under: list[CardObj] = field(default_factory=list)
+    under: FieldList = field(default_factory=FieldList)
     tapped: bool = False
     tapped_turn: int = -1
     """The turn in which the top card last became tapped (for Dormant effects, 2.2.5.i.6.p2)."""
-    switched_on: set[int] = field(default_factory=set)
+    switched_on: MarkSet = field(default_factory=MarkSet)
     """Continuous effects of the top card that were activated and stay in force (2.2.5.i.2)."""
     equipped_to: int | None = None
     """For a magic card attached as equipment: the pile id of its creature (2.2.5.i.4)."""
@@ -507,8 +507,8 @@ class Side:
     hand: Zone
     discard: Zone
     knowledge: DeckKnowledge
-    creatures: list[Pile] = field(default_factory=list)
-    magic: list[Pile] = field(default_factory=list)
+    creatures: Row = field(default_factory=Row)
+    magic: Row = field(default_factory=Row)
     points: int = START_POINTS
     shuffled: bool = False
     opening_draws: int = 0
@@ -571,13 +571,13 @@ class Side:
 
     def copy(self) -> Side:
         return Side(self.name, self.deck.copy(), self.hand.copy(), self.discard.copy(), self.knowledge.copy(),
-                    [p.copy() for p in self.creatures], [p.copy() for p in self.magic], self.points, self.shuffled,
+                    [p.copy() for p in self.creatures], [p.copy() for p in self.magic], self.points, self.shuffled,  # type: ignore[arg-type]  # (made rows by Side.__setattr__)
                     self.opening_draws, self.skips)
 
     def held(self) -> Side:
         """The side as it stands, for a :class:`Snapshot`: zones, piles and knowledge of its own, the cards shared."""
         return Side(self.name, _held(self.deck), _held(self.hand), _held(self.discard), self.knowledge.copy(),
-                    [p.held() for p in self.creatures], [p.held() for p in self.magic], self.points, self.shuffled,
+                    [p.held() for p in self.creatures], [p.held() for p in self.magic], self.points, self.shuffled,  # type: ignore[arg-type]
                     self.opening_draws, self.skips)
 
 
