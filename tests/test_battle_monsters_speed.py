@@ -28,7 +28,7 @@ from grammar import ast as A
 from grammar import battle_monsters_nodes as N
 from spec.battle_monsters import board as B
 from spec.battle_monsters import conflicts as BC
-from spec.battle_monsters import state as S
+from spec.battle_monsters import fieldlist as FL
 from spec.battle_monsters.corpus import play, replay_states
 from spec.battle_monsters.state import BattleMonstersState, Lasting, OnField
 
@@ -161,6 +161,7 @@ def _helds_checked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return kept_answers
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_always_on_abilities_kept_against_the_field_clock_are_those_read_afresh_along_shipped_replays(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """``board._helds`` read again only when the field clock has moved or other cards are on the
@@ -171,6 +172,7 @@ def test_always_on_abilities_kept_against_the_field_clock_are_those_read_afresh_
     assert kept_answers[0] > 500
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_a_turn_of_a_card_left_off_the_field_clock_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``state.field_moved`` doing nothing, a card turning face up or down, fused or nullified
     in place is not seen by the kept abilities: the comparison above fails along the replays."""
@@ -196,6 +198,7 @@ def test_reading_works_the_effects_out_once_and_forgets_them_after() -> None:
     assert B.statics(state) == []
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_a_card_whose_text_cannot_be_run_still_fails_each_time() -> None:
     state = _a_turn()
     me = state.active
@@ -291,6 +294,7 @@ def test_effects_of_one_sort_follow_the_field_and_lasting_effects() -> None:
     assert B.permission(state, "summon", None, player=foe).allowed is False  # its controller may not summon
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_an_untame_database_reads_every_effect_then_sorts() -> None:
     """When a condition could fail to be read, asking for one sort fails where the whole reading does."""
     state = _a_turn()
@@ -811,6 +815,7 @@ def test_the_conflicts_clock_moves_whenever_conflicts_met_could_find_something_n
     assert unasked > events // 3
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 @pytest.mark.parametrize("what", ["field", "face", "turn", "reading"])
 def test_a_change_left_off_the_clock_is_caught(what: str) -> None:
     """The check above fails when one kind of change does not move the clock (its helper left unmoved).
@@ -881,7 +886,7 @@ def test_steadiness_kept_per_printed_step_is_the_plain_reading_along_shipped_rep
 
 def _field_checked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Make every lookup of ``state.field_reading`` (the cards on the field, kept per side first
-    while the counter of field changes, ``state._FIELD_MOVES``, stands) and of ``state.by_uid``
+    while the counter of field changes, ``fieldlist.MOVES``, stands) and of ``state.by_uid``
     (the cards by id, likewise) compare its answer with the plain reading (the two sides joined,
     the spells and traps picked out; the cards searched side by side); the list counts the
     answers that were kept."""
@@ -893,7 +898,7 @@ def _field_checked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     def checked(state: BattleMonstersState) -> FieldReading:
         a, b = state.players
-        before = state.field_by.get(state.active) if state.field_at == S._FIELD_MOVES else None
+        before = state.field_by.get(state.active) if state.field_at == FL.MOVES else None
         found = original(state)
         first = state.active or a
         plain = state.sides[a].field + state.sides[b].field if first == a else state.sides[b].field + state.sides[a].field
@@ -904,7 +909,7 @@ def _field_checked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return found
 
     def checked_uids(state: BattleMonstersState) -> dict[int, OnField]:
-        before = state.field_uids if state.field_at == S._FIELD_MOVES else None
+        before = state.field_uids if state.field_at == FL.MOVES else None
         found = original_uids(state)
         cards = [fc for side in state.sides.values() for fc in side.field]
         assert set(found) == {fc.uid for fc in cards}
@@ -917,10 +922,11 @@ def _field_checked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return kept_answers
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_the_field_kept_per_stamp_is_the_plain_reading_along_shipped_replays(monkeypatch: pytest.MonkeyPatch) -> None:
     """``state.on_field``, the spells and traps of ``_fire`` and the cards by id (``board.find_uid``)
     come from readings kept while no card is put on or taken off either side (``FieldList`` moves
-    ``state._FIELD_MOVES``): at every lookup along the shipped replays and simulated games they are
+    ``fieldlist.MOVES``): at every lookup along the shipped replays and simulated games they are
     the two sides joined (searched) afresh; most lookups are answered from them."""
     kept_answers = _field_checked(monkeypatch)
     _walk_shipped()
@@ -987,6 +993,7 @@ def test_spells_and_traps_fire_leaves_out_have_nothing_to_set_off_along_shipped_
     assert left_out[0] > 200
 
 
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
 def test_a_trap_wrongly_left_out_by_fire_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``board.may_trigger_on`` saying no to every card, the comparison above fails along the replays."""
     _watchers_checked(monkeypatch)

@@ -143,7 +143,8 @@ def target_sort(move: Move) -> str:
     """What the attack of ``move`` aims at: ``player`` (a direct attack), ``missing`` (it names a
     card that is not on the opponent's side), or the kind of the card it names there
     (``monster``, ``spell``, ``trap``): the aspect ``target`` of :func:`can_fail`."""
-    if move.event.target is None:
+    event: Any = move.event  # typed ``object`` in core's MoveContext: every move event here has a target
+    if event.target is None:
         return "player"
     target = move.target
     return "missing" if target is None else target.kind

@@ -94,7 +94,7 @@ AGREED = Precedence(HOUSE, "agreed rules first", "rules both players agreed prev
 STATED = Precedence(CONFLICT, "unless stated", "between card effects, one that says it holds regardless prevails", _stated)
 CARD_OVER_MANUAL = card_over_rules(CARD, "card effects over the manual")
 LATER = later_wins(CONFLICT, "the later card wins")
-PRECEDENCE = (AGREED, STATED, CARD_OVER_MANUAL, LATER)
+PRECEDENCE: tuple[Precedence, ...] = (AGREED, STATED, CARD_OVER_MANUAL, LATER)
 
 
 def _owner(cards: Any) -> str:
@@ -111,7 +111,7 @@ class BattleMonstersPolicy(Policy):
     """The Battle Monsters precedence policy (see the module docstring)."""
 
     game = "battle_monsters"
-    precedence = PRECEDENCE
+    precedence: tuple[Precedence, ...] = PRECEDENCE  # as the base's: compiled, a narrower type would refuse Policy.without's copy
 
     def covers(self, general: str, specific: str) -> bool:
         return general == specific or specific.startswith(general + " ")

@@ -13,7 +13,9 @@ side holds several copies of one name, by ``copy`` (1 for the copy that arrived 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
+
+import msgspec
 
 from spec.core.game import Event
 
@@ -177,3 +179,13 @@ SUB_ACTIONS = ("summon", "reveal", "attack", "switch", "conceal")
 
 ACTIONS = ("draw", "discard", "skip")
 """Moves that are the turn's one action (when no effect is waiting for them)."""
+
+
+class Decklist(msgspec.Struct, forbid_unknown_fields=True):
+    """A registered Battle Monsters decklist: copies per printed card name.
+
+    It lives beside the events, outside the compiled modules: mypyc would drop its
+    ``forbid_unknown_fields``.
+    """
+
+    cards: dict[str, Annotated[int, msgspec.Meta(ge=0, le=10000)]] = {}

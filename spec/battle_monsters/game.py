@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Annotated, Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import msgspec
 
@@ -135,12 +135,6 @@ BOOK.contradiction("BM.monster.no_attack", "BM.start.direct_attack",
                    why="a monster with 0 attack points may attack, but must have more than 0 to attack the player")
 
 
-class Decklist(msgspec.Struct, forbid_unknown_fields=True):
-    """A registered Battle Monsters decklist: copies per printed card name."""
-
-    cards: dict[str, Annotated[int, msgspec.Meta(ge=0, le=10000)]] = {}
-
-
 class BattleMonsters(Game[BattleMonstersState, Event]):
     """The Battle Monsters manual."""
 
@@ -176,7 +170,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
     @BOOK.encodes("BM.start.deck_min", "BM.start.duplicates", what="deck construction checked against the registered decklist")
     def _check_deck(self, setup: Setup, player: str, deck: Any) -> Counter[str]:
         try:
-            typed = msgspec.convert(deck, Decklist)
+            typed = msgspec.convert(deck, E.Decklist)
         except msgspec.ValidationError as error:
             setup.rulings.append(Ruling(None, Violation(f"{player}'s decklist is not valid: {error}", "{\"cards\": {name: copies}}",
                                                         "a different shape", "malformed")))
@@ -883,10 +877,11 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
             if E.KINDS[kind] != "claim":  # a move breaking a precondition is refused before anything happens
                 try:
                     with B.Reading(state):  # the checks only read the state
-                        if BOOK.actions[kind].first_violation(state, move) is not None:
-                            continue
+                        refused = BOOK.actions[kind].first_violation(state, move) is not None
                 except (B.Unmodelled, UnsupportedStep, RecursionError):
-                    continue  # apply would call the move unverifiable: not offered
+                    refused = True  # apply would call the move unverifiable: not offered
+                if refused:  # (no ``continue`` inside the ``with``: mypyc cannot compile one there)
+                    continue
             trial = state.copy()
             rulings = self.apply(trial, move)
             if not any(r.violation.severity in ("illegal", "inconsistent", "malformed", "unverifiable") for r in rulings):

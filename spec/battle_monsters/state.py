@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import count
-from typing import Any, Self
+from typing import Any
 
+from spec.battle_monsters import fieldlist as FL
+from spec.battle_monsters.fieldlist import FieldList
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Resolution
@@ -28,12 +30,6 @@ DECK_MIN = 30
 
 _CLOCK = count(1)
 """Readings of :attr:`BattleMonstersState.conflicts_clock`: no two states or moments share one."""
-
-_FIELD_MOVES = 0
-"""How many times any :class:`FieldList` has changed (in any state): a reading of the field made
-when it stood at some value holds while it still does (:meth:`BattleMonstersState.field_reading`).
-A change in another state (a copy, a trial) moves it too and only costs a fresh reading."""
-
 
 CHANGES = ("stage", "field", "face", "nullified", "fused", "lasting", "turn", "reading")
 """What moves :attr:`BattleMonstersState.conflicts_clock` (:meth:`BattleMonstersState.changed`): the
@@ -114,6 +110,10 @@ class OnField:
     owner: str = field(default="", init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        # the fields left out of __init__ get their defaults here: compiled by mypyc, a dataclass
+        # has no class attribute to fall back on, and such a field would be undefined
+        self.own = self.passives = self.by_event = self.printed = None
+        self.silent = self.quiet = self.fused_silent = self.fused_quiet = False
         self.name = self.card.name or ""
         self.uid = self.card.uid
         self.owner = self.card.owner
@@ -123,83 +123,6 @@ class OnField:
                        self.was_visible, self.revealed_turn, self.acted_turn, self.acted, list(self.attacked_turns),
                        [Bonus(b.stat, b.delta, b.until, b.source) for b in self.bonus], list(self.fused), self.nullified,
                        self.used_turn, self.expires)
-
-
-class FieldList(list[OnField]):
-    """The cards of one side of the field, in order of arrival: a list that moves the module's
-    counter :data:`_FIELD_MOVES` whenever it is made or changed (a card put there or taken away,
-    by the game's steps or by hand). A reading made of the field (:meth:`BattleMonstersState.field_reading`)
-    holds while the counter stands where it was: one comparison, whichever side changed."""
-
-    __slots__ = ()
-
-    def __init__(self, cards: Any = ()) -> None:
-        global _FIELD_MOVES
-        list.__init__(self, cards)
-        _FIELD_MOVES += 1
-
-    def append(self, fc: OnField) -> None:
-        global _FIELD_MOVES
-        list.append(self, fc)
-        _FIELD_MOVES += 1
-
-    def remove(self, fc: OnField) -> None:
-        global _FIELD_MOVES
-        list.remove(self, fc)
-        _FIELD_MOVES += 1
-
-    def clear(self) -> None:
-        global _FIELD_MOVES
-        list.clear(self)
-        _FIELD_MOVES += 1
-
-    def insert(self, index: Any, fc: OnField) -> None:
-        global _FIELD_MOVES
-        list.insert(self, index, fc)
-        _FIELD_MOVES += 1
-
-    def pop(self, index: Any = -1) -> OnField:
-        global _FIELD_MOVES
-        fc = list.pop(self, index)
-        _FIELD_MOVES += 1
-        return fc
-
-    def extend(self, cards: Any) -> None:
-        global _FIELD_MOVES
-        list.extend(self, cards)
-        _FIELD_MOVES += 1
-
-    def sort(self, *args: Any, **kwargs: Any) -> None:
-        global _FIELD_MOVES
-        list.sort(self, *args, **kwargs)
-        _FIELD_MOVES += 1
-
-    def reverse(self) -> None:
-        global _FIELD_MOVES
-        list.reverse(self)
-        _FIELD_MOVES += 1
-
-    def __setitem__(self, index: Any, value: Any) -> None:
-        global _FIELD_MOVES
-        list.__setitem__(self, index, value)
-        _FIELD_MOVES += 1
-
-    def __delitem__(self, index: Any) -> None:
-        global _FIELD_MOVES
-        list.__delitem__(self, index)
-        _FIELD_MOVES += 1
-
-    def __iadd__(self, cards: Any) -> Self:  # type: ignore[override,misc]
-        global _FIELD_MOVES
-        list.extend(self, cards)
-        _FIELD_MOVES += 1
-        return self
-
-    def __imul__(self, n: Any) -> Self:  # type: ignore[misc]
-        global _FIELD_MOVES
-        list.__imul__(self, n)
-        _FIELD_MOVES += 1
-        return self
 
 
 class FieldReading:
@@ -380,13 +303,21 @@ class BattleMonstersState:
     from: while ``_helds`` answers with that very list, the sorts are the same."""
 
     field_at: int = field(default=-1, init=False, repr=False, compare=False)
-    """The value of :data:`_FIELD_MOVES` when :attr:`field_by` and :attr:`field_uids` were begun:
+    """The value of :data:`fieldlist.MOVES <spec.battle_monsters.fieldlist.MOVES>` when :attr:`field_by` and :attr:`field_uids` were begun:
     they hold while it stands there (no side's field changed since, in this state or any other)."""
     field_by: dict[str, FieldReading] = field(default_factory=dict, init=False, repr=False, compare=False)
     """The cards on the field as :meth:`field_reading` last read them, per :attr:`active` then
     (whose side comes first; ``""`` before the first turn: the first player's side)."""
     field_uids: dict[int, OnField] | None = field(default=None, init=False, repr=False, compare=False)
     """The cards on the field by their id (:meth:`by_uid`), ``None`` while not read since :attr:`field_at`."""
+
+    def __post_init__(self) -> None:
+        # the fields left out of __init__ with a plain default get it here: compiled by mypyc, a
+        # dataclass has no class attribute to fall back on, and such a field would be undefined
+        self.profile = self.seq = self.statics_memo = self.move = self.sorts_kept = self.field_uids = None
+        self.watching = False
+        self.field_clock = 0
+        self.field_at = -1
 
     def field_moved(self) -> None:
         """Move :attr:`field_clock`: a card entered or left the field, turned, fused or was nullified."""
@@ -416,8 +347,8 @@ class BattleMonstersState:
 
     def field_reading(self) -> FieldReading:
         """The :class:`FieldReading` of the field as it is, in the order of :meth:`on_field`
-        (kept per :attr:`active` while :data:`_FIELD_MOVES` stands at :attr:`field_at`)."""
-        if self.field_at == _FIELD_MOVES:
+        (kept per :attr:`active` while :data:`fieldlist.MOVES <spec.battle_monsters.fieldlist.MOVES>` stands at :attr:`field_at`)."""
+        if self.field_at == FL.MOVES:
             found = self.field_by.get(self.active)
             if found is not None:
                 return found
@@ -432,10 +363,10 @@ class BattleMonstersState:
         return found
 
     def by_uid(self) -> dict[int, OnField]:
-        """The cards on the field by their id (ids are never reused; kept while :data:`_FIELD_MOVES`
+        """The cards on the field by their id (ids are never reused; kept while :data:`fieldlist.MOVES <spec.battle_monsters.fieldlist.MOVES>`
         stands at :attr:`field_at`). The caller only reads it."""
         uids = self.field_uids
-        if uids is not None and self.field_at == _FIELD_MOVES:
+        if uids is not None and self.field_at == FL.MOVES:
             return uids
         self._field_now()
         # the first card with an id wins, as a search side by side, card by card would find it
@@ -444,8 +375,8 @@ class BattleMonstersState:
 
     def _field_now(self) -> None:
         """Drop the readings kept if a field has changed since they were begun (:attr:`field_at`)."""
-        if self.field_at != _FIELD_MOVES:
-            self.field_at = _FIELD_MOVES
+        if self.field_at != FL.MOVES:
+            self.field_at = FL.MOVES
             self.field_by = {}
             self.field_uids = None
 
