@@ -68,8 +68,9 @@ COMPILED: tuple[str, ...] = (
 
 A module joins when it compiles and every test passes on the build. What keeps one out:
 msgspec structs (mypyc drops their class options: events and decklists live in their own
-modules, left interpreted), a base class in an interpreted module that a compiled class
-of another package would subclass, and mypyc's own limits (see docs/performance.rst).
+modules, left interpreted), subclasses of ``list`` or ``set`` (Battle Monsters' ``fieldlist``,
+TTCG's ``state``), the shared ``spec.core`` (every game subclasses it: next), and mypyc's
+other limits (see "The compiled spec" in docs/performance.rst).
 """
 
 SOURCE = Path(__file__).resolve().parent
