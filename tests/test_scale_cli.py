@@ -117,7 +117,8 @@ def test_bench_comparison_reads_each_change_as_better_or_worse_for_this_tree(tmp
     def fake(tree: Path, game: str, *_: object) -> dict[str, Any]:
         verify, ratio, ours = next(runs)
         extra = {"jobs2_speedup": 1.9} if ours else {}
-        return {"games": [{"game": game, "verify_events_per_s": verify, "verify_over_decode": ratio, **extra}], "grammars": []}
+        return {"games": [{"game": game, "verify_events_per_s": verify, "verify_over_decode": ratio, **extra}], "grammars": [],
+                "spec": "compiled with mypyc (x)" if ours else "interpreted (y)"}
 
     monkeypatch.setattr(bench_compare, "measure", fake)
     result = bench_compare.compare(["no_spec_game"], str(ROOT), tmp_path, 10, pairs=3)
@@ -126,4 +127,5 @@ def test_bench_comparison_reads_each_change_as_better_or_worse_for_this_tree(tmp
     assert verify["ratios"] == [1.1, 1.2, 0.9] and verify["median_ratio"] == 1.1
     assert ratio["ratios"] == [1.2, 1.2, 1.2] and set(game["measures"]) == {"verify_events_per_s", "verify_over_decode"}
     text = bench_compare.to_text(result).splitlines()
-    assert "+10.0%" in text[2] and "-10.0% .. +20.0%" in text[2] and "+20.0%" in text[3]
+    assert text[1] == "  spec: this tree compiled with mypyc (x); reference interpreted (y)"  # which spec each side ran
+    assert "+10.0%" in text[3] and "-10.0% .. +20.0%" in text[3] and "+20.0%" in text[4]
