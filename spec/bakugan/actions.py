@@ -21,6 +21,7 @@ from spec.bakugan import targets as T
 from spec.bakugan.state import CORES_PER_PLAYER, TEAM_SIZE, BakuganState
 from spec.bakugan.turn import PHASE_OF, TURN, WINDOWS
 from spec.core.findings import Violation
+from spec.core.game import unasked
 from spec.core.rules import Action, RuleBook, RuleIndex, fails_only
 from spec.core.rules import Check as Precondition
 
@@ -941,11 +942,8 @@ def flip_when_dealt(state: BakuganState, ev: E.Flip) -> Check:
 
 
 def _unasked(state: BakuganState, ev: Any) -> Check:
-    """The 6.7.1.4 check of a choice or chance result no effect asked for, its kind read off the event
-    (one function for every kind: a function defined in a loop would share one default under mypyc, and
-    a closure made per kind would have no name of its own to show, see spec.compiled)."""
-    kind = type(ev).__struct_config__.tag
-    return Violation(f"a {kind} no effect asked for", expected="no such event here", actual=kind)
+    """6.7.1.4, for every kind in UNASKED (spec.core.game.unasked)."""
+    return unasked(ev)
 
 
 for _action in UNASKED.values():

@@ -59,6 +59,15 @@ class Event(msgspec.Struct, tag_field="do", forbid_unknown_fields=True, omit_def
 EventKind = str  # "move", "chance" or "claim"
 
 
+def unasked(event: Event) -> Violation:
+    """The finding of a choice or chance result (a discard, a reveal...) logged while no
+    effect asked for one, its kind read off the event's own tag. Each game's check that
+    returns it cites the game's own rule; the check is one function for every kind, since
+    a function made per kind in a loop would be one function once compiled (spec.compiled)."""
+    kind = str(type(event).__struct_config__.tag)
+    return Violation(f"a {kind} no effect asked for", expected="no such event here", actual=kind)
+
+
 @dataclass
 class Ruling:
     """One outcome of checking an event: the rule cited and what was wrong or noted."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from grammar import ast as A
 from spec.core.findings import Violation
-from spec.core.game import Event
+from spec.core.game import Event, unasked
 from spec.core.rules import Action, RuleBook, RuleIndex, fails_only
 from spec.core.state import CardObj
 from spec.neopets import board as B
@@ -909,10 +909,8 @@ def agility_edge(state: NeopetsState) -> tuple[str | None, int]:
 
 
 def _unasked(state: NeopetsState, ev: Event) -> Check:
-    """8.20.15b for every kind in UNASKED: the kind is the event's own tag (one function for
-    all, rather than one made per kind in a loop, which mypyc would not tell apart)."""
-    kind = str(type(ev).__struct_config__.tag)
-    return Violation(f"a {kind} no effect asked for", expected="no such event here", actual=kind)
+    """8.20.15b, for every kind in UNASKED (spec.core.game.unasked)."""
+    return unasked(ev)
 
 
 for _action in UNASKED.values():
