@@ -60,16 +60,18 @@ COMPILED: tuple[str, ...] = (
     "spec.ttcg.actions",
     "spec.ttcg.board",
     "spec.ttcg.conflicts",
+    "spec.ttcg.edits",
     "spec.ttcg.effects",
     "spec.ttcg.game",
+    "spec.ttcg.state",
     "spec.ttcg.turn",
 )
 """The modules compiled with mypyc.
 
 A module joins when it compiles and every test passes on the build. What keeps one out:
 msgspec structs (mypyc drops their class options: events and decklists live in their own
-modules, left interpreted), subclasses of ``list`` or ``set`` (Battle Monsters' ``fieldlist``,
-TTCG's ``state``), the shared ``spec.core`` (every game subclasses it: next), and mypyc's
+modules, left interpreted), subclasses of ``list`` or ``set`` (Battle Monsters' and TTCG's
+``fieldlist``), the shared ``spec.core`` (every game subclasses it: next), and mypyc's
 other limits (see "The compiled spec" in docs/performance.rst).
 """
 

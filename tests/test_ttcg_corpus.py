@@ -15,16 +15,12 @@ def test_legal_replays_use_every_effect_type() -> None:
 
     cards = CardDatabase.load(shipped_database("ttcg", "base"), "ttcg")
 
-    class _Cards:
-        def __init__(self) -> None:
-            self.cards = cards
-
     labels: set[str] = set()
     for path in LEGAL:
         for line in path.read_text(encoding="utf-8").splitlines()[1:]:
             event = json.loads(line)
             if event["do"] == "play":
-                labels |= {label for label, _a in B.effects_of(_Cards(), event["card"])}  # type: ignore[arg-type]
+                labels |= {label for label, _a in B.effects_in(cards, event["card"])}
             if event["do"] == "activate":
-                labels.add(B.effects_of(_Cards(), event["card"])[event.get("effect", 0)][0])  # type: ignore[arg-type]
+                labels.add(B.effects_in(cards, event["card"])[event.get("effect", 0)][0])
     assert labels >= {"normal", "continuous", "counter", "equip", "latent", "dormant", "passive"}

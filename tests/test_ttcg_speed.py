@@ -44,6 +44,7 @@ the change key is reading numbers, never counting the piles.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
@@ -199,7 +200,8 @@ def _dump(state: TtcgState) -> Any:
     sides = {k: (s.name, zone(s.deck), zone(s.hand), zone(s.discard), dict(s.knowledge.located), s.knowledge.length,
                  [pile(p) for p in s.creatures], [pile(p) for p in s.magic], s.points, s.shuffled, s.opening_draws, s.skips)
              for k, s in state.sides.items()}
-    rest = {k: v for k, v in state.__dict__.items() if k not in ("sides", "priority", "flags", "lasting", "resolution", "battle")}
+    rest = {f.name: getattr(state, f.name) for f in dataclasses.fields(state)  # (a compiled state has no __dict__)
+            if f.name not in ("sides", "priority", "flags", "lasting", "resolution", "battle")}
     return (sides, rest, (state.priority.holder, state.priority.passes), state.flags, state.lasting, state.battle,
             None if state.resolution is None else (state.resolution.controller, state.resolution.vars))
 
@@ -543,7 +545,7 @@ def test_the_in_force_stamp_moves_whenever_the_change_stamp_does() -> None:
     last: list[Any] = []
     moved = {"both": 0}
 
-    from spec.ttcg.state import in_force_edits
+    from spec.ttcg.edits import in_force_edits
 
     def see(state: TtcgState, event: Any) -> None:
         assert state.in_force_stamp == in_force_edits()  # as the event left it

@@ -2,6 +2,8 @@
 
 * :mod:`spec.ttcg.events`: the event vocabulary of replay format v1 (moves, chance events, claims);
 * :mod:`spec.ttcg.state`: the game state (decks, hands, discard piles, fields of piles, the chain);
+* :mod:`spec.ttcg.edits` and :mod:`spec.ttcg.fieldlist`: the counts of changes to the fields, and
+  the lists and sets of a field that move them (kept interpreted: see :mod:`spec.compiled`);
 * :mod:`spec.ttcg.turn`: the phases of a turn as a graph;
 * :mod:`spec.ttcg.actions`: the preconditions of every event, each citing its rule (``rules.tsv``);
 * :mod:`spec.ttcg.board`: read-only questions (ranks, attack and defense, effects in force);

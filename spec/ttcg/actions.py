@@ -21,7 +21,8 @@ from spec.core.state import CardObj
 from spec.ttcg import board as B
 from spec.ttcg import conflicts as TC
 from spec.ttcg import events as E
-from spec.ttcg.state import EDITS, HAND_LIMIT, OPENING_HAND, PLAYS_PER_MAIN_PHASE, ZONE_SIZE, Pile, TtcgState, field_edits
+from spec.ttcg.edits import field_edits
+from spec.ttcg.state import EDITS, HAND_LIMIT, OPENING_HAND, PLAYS_PER_MAIN_PHASE, ZONE_SIZE, Pile, TtcgState
 from spec.ttcg.turn import PHASES
 
 BOOK = RuleBook(RuleIndex.load("ttcg", Path(__file__).with_name("rules.tsv")))
@@ -442,7 +443,7 @@ class _Activated:
 
     The checks of an activate move and the step that carries it out all ask for them; each
     is found on first asking, and found again only for another move, another state, or
-    once the field's make-up changed (:func:`spec.ttcg.state.field_edits`; a state put
+    once the field's make-up changed (:func:`spec.ttcg.edits.field_edits`; a state put
     back from a snapshot has sides of its own).
     """
 

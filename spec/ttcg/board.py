@@ -23,7 +23,8 @@ from grammar import ast as A
 from grammar import ttcg_nodes as T
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.state import CardObj
-from spec.ttcg.state import EDITS, Pile, TtcgState, field_edits
+from spec.ttcg.edits import field_edits
+from spec.ttcg.state import EDITS, Pile, TtcgState
 
 ELEMENTS = ("water", "fire", "earth", "nature", "electric", "light", "dark")
 DEFINED_LABELS = ("normal", "continuous", "counter", "equip", "latent", "dormant", "passive")
@@ -114,7 +115,12 @@ _KINDS_OF_CARD: dict[int, tuple[CardDef, frozenset[str]]] = {}
 
 def text_of(state: TtcgState, name: str) -> A.CardText:
     """The parsed text of a card; raises :class:`Unmodelled` if it does not parse."""
-    tree = state.cards.tree(name)
+    return text_in(state.cards, name)
+
+
+def text_in(cards: CardDatabase, name: str) -> A.CardText:
+    """The parsed text of a card of ``cards`` (see :func:`text_of`)."""
+    tree = cards.tree(name)
     if isinstance(tree, Exception):
         raise Unmodelled(f"the text of {name!r} does not parse: {tree}")
     if A.unknown_parts(tree):
@@ -169,11 +175,17 @@ def effects_of(state: TtcgState, name: str) -> tuple[tuple[str, Any], ...]:
 
     Read once per card database and card (the verifier asks for them at every event).
     """
-    known = _reading(state.cards).effects
+    return effects_in(state.cards, name)
+
+
+def effects_in(cards: CardDatabase, name: str) -> tuple[tuple[str, Any], ...]:
+    """:func:`effects_of` a card of ``cards``, with no state at hand (a compiled function takes
+    only a :class:`TtcgState` where one is declared)."""
+    known = _reading(cards).effects
     found = known.get(name)
     if found is None:
         out: list[tuple[str, Any]] = []
-        for ability in text_of(state, name).abilities:
+        for ability in text_in(cards, name).abilities:
             if isinstance(ability, T.Labelled):
                 out.append((ability.label, ability.ability))
             else:
@@ -356,7 +368,7 @@ def marks_recorded(read: Callable[[], Any]) -> tuple[Any, MarksSeen]:
 
 def marks_unchanged(seen: MarksSeen, edits: int = -1) -> bool:
     """Whether the marks of the piles a reading looked at are as they were (see :func:`marks_recorded`);
-    then a reading under way looks at them too. ``edits``: :func:`spec.ttcg.state.mark_edits` as it was
+    then a reading under way looks at them too. ``edits``: :func:`spec.ttcg.edits.mark_edits` as it was
     when ``seen`` was recorded, if known: while it stays, no pile's marks changed (each change of a
     pile's own count moves it), and the piles are not looked at one by one."""
     if edits != EDITS.marks:
@@ -394,7 +406,7 @@ def piles(state: TtcgState) -> Iterator[tuple[str, Pile]]:
 
 
 class _Field:
-    """The make-up of one state's field, read once until it changes (see :func:`spec.ttcg.state.field_edits`).
+    """The make-up of one state's field, read once until it changes (see :func:`spec.ttcg.edits.field_edits`).
 
     ``piles``: ``(owner, pile)`` in field order (:func:`piles`). Read when first asked:
     ``tops``, ``(owner, top card)`` of the piles whose top card has a name; ``by_id`` and

@@ -242,7 +242,7 @@ def _signature_kept(state: Any, memo: dict[str, Any]) -> frozenset[str]:
     while what the reading looked at stays as it was.
 
     A reading depends on the field's make-up (any change to it moves
-    :func:`spec.ttcg.state.field_edits`; a state put back from a snapshot has sides of its
+    :func:`spec.ttcg.edits.field_edits`; a state put back from a snapshot has sides of its
     own), the lasting results and the extra plays granted; on the marks of some piles, the
     active player and points, hands or discard pile only if it looked at them, as
     :data:`spec.ttcg.board.READS` tells (for marks, on those piles' own only:
@@ -250,7 +250,7 @@ def _signature_kept(state: Any, memo: dict[str, Any]) -> frozenset[str]:
     read in. A reading that looked at points, a hand or a discard pile is not kept. What it was
     kept with is compared with the state where it stands (the lasting results and extra plays are
     kept as lists, compared element by element as tuples of them were); the marks of the piles it
-    looked at are not looked at again while no mark changed anywhere (:func:`spec.ttcg.state.mark_edits`
+    looked at are not looked at again while no mark changed anywhere (:func:`spec.ttcg.edits.mark_edits`
     as it was when it was read). When
     :func:`_nothing_in_force` tells that nothing is in force (from the field's make-up, the
     lasting results and the extra plays alone), the reading is not made.

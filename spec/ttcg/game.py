@@ -202,7 +202,7 @@ class Ttcg(Game[TtcgState, Event]):
 
     conflicts_stamp: ClassVar[str | None] = "in_force_stamp"
     """The verifier asks for conflicts only after an event that moved :attr:`TtcgState.in_force_stamp`
-    (:func:`spec.ttcg.state.in_force_edits` as :meth:`apply` left it): it moves with everything
+    (:func:`spec.ttcg.edits.in_force_edits` as :meth:`apply` left it): it moves with everything
     :func:`spec.ttcg.conflicts.change_stamp` holds, so that conflicts_met starts with the change key."""
 
     def _apply(self, state: TtcgState, ev: Any, kind: str) -> list[Ruling]:
@@ -1018,7 +1018,7 @@ class Ttcg(Game[TtcgState, Event]):
     def supported(self, cards: Any, name: str) -> bool:
         """Whether every effect of a card is one the spec can run (for random decks)."""
         try:
-            effects = B.effects_of(_Probe(cards), name)  # type: ignore[arg-type]
+            effects = B.effects_in(cards, name)
         except B.Unmodelled:
             return False
         for label, ability in effects:
@@ -1306,13 +1306,6 @@ def _card_fields(cls: type) -> tuple[str, ...]:
     """The fields of :data:`_NAMING` an event type has (all of them for a type that does not list its fields)."""
     fields = getattr(cls, "__struct_fields__", None)
     return _NAMING if fields is None else tuple(f for f in _NAMING if f in fields)
-
-
-class _Probe:
-    """Enough of a state for :func:`board.effects_of` to read a card database."""
-
-    def __init__(self, cards: Any) -> None:
-        self.cards = cards
 
 
 def _walk(node: object) -> list[object]:

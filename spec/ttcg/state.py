@@ -10,16 +10,18 @@ players pass; a declared attack waits as the *battle*.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any
 
 from grammar import ast as A
 from spec.core.cards import CardDatabase, CardDef
+from spec.core.game import restore
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Resolution
 from spec.core.queue import Priority
 from spec.core.state import CardObj, Zone
+from spec.ttcg.edits import EDITS, force_changed
+from spec.ttcg.fieldlist import FieldList, MarkSet, Row
 
 START_POINTS = 20
 """Points each player begins with (2.2.8.a)."""
@@ -35,220 +37,28 @@ EXHAUSTION_LOSS = 5
 """Points lost at a Draw Phase begun with an empty deck (2.2.11)."""
 
 
-class Edits:
-    """Counts of the changes made to the fields of all TTCG states (they only grow).
+class Marks:
+    """What a change of one pile's marks moves besides ``EDITS.marks``: the pile's own count of those
+    changes (``changes``, read as ``Pile.mark_count``) and, while the pile lies in a row of a side
+    whose :class:`Tally` is ready, that tally (``tally``) and in how many places of its side's rows
+    the pile lies (``seats``: one, in a game).
 
-    ``field``: the make-up of a field changed: a pile joined or left a row, a pile got a new
-    top card, or a card joined or left the cards under one. What :mod:`spec.ttcg.board`
-    reads of the field's make-up (its piles in order, which card effects of each kind lie
-    where) is kept until it moves. ``marks``: a pile's ``tapped``, ``switched_on`` or
-    ``equipped_to`` may have changed.
-
-    ``force``: something else the effects in force depend on changed: a card or pile was
-    made (``next_uid``), a lasting result began or ended, a turn began, an extra play was
-    granted, or a state was put back from a snapshot (:func:`force_changed`). While none of
-    the three moves, neither does what ``conflicts_met`` compares (its change stamp):
-:func:`in_force_edits` adds them up (for the verifier: :attr:`TtcgState.in_force_stamp`).
-
-    Readers on the hot path read the attributes; :func:`field_edits` and :func:`mark_edits`
-    give the same counts.
+    The pile and its own :class:`MarkSet` share it, so that the set, changed in place, counts its
+    changes where the pile does without holding the pile: a set holding its pile back would make
+    every pile that leaves the field garbage only the cycle collector frees, and a class compiled
+    with mypyc takes no weak references.
     """
 
-    __slots__ = ("field", "force", "marks")
+    __slots__ = ("changes", "seats", "tally")
 
-    def __init__(self) -> None:
-        self.field = 0
-        self.marks = 0
-        self.force = 0
+    changes: int
+    tally: Tally | None
+    seats: int
 
-
-EDITS = Edits()
-"""The counts of changes to the fields of all TTCG states (see :class:`Edits`)."""
-
-
-def field_edits() -> int:
-    """A count that changes whenever the make-up of a field changes, in any state (``EDITS.field``)."""
-    return EDITS.field
-
-
-def _field_changed() -> None:
-    EDITS.field += 1
-
-
-def mark_edits() -> int:
-    """A count that changes whenever a pile's ``tapped``, ``switched_on`` or ``equipped_to`` may have changed,
-    in any state (``EDITS.marks``)."""
-    return EDITS.marks
-
-
-def _marks_changed() -> None:
-    EDITS.marks += 1
-
-
-def in_force_edits() -> int:
-    """A count that moves whenever the change stamp ``conflicts_met`` compares may have moved (see :class:`Edits`)."""
-    return EDITS.field + EDITS.marks + EDITS.force
-
-
-def force_changed() -> None:
-    """Count a change of what the effects in force depend on besides the field (``EDITS.force``)."""
-    EDITS.force += 1
-
-
-class MarkSet(set):  # type: ignore[type-arg]
-    """A pile's set of switched-on effects that counts its changes (:func:`mark_edits`, and the
-    pile's own ``mark_count``) and tells its side's :class:`Tally` how many effects it gained or
-    lost; reading it is a plain set's reading."""
-
-    __slots__ = ("pile",)
-    pile: weakref.ref[Pile]
-    """The pile whose set it is (its ``mark_count`` counts the changes too), held weakly: the
-    pile holds its set, and a set holding its pile back would make every pile that leaves
-    the field garbage that only the cycle collector frees (a collection every few hundred
-    piles, walking the whole heap now and then). A set the pile no longer holds has none."""
-
-    def _changed(self, grown: int) -> None:
-        """Count a change that made the set ``grown`` effects larger (or smaller, when negative)."""
-        _marks_changed()
-        ref = getattr(self, "pile", None)
-        pile = ref() if ref is not None else None
-        if pile is not None:
-            object.__setattr__(pile, "mark_count", pile.mark_count + 1)
-            tally = pile.tally
-            if grown and tally is not None:
-                tally.switched += grown
-
-    def of(self, pile: Pile) -> bool:
-        """Whether this is ``pile``'s own set."""
-        ref = getattr(self, "pile", None)
-        return ref is not None and ref() is pile
-
-    def add(self, item: Any) -> None:
-        size = len(self)
-        super().add(item)
-        self._changed(len(self) - size)
-
-    def discard(self, item: Any) -> None:
-        size = len(self)
-        super().discard(item)
-        self._changed(len(self) - size)
-
-    def remove(self, item: Any) -> None:
-        size = len(self)
-        super().remove(item)
-        self._changed(len(self) - size)
-
-    def pop(self) -> Any:
-        item = super().pop()
-        self._changed(-1)
-        return item
-
-    def clear(self) -> None:
-        size = len(self)
-        super().clear()
-        self._changed(-size)
-
-    def update(self, *others: Any) -> None:
-        size = len(self)
-        super().update(*others)
-        self._changed(len(self) - size)
-
-    def difference_update(self, *others: Any) -> None:
-        size = len(self)
-        super().difference_update(*others)
-        self._changed(len(self) - size)
-
-    def intersection_update(self, *others: Any) -> None:
-        size = len(self)
-        super().intersection_update(*others)
-        self._changed(len(self) - size)
-
-    def symmetric_difference_update(self, other: Any) -> None:
-        size = len(self)
-        super().symmetric_difference_update(other)
-        self._changed(len(self) - size)
-
-    def __ior__(self, other: Any) -> Self:  # type: ignore[misc]  # in place, as the built-in's own
-        size = len(self)
-        super().__ior__(other)
-        self._changed(len(self) - size)
-        return self
-
-    def __iand__(self, other: Any) -> Self:  # type: ignore[misc]  # in place, as the built-in's own
-        size = len(self)
-        super().__iand__(other)
-        self._changed(len(self) - size)
-        return self
-
-    def __isub__(self, other: Any) -> Self:  # type: ignore[misc]  # in place, as the built-in's own
-        size = len(self)
-        super().__isub__(other)
-        self._changed(len(self) - size)
-        return self
-
-    def __ixor__(self, other: Any) -> Self:  # type: ignore[misc]  # in place, as the built-in's own
-        size = len(self)
-        super().__ixor__(other)
-        self._changed(len(self) - size)
-        return self
-
-
-class FieldList(list):  # type: ignore[type-arg]
-    """A list of the field (a row of piles, the cards under a pile) that counts its changes
-    (:func:`field_edits`); reading it is a plain list's reading."""
-
-    __slots__ = ()
-
-    def append(self, item: Any) -> None:
-        super().append(item)
-        _field_changed()
-
-    def extend(self, items: Any) -> None:
-        super().extend(items)
-        _field_changed()
-
-    def insert(self, index: Any, item: Any) -> None:
-        super().insert(index, item)
-        _field_changed()
-
-    def remove(self, item: Any) -> None:
-        super().remove(item)
-        _field_changed()
-
-    def pop(self, index: Any = -1) -> Any:
-        item = super().pop(index)
-        _field_changed()
-        return item
-
-    def clear(self) -> None:
-        super().clear()
-        _field_changed()
-
-    def sort(self, *args: Any, **kwargs: Any) -> None:
-        super().sort(*args, **kwargs)
-        _field_changed()
-
-    def reverse(self) -> None:
-        super().reverse()
-        _field_changed()
-
-    def __setitem__(self, index: Any, item: Any) -> None:
-        super().__setitem__(index, item)
-        _field_changed()
-
-    def __delitem__(self, index: Any) -> None:
-        super().__delitem__(index)
-        _field_changed()
-
-    def __iadd__(self, items: Any) -> Self:  # type: ignore[misc]  # in place, as the built-in's own
-        super().__iadd__(items)
-        _field_changed()
-        return self
-
-    def __imul__(self, n: Any) -> Self:  # type: ignore[misc]  # in place, as the built-in's own
-        super().__imul__(n)
-        _field_changed()
-        return self
+    def __init__(self, changes: int = 0) -> None:
+        self.changes = changes
+        self.tally = None
+        self.seats = 0
 
 
 class Tally:
@@ -257,10 +67,10 @@ class Tally:
     they change instead of counted pile by pile each time they are asked.
 
     A side's two rows (:class:`Row`) share its tally. A pile joining a row *seats* itself there
-    (``Pile.tally``, ``Pile.seats``: the tally it tells of its marks, and in how many places of its
-    side's rows it lies) and adds its marks; leaving, it takes them away; tapping, untapping and
-    switching effects on or off move the counts of the pile's tally (``Pile.__setattr__``,
-    :class:`MarkSet`). Nothing names the side or a pile back: the tally holds two numbers.
+    (``Marks.tally``, ``Marks.seats`` of the pile: the tally it tells of its marks, and in how many
+    places of its side's rows it lies) and adds its marks; leaving, it takes them away; tapping,
+    untapping and switching effects on or off move the counts of the pile's tally (the setters of
+    :class:`Pile`, :class:`MarkSet`). Nothing names the side or a pile back: the tally holds two numbers.
 
     ``ready``: the counts hold for the rows as they are. A side is made (a copy, a snapshot put
     back) with a tally not ready, so that a snapshot taken and dropped never seats its piles: the
@@ -271,6 +81,11 @@ class Tally:
 
     __slots__ = ("ready", "shared", "switched", "tapped")
 
+    tapped: int
+    switched: int
+    ready: bool
+    shared: bool
+
     def __init__(self) -> None:
         self.tapped = 0
         self.switched = 0
@@ -279,12 +94,13 @@ class Tally:
 
     def seat(self, pile: Pile) -> None:
         """Count ``pile``, which joined a row of this tally's side."""
-        held = pile.tally
+        marks = pile.marks
+        held = marks.tally
         if held is None:
-            object.__setattr__(pile, "tally", self)
-            object.__setattr__(pile, "seats", 1)
+            marks.tally = self
+            marks.seats = 1
         elif held is self:
-            object.__setattr__(pile, "seats", pile.seats + 1)
+            marks.seats += 1
         else:  # on two sides at once: neither side's counts can follow its marks
             self.shared = held.shared = True
             self.ready = held.ready = False
@@ -297,116 +113,13 @@ class Tally:
         if pile.tapped:
             self.tapped -= 1
         self.switched -= len(pile.switched_on)
-        if pile.tally is self:
-            seats = pile.seats - 1
-            object.__setattr__(pile, "seats", seats)
-            if not seats:
-                object.__setattr__(pile, "tally", None)
+        marks = pile.marks
+        if marks.tally is self:
+            marks.seats -= 1
+            if not marks.seats:
+                marks.tally = None
 
 
-class Row(FieldList):
-    """A row of piles of one side (a :class:`FieldList`) that tells the side's :class:`Tally` of the
-    piles joining and leaving it while the tally is ready; ``tally`` is ``None`` once the side holds
-    another row in its place."""
-
-    __slots__ = ("tally",)
-
-    def __init__(self, piles: Any = (), tally: Tally | None = None) -> None:
-        super().__init__(piles)
-        self.tally = tally
-
-    def _recount(self, before: list[Pile]) -> None:
-        """After a change made some other way: the piles that were here leave, those here now join."""
-        tally = self.tally
-        if tally is not None and tally.ready:
-            for pile in before:
-                tally.unseat(pile)
-            for pile in self:
-                tally.seat(pile)
-
-    def append(self, item: Any) -> None:
-        super().append(item)
-        tally = self.tally
-        if tally is not None and tally.ready:
-            tally.seat(item)
-
-    def insert(self, index: Any, item: Any) -> None:
-        super().insert(index, item)
-        tally = self.tally
-        if tally is not None and tally.ready:
-            tally.seat(item)
-
-    def remove(self, item: Any) -> None:
-        try:
-            at = self.index(item)  # (where list.remove would take it away)
-        except ValueError:
-            raise ValueError("list.remove(x): x not in list") from None
-        gone = self[at]
-        FieldList.__delitem__(self, at)
-        tally = self.tally
-        if tally is not None and tally.ready:
-            tally.unseat(gone)
-
-    def pop(self, index: Any = -1) -> Any:
-        item = super().pop(index)
-        tally = self.tally
-        if tally is not None and tally.ready:
-            tally.unseat(item)
-        return item
-
-    def extend(self, items: Any) -> None:
-        before = list(self)
-        super().extend(items)
-        self._recount(before)
-
-    def clear(self) -> None:
-        before = list(self)
-        super().clear()
-        self._recount(before)
-
-    def __setitem__(self, index: Any, item: Any) -> None:
-        before = list(self)
-        super().__setitem__(index, item)
-        self._recount(before)
-
-    def __delitem__(self, index: Any) -> None:
-        before = list(self)
-        super().__delitem__(index)
-        self._recount(before)
-
-    def __iadd__(self, items: Any) -> Self:  # type: ignore[misc]  # (as FieldList's)
-        before = list(self)
-        super().__iadd__(items)
-        self._recount(before)
-        return self
-
-    def __imul__(self, n: Any) -> Self:  # type: ignore[misc]  # (as FieldList's)
-        before = list(self)
-        super().__imul__(n)
-        self._recount(before)
-        return self
-
-
-_UNSET = object()
-
-
-def _watched(obj: Any, name: str, value: Any, lists: tuple[str, ...], others: tuple[str, ...] = ()) -> None:
-    """Set ``obj.name``, keeping the field's lists :class:`FieldList` and counting a change of make-up
-    (setting it the first time, as the object is made, changes no field).
-
-    It never reads ``obj.__dict__``: that would cost every later reading of the object's attributes.
-    """
-    if name in lists:
-        if type(value) is not FieldList:
-            value = FieldList(value)
-        if getattr(obj, name, _UNSET) is not _UNSET:
-            _field_changed()
-    elif name in others and getattr(obj, name, _UNSET) is not _UNSET:
-        _field_changed()
-    object.__setattr__(obj, name, value)
-
-
-@dataclass(init=False)
 class Pile:
     """A card on the field (``card``, the top) with the cards under it, oldest first.
 
@@ -417,89 +130,153 @@ class Pile:
     looked at the marks of some piles only is kept while theirs stay as they were). While it lies in
     a row of a side whose :class:`Tally` is ready, its marks changing move that tally's counts too.
 
-    Making a pile sets its fields directly (see :meth:`__init__`): it is a new object, so
-    no reading can have looked at it yet.
+    The watched fields are properties whose setters do that counting (a class compiled with
+    mypyc has no ``__setattr__`` of its own to hook); making a pile sets the fields behind them
+    directly: it is a new object, so no reading can have looked at it yet. Its lists are typed as
+    their own classes (:class:`FieldList`, :class:`MarkSet`), so that compiled code changing them
+    in place calls their counting methods. Equality and ``repr`` are those of the dataclass it was.
     """
 
     id: int
-    card: CardObj
     row: str
     """``creature`` or ``magic``."""
-    under: FieldList = field(default_factory=FieldList)
-    tapped: bool = False
-    tapped_turn: int = -1
+    tapped_turn: int
     """The turn in which the top card last became tapped (for Dormant effects, 2.2.5.i.6.p2)."""
-    switched_on: MarkSet = field(default_factory=MarkSet)
-    """Continuous effects of the top card that were activated and stay in force (2.2.5.i.2)."""
-    equipped_to: int | None = None
-    """For a magic card attached as equipment: the pile id of its creature (2.2.5.i.4)."""
-    mark_count: int = field(default=0, repr=False, compare=False)
-    """How many times this pile's marks changed (see above)."""
-    tally: Tally | None = field(default=None, repr=False, compare=False)
-    """The tally of the side in whose rows it lies, once that tally is ready (see :meth:`Tally.seat`)."""
-    seats: int = field(default=0, repr=False, compare=False)
-    """In how many places of those rows it lies (one, in a game)."""
+    marks: Marks
+    """The pile's own count of changes of its marks, and its seat on a side (see :class:`Marks`)."""
+    _card: CardObj
+    _under: FieldList
+    _tapped: bool
+    _switched_on: MarkSet
+    _equipped_to: int | None
 
     def __init__(self, id: int, card: CardObj, row: str, under: list[CardObj] | None = None, tapped: bool = False,
                  tapped_turn: int = -1, switched_on: set[int] | None = None, equipped_to: int | None = None,
                  mark_count: int = 0) -> None:
-        """The fields as the dataclass would set them, without :meth:`__setattr__`'s bookkeeping per field:
-        ``under`` a :class:`FieldList`, ``switched_on`` a :class:`MarkSet` of this pile. The count of
-        mark changes moves as that bookkeeping moved it (three marks set)."""
-        setattr_ = object.__setattr__
-        setattr_(self, "id", id)
-        setattr_(self, "card", card)
-        setattr_(self, "row", row)
-        setattr_(self, "under", FieldList() if under is None else under if type(under) is FieldList else FieldList(under))
-        setattr_(self, "tapped", tapped)
-        setattr_(self, "tapped_turn", tapped_turn)
-        marks = MarkSet(switched_on) if switched_on is not None else MarkSet()
-        marks.pile = weakref.ref(self)
-        setattr_(self, "switched_on", marks)
-        setattr_(self, "equipped_to", equipped_to)
-        setattr_(self, "mark_count", mark_count)
+        """The fields as the setters would leave them, without their counting field by field: ``under``
+        a :class:`FieldList`, ``switched_on`` a :class:`MarkSet` of this pile. The count of mark
+        changes moves as that counting moved it (three marks set)."""
+        self.id = id
+        self._card = card
+        self.row = row
+        self._under = FieldList() if under is None else under if type(under) is FieldList else FieldList(under)
+        self._tapped = tapped
+        self.tapped_turn = tapped_turn
+        marks = Marks(mark_count)
+        self.marks = marks
+        own = MarkSet(switched_on) if switched_on is not None else MarkSet()
+        own.owner = marks
+        self._switched_on = own
+        self._equipped_to = equipped_to
         EDITS.marks += 3
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _PILE_WATCHED:
-            _watched(self, name, value, ("under",), ("card",))
-        elif name in _PILE_MARKS:
-            tally = self.tally
-            if name == "switched_on":
-                if type(value) is not MarkSet or not (getattr(value, "pile", None) is None or value.of(self)):
-                    value = MarkSet(value)
-                old = getattr(self, "switched_on", None)
-                if old is not None and old is not value:
-                    if type(old) is MarkSet and old.of(self):
-                        del old.pile  # no longer this pile's: changing it changes none of its marks
-                    if tally is not None:
-                        tally.switched += len(value) - len(old)
-                value.pile = weakref.ref(self)
-            elif name == "tapped" and tally is not None:
-                tally.tapped += (1 if value else 0) - (1 if getattr(self, "tapped", False) else 0)
-            object.__setattr__(self, name, value)
-            object.__setattr__(self, "mark_count", getattr(self, "mark_count", 0) + 1)
-            _marks_changed()
-        else:
-            object.__setattr__(self, name, value)
+    @property
+    def card(self) -> CardObj:
+        return self._card
+
+    @card.setter
+    def card(self, card: CardObj) -> None:
+        EDITS.field += 1
+        self._card = card
+
+    @property
+    def under(self) -> FieldList:
+        """The cards under the top card, oldest first (a :class:`FieldList`, whatever list is set)."""
+        return self._under
+
+    @under.setter
+    def under(self, cards: list[CardObj]) -> None:
+        self._under = cards if type(cards) is FieldList else FieldList(cards)
+        EDITS.field += 1
+
+    @property
+    def tapped(self) -> bool:
+        return self._tapped
+
+    @tapped.setter
+    def tapped(self, tapped: bool) -> None:
+        marks = self.marks
+        tally = marks.tally
+        if tally is not None:
+            tally.tapped += (1 if tapped else 0) - (1 if self._tapped else 0)
+        self._tapped = tapped
+        marks.changes += 1
+        EDITS.marks += 1
+
+    @property
+    def switched_on(self) -> MarkSet:
+        """Continuous effects of the top card that were activated and stay in force (2.2.5.i.2)."""
+        return self._switched_on
+
+    @switched_on.setter
+    def switched_on(self, effects: set[int]) -> None:
+        """Make ``effects`` the pile's own :class:`MarkSet`: the very set when it is one no other pile
+        holds, a copy otherwise; the set it replaces is no longer the pile's."""
+        marks = self.marks
+        given: Any = effects
+        owner = getattr(given, "owner", None) if type(given) is MarkSet else False
+        own: MarkSet = given if owner is None or owner is marks else MarkSet(given)
+        old = self._switched_on
+        if old is not own:
+            if getattr(old, "owner", None) is marks:
+                old.owner = None  # no longer this pile's: changing it changes none of its marks
+            tally = marks.tally
+            if tally is not None:
+                tally.switched += len(own) - len(old)
+        own.owner = marks
+        self._switched_on = own
+        marks.changes += 1
+        EDITS.marks += 1
+
+    @property
+    def equipped_to(self) -> int | None:
+        """For a magic card attached as equipment: the pile id of its creature (2.2.5.i.4)."""
+        return self._equipped_to
+
+    @equipped_to.setter
+    def equipped_to(self, equipped_to: int | None) -> None:
+        self._equipped_to = equipped_to
+        self.marks.changes += 1
+        EDITS.marks += 1
+
+    @property
+    def mark_count(self) -> int:
+        """How many times this pile's marks changed (see above)."""
+        return self.marks.changes
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Pile):
+            return NotImplemented
+        return ((self.id, self._card, self.row, self._under, self._tapped, self.tapped_turn, self._switched_on,
+                 self._equipped_to)
+                == (other.id, other._card, other.row, other._under, other._tapped, other.tapped_turn,
+                    other._switched_on, other._equipped_to))
+
+    __hash__ = None  # type: ignore[assignment]  # (as the dataclass it was: equal by value, so unhashable)
+
+    def __repr__(self) -> str:
+        return (f"Pile(id={self.id!r}, card={self._card!r}, row={self.row!r}, under={self._under!r}, "
+                f"tapped={self._tapped!r}, tapped_turn={self.tapped_turn!r}, switched_on={self._switched_on!r}, "
+                f"equipped_to={self._equipped_to!r})")
 
     def copy(self) -> Pile:
-        return Pile(self.id, self.card.copy(), self.row, [c.copy() for c in self.under], self.tapped,
-                    self.tapped_turn, set(self.switched_on), self.equipped_to)
+        return Pile(self.id, self._card.copy(), self.row, [c.copy() for c in self._under], self._tapped,
+                    self.tapped_turn, set(self._switched_on), self._equipped_to)
 
     def held(self) -> Pile:
         """The pile as it stands, for a :class:`Snapshot`: its own lists, the cards shared (see :func:`_kept`)."""
-        return Pile(self.id, _kept(self.card), self.row, [_kept(c) for c in self.under], self.tapped,
-                    self.tapped_turn, set(self.switched_on), self.equipped_to)
+        return Pile(self.id, _kept(self._card), self.row, [_kept(c) for c in self._under], self._tapped,
+                    self.tapped_turn, set(self._switched_on), self._equipped_to)
 
 
-@dataclass
 class Side:
     """Everything one player has.
 
     Its rows of piles are :class:`Row` lists: a change to them counts as a change of the
     field's make-up (:func:`field_edits`), and the piles joining and leaving them are told to
-    the side's :class:`Tally` (``tally``, made with the first row and shared by both rows).
+    the side's :class:`Tally` (``tally``, shared by both rows). Setting a row (a property: a class
+    compiled with mypyc has no ``__setattr__`` of its own to hook) makes a new :class:`Row` of
+    the piles given. Equality and ``repr`` are those of the dataclass it was.
     """
 
     name: str
@@ -507,83 +284,118 @@ class Side:
     hand: Zone
     discard: Zone
     knowledge: DeckKnowledge
-    creatures: Row = field(default_factory=Row)
-    magic: Row = field(default_factory=Row)
-    points: int = START_POINTS
-    shuffled: bool = False
-    opening_draws: int = 0
-    skips: int = 0
+    points: int
+    shuffled: bool
+    opening_draws: int
+    skips: int
     """Turns of this player still to be skipped (an effect's cost)."""
-    tally: Tally | None = field(default=None, init=False, repr=False, compare=False)
+    tally: Tally | None
     """How many of its piles are tapped and how many effects are switched on among them (see :class:`Tally`)."""
+    _creatures: Row
+    _magic: Row
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _ROWS:
-            self._seated(name, value)
-        else:
-            object.__setattr__(self, name, value)
+    def __init__(self, name: str, deck: Zone, hand: Zone, discard: Zone, knowledge: DeckKnowledge,
+                 creatures: list[Pile] | None = None, magic: list[Pile] | None = None, points: int = START_POINTS,
+                 shuffled: bool = False, opening_draws: int = 0, skips: int = 0) -> None:
+        """Rows of their own sharing a new tally, not ready: making a side changes no field."""
+        self.name = name
+        self.deck = deck
+        self.hand = hand
+        self.discard = discard
+        self.knowledge = knowledge
+        tally = Tally()
+        self.tally = tally
+        self._creatures = Row(() if creatures is None else creatures, tally)
+        self._magic = Row(() if magic is None else magic, tally)
+        self.points = points
+        self.shuffled = shuffled
+        self.opening_draws = opening_draws
+        self.skips = skips
 
-    def _seated(self, name: str, piles: Any) -> None:
-        """Set the row ``name`` to a :class:`Row` of ``piles`` sharing the side's tally; the piles of the
-        row it replaces leave (setting it the first time, as the side is made, changes no field)."""
+    @property
+    def creatures(self) -> Row:
+        return self._creatures
+
+    @creatures.setter
+    def creatures(self, piles: list[Pile]) -> None:
+        self._creatures = self._seated(self._creatures, piles)
+
+    @property
+    def magic(self) -> Row:
+        return self._magic
+
+    @magic.setter
+    def magic(self, piles: list[Pile]) -> None:
+        self._magic = self._seated(self._magic, piles)
+
+    def _seated(self, old: Row, piles: list[Pile]) -> Row:
+        """A :class:`Row` of ``piles`` sharing the side's tally, to replace the row ``old``, whose piles leave."""
         tally = self.tally
-        if tally is None:
-            tally = Tally()
-            object.__setattr__(self, "tally", tally)
-        old = getattr(self, name, _UNSET)
-        if old is not _UNSET:
-            _field_changed()
-            if type(old) is Row and old.tally is tally:
-                if tally.ready:
-                    for pile in old:
-                        tally.unseat(pile)
-                old.tally = None
+        if tally is None:  # (a side always has one)
+            tally = self.tally = Tally()
+        EDITS.field += 1
+        if old.tally is tally:
+            if tally.ready:
+                for pile in old:
+                    tally.unseat(pile)
+            old.tally = None
         row = Row(piles, tally)
         if tally.ready:
             for pile in row:
                 tally.seat(pile)
-        object.__setattr__(self, name, row)
+        return row
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Side):
+            return NotImplemented
+        return ((self.name, self.deck, self.hand, self.discard, self.knowledge, self._creatures, self._magic,
+                 self.points, self.shuffled, self.opening_draws, self.skips)
+                == (other.name, other.deck, other.hand, other.discard, other.knowledge, other._creatures,
+                    other._magic, other.points, other.shuffled, other.opening_draws, other.skips))
+
+    __hash__ = None  # type: ignore[assignment]  # (as the dataclass it was)
+
+    def __repr__(self) -> str:
+        return (f"Side(name={self.name!r}, deck={self.deck!r}, hand={self.hand!r}, discard={self.discard!r}, "
+                f"knowledge={self.knowledge!r}, creatures={self._creatures!r}, magic={self._magic!r}, "
+                f"points={self.points!r}, shuffled={self.shuffled!r}, opening_draws={self.opening_draws!r}, "
+                f"skips={self.skips!r})")
 
     def tallied(self) -> Tally:
         """The side's tally, counted pile by pile and its piles seated first if it is not ready (see :class:`Tally`)."""
         tally = self.tally
         if tally is not None and tally.ready:
             return tally
-        if tally is None:  # (a side always has one once its rows are set)
-            tally = Tally()
-            object.__setattr__(self, "tally", tally)
+        if tally is None:  # (a side always has one)
+            tally = self.tally = Tally()
         tally.tapped = tally.switched = 0
         if tally.shared:  # counted afresh at every asking
-            for row in (self.creatures, self.magic):
+            for row in (self._creatures, self._magic):
                 for pile in row:
                     if pile.tapped:
                         tally.tapped += 1
                     tally.switched += len(pile.switched_on)
             return tally
         tally.ready = True
-        for row in (self.creatures, self.magic):
+        for row in (self._creatures, self._magic):
             for pile in row:
                 tally.seat(pile)
         return tally
 
     def piles(self) -> list[Pile]:
-        return self.creatures + self.magic
+        return self._creatures + self._magic
 
     def copy(self) -> Side:
         return Side(self.name, self.deck.copy(), self.hand.copy(), self.discard.copy(), self.knowledge.copy(),
-                    [p.copy() for p in self.creatures], [p.copy() for p in self.magic], self.points, self.shuffled,  # type: ignore[arg-type]  # (made rows by Side.__setattr__)
+                    [p.copy() for p in self._creatures], [p.copy() for p in self._magic], self.points, self.shuffled,
                     self.opening_draws, self.skips)
 
     def held(self) -> Side:
         """The side as it stands, for a :class:`Snapshot`: zones, piles and knowledge of its own, the cards shared."""
         return Side(self.name, _held(self.deck), _held(self.hand), _held(self.discard), self.knowledge.copy(),
-                    [p.held() for p in self.creatures], [p.held() for p in self.magic], self.points, self.shuffled,  # type: ignore[arg-type]
+                    [p.held() for p in self._creatures], [p.held() for p in self._magic], self.points, self.shuffled,
                     self.opening_draws, self.skips)
 
-
-_PILE_WATCHED = ("card", "under")
-_PILE_MARKS = ("tapped", "switched_on", "equipped_to")
-_ROWS = ("creatures", "magic")
 
 
 def _kept(card: CardObj) -> CardObj:
@@ -801,5 +613,5 @@ class Snapshot:
 
     def restore(self, state: TtcgState) -> None:
         """Put ``state`` back as it stood (its own copies of everything, as ``state.copy()`` made them)."""
-        state.__dict__.update(self.kept.copy().__dict__)
+        restore(state, self.kept.copy())
         force_changed()  # sides of its own, and what they hold as it was
