@@ -42,6 +42,11 @@ COMPILED: tuple[str, ...] = (
     "spec.battle_monsters.game",
     "spec.battle_monsters.state",
     "spec.battle_monsters.turn",
+    "spec.core.deck",
+    "spec.core.hidden",
+    "spec.core.queue",
+    "spec.core.state",
+    "spec.core.turns",
     "spec.epic_battles.actions",
     "spec.epic_battles.board",
     "spec.epic_battles.catalog",
@@ -71,8 +76,14 @@ COMPILED: tuple[str, ...] = (
 A module joins when it compiles and every test passes on the build. What keeps one out:
 msgspec structs (mypyc drops their class options: events and decklists live in their own
 modules, left interpreted), subclasses of ``list`` or ``set`` (Battle Monsters' and TTCG's
-``fieldlist``), the shared ``spec.core`` (every game subclasses it: next), and mypyc's
-other limits (see "The compiled spec" in docs/performance.rst).
+``fieldlist``), and mypyc's other limits (see "The compiled spec" in docs/performance.rst).
+Of the shared ``spec.core``, the parts every event touches are compiled (card objects and
+zones, the queue, deck knowledge, turn structures); ``interpreter`` is not (compiled code
+that narrowed ``resolution.need`` to a ``Need`` reads it so even after a call cleared it,
+and a compiled ``Need`` is then checked and refused: TTCG's ``_feed``), nor ``game``
+(games override its methods under ``BOOK.encodes`` decorators, which mypyc cannot compile
+over a compiled base), ``rules`` (its generic frozen ``Check`` fails when the compiled
+module loads), ``conflicts`` (tests subclass ``Policy``) and the struct modules.
 """
 
 SOURCE = Path(__file__).resolve().parent

@@ -85,7 +85,49 @@ def test_bench_says_which_spec_it_ran() -> None:
     assert bench.to_text(result).splitlines()[0] == f"spec: {compiled.status()}"
 
 
-COMPILED_GAMES = sorted({module.split(".")[1] for module in compiled.COMPILED})
+COMPILED_GAMES = sorted({module.split(".")[1] for module in compiled.COMPILED} - {"core"})
+"""The games with compiled modules (the shared ``spec.core`` is compiled too, and judged
+through every game)."""
+
+
+def test_the_shared_core_is_compiled_but_not_its_structs_nor_what_games_override() -> None:
+    """The core's per-event parts (card objects and zones, the queue, deck knowledge, turn
+    structures) are compiled; the modules of msgspec structs (events, findings, card
+    definitions, effects, observations), the classes games and tests subclass with decorated
+    overrides (``Game``, ``Policy``), the generic frozen ``Check`` and the interpreter (games
+    narrow ``resolution.need`` across calls that clear it: see spec.compiled) are not."""
+    ours = {m for m in compiled.COMPILED if m.startswith("spec.core.")}
+    assert {"spec.core.state", "spec.core.queue", "spec.core.hidden", "spec.core.turns"} <= ours
+    assert not ours & {"spec.core.game", "spec.core.findings", "spec.core.cards", "spec.core.conflicts", "spec.core.interpreter",
+                       "spec.core.hidden_z3", "spec.core.rules", "spec.core.rulebook_lint"}
+
+
+def test_deck_knowledge_copies_every_field() -> None:
+    """A copy of deck knowledge is made through its constructor and then overwritten (a compiled
+    class's ``__new__`` runs ``__init__``): every field must come across, and be its own."""
+    from collections import Counter
+
+    from spec.core.hidden import DeckKnowledge
+
+    knowledge = DeckKnowledge(Counter(a=2), lambda name: 3, "P1")
+    assert knowledge.show("a", 4, "drew a")
+    knowledge.mark(["a", "b"], "a card of a kind")
+    other = knowledge.copy()
+    fields = ("checked", "done", "journal", "length", "limit", "located", "marks", "now", "player", "registered")
+    assert [getattr(other, name) for name in fields] == [getattr(knowledge, name) for name in fields]
+    assert other.limit("z") == 3 and other.located is not knowledge.located
+    other.reveal("a")
+    assert knowledge.located["a"] == 1 and other.located["a"] == 2
+
+
+def test_a_turn_structure_draws_its_graph() -> None:
+    """networkx is imported by name inside the compiled module (it has no type stubs)."""
+    from spec.core.turns import TurnStructure
+
+    turn = TurnStructure([("draw", "r1"), ("main", "r2")], [("draw", "main", ""), ("main", "draw", "next turn")])
+    graph = turn.graph()
+    assert graph.nodes["main"]["rule"] == "r2" and graph.edges["main", "draw"]["label"] == "next turn"
+    assert turn.next("draw") == "main"
 
 
 def _reports(game: str, env_off: bool) -> list[dict[str, object]]:

@@ -135,8 +135,9 @@ class DeckKnowledge:
         return outcome
 
     def copy(self) -> DeckKnowledge:
-        other = DeckKnowledge.__new__(DeckKnowledge)
-        other.registered, other.limit, other.player = self.registered, self.limit, self.player
+        # Made through __init__, then overwritten: this module is compiled (spec.compiled),
+        # and a compiled class's __new__ runs its __init__, so __new__ alone cannot skip it.
+        other = DeckKnowledge(self.registered, self.limit, self.player)
         other.located = self.located.copy()
         other.now, other.journal, other.length = self.now, self.journal, self.length
         other.marks, other.checked, other.done = self.marks, self.checked, self.done

@@ -102,9 +102,9 @@ class MoveContext:
     the answer out afresh when there is none, as a check run on its own (in a test, in
     ``legal_moves``) has. Games subclass it with slots for what their checks share.
 
-    It has no ``__slots__`` of its own: a game compiled with mypyc (:mod:`spec.compiled`)
-    subclasses it, and mypyc refuses a compiled class with slots over an interpreted base
-    that has them.
+    It has no ``__slots__`` of its own: the games' contexts, compiled with mypyc
+    (:mod:`spec.compiled`) like this module, give their own; run interpreted, a context then
+    keeps ``event`` in a ``__dict__``, compiled its fields are fixed either way.
     """
 
     def __init__(self, event: object) -> None:

@@ -8,10 +8,8 @@ imported only there: it is slow to import).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    import networkx
+import importlib
+from typing import Any
 
 
 class TurnStructure:
@@ -35,11 +33,13 @@ class TurnStructure:
         """The default next phase or step."""
         return self.successor[node]
 
-    def graph(self) -> networkx.DiGraph:
-        """The structure as a ``networkx.DiGraph`` (nodes carry ``rule``, edges ``label``)."""
-        import networkx as nx
+    def graph(self) -> Any:
+        """The structure as a ``networkx.DiGraph`` (nodes carry ``rule``, edges ``label``).
 
-        g: Any = nx.DiGraph()
+        Typed ``Any`` and imported by name: networkx has no type stubs, and mypyc (this
+        module is compiled, see :mod:`spec.compiled`) refuses an import it cannot type."""
+        nx: Any = importlib.import_module("networkx")
+        g = nx.DiGraph()
         for name, rule in self.nodes:
             g.add_node(name, rule=rule)
         for src, dst, label in self.edges:
