@@ -220,6 +220,11 @@ def _retarget(step: Step, who: str) -> Step:
 class Builder(CoreBuilder):
     """Tree callbacks for the rules of ``grammar/bakugan.lark`` (the shared ones are inherited)."""
 
+    tokens_as_text = True
+    """Every token read here is read as its words alone (``str(token)`` and the like,
+    never its type or position): the fast loop hands the plain strings (see
+    :attr:`grammar.parser.CoreBuilder.tokens_as_text`)."""
+
     # ---- ability lines
     def activated_ability(self, c: list[Any]) -> Ability:
         return Activated(cost=c[0], effect=c[1])

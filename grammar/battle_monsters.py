@@ -220,6 +220,10 @@ class Builder(CoreBuilder):
     steps (a spell's effect).
     """
 
+    tokens_as_text = True
+    """Every token read here (names, numbers, words, REGARDLESS) is read as its words
+    alone: the fast loop hands the plain strings (see :attr:`CoreBuilder.tokens_as_text`)."""
+
     # ---- numbers
     def big_number(self, c: list[Token]) -> int:
         return int(str(c[0]).replace(",", ""))
@@ -430,7 +434,7 @@ class Builder(CoreBuilder):
         only = "only" in [x for x in c if isinstance(x, str)]
         by = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "by"), None)
         when = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "when"), None)
-        overriding = any(isinstance(x, Token) for x in c)
+        overriding = any(isinstance(x, str) and "regardless" in x for x in c)  # REGARDLESS: no action says it
         return lambda s: (Can(s or _THIS, action, by, when, only, overriding),)
 
     only = _const("only")
@@ -620,6 +624,9 @@ class Builder(CoreBuilder):
 
     def np(self, c: list[Any]) -> Cards | _No:
         (quantifier, count, other, owner, negated), body = c
+        if not body.fields and not other and quantifier != "poss":  # nothing to add: the commonest noun phrase
+            cards = Cards(quantifier, body.kinds, count=count if isinstance(count, int) else 1)
+            return _No(cards) if negated else cards
         fields = dict(body.fields)
         if quantifier == "poss":
             quantifier = "all" if body.plural else "a"
@@ -638,6 +645,9 @@ class Builder(CoreBuilder):
         return Cards("all", body.kinds, **body.fields)
 
     def np_body(self, c: list[Any]) -> _NP:
+        if len(c) == 1:  # the head alone, the commonest noun: no modifier list to read
+            _head, kinds, plural, species = c[0]
+            return _NP(kinds, plural, {} if species is None else {"species": species})
         np = _NP()
         mods: list[tuple[str, Any]] = []
         for x in c:

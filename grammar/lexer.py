@@ -201,6 +201,75 @@ def first_chars(regexp: str, flags: int = 0) -> frozenset[int]:
     return _ALL_ASCII if nullable else chars
 
 
+class _Unsure(Exception):
+    """The analysis of :func:`second_chars` gave up on a pattern."""
+
+
+_Items = list[tuple[Any, int]]
+"""A sequence of regex nodes, each with the flags in force where it stands."""
+
+
+def _after_first(items: _Items, code: int, depth: int = 0) -> list[_Items]:
+    """What may be left of ``items`` to match once its match has begun with ``chr(code)`` (a superset).
+
+    Each sequence returned is one way the rest of a match may go on; none means no
+    match begins with that character. Look-arounds and anchors are passed over (they
+    can only rule a match out), so the answer never misses a way.
+    """
+    if depth > 60:
+        raise _Unsure
+    if not items:
+        return []
+    (op, arg), flags = items[0]
+    rest = items[1:]
+    if op in _CHAR_OPS:
+        return [rest] if code in _ascii_matched_by((op, arg), flags) else []
+    if op is sre_constants.SUBPATTERN:
+        _group, add_flags, del_flags, body = arg
+        inner = (flags | add_flags) & ~del_flags
+        return _after_first([(node, inner) for node in body] + rest, code, depth + 1)
+    if op is sre_constants.ATOMIC_GROUP:
+        return _after_first([(node, flags) for node in arg] + rest, code, depth + 1)
+    if op is sre_constants.BRANCH:
+        return [left for alternative in arg[1]
+                for left in _after_first([(node, flags) for node in alternative] + rest, code, depth + 1)]
+    if op in _REPEAT_OPS:
+        low, high, body = arg
+        found = _after_first(rest, code, depth + 1) if low == 0 else []
+        if high != 0:
+            more = high if high == sre_constants.MAXREPEAT else high - 1
+            again = [((op, (max(low - 1, 0), more, body)), flags)] if more else []
+            found += _after_first([(node, flags) for node in body] + again + rest, code, depth + 1)
+        return found
+    if op in _ZERO_WIDTH_OPS:
+        return _after_first(rest, code, depth + 1)
+    raise _Unsure
+
+
+def second_chars(regexp: str, first: int, flags: int = 0) -> frozenset[int]:
+    """The ASCII code points that can come second in a match of ``regexp`` that begins with ``chr(first)`` (a superset).
+
+    Empty when no match begins with that character; every ASCII character when the
+    analysis cannot tell, or when a match may be that one character alone (anything
+    may follow it). Non-ASCII second characters are not covered: callers treat them
+    as always possible.
+    """
+    try:
+        parsed = sre_parse.parse(regexp, flags)
+        found: set[int] = set()
+        for left in _after_first([(node, parsed.state.flags | flags) for node in parsed.data], first):
+            for node, node_flags in left:
+                chars, nullable = _first_of_node(node, node_flags)
+                found |= chars
+                if not nullable:
+                    break
+            else:
+                return _ALL_ASCII
+    except Exception:  # noqa: BLE001 - an unreadable pattern may go on with anything
+        return _ALL_ASCII
+    return frozenset(found)
+
+
 # ------------------------------------------------------------------- the lexer
 
 
@@ -308,26 +377,39 @@ _SPACED: dict[tuple[Any, ...], Any] = {}
 """Alternations compiled so far with the spaces after some tokens taken along."""
 
 
+def _spaces_before(stops: frozenset[int] | None) -> str:
+    """The regex of the run of spaces a token takes along, stopping before a space that ``stops`` (see :func:`_entry`)."""
+    if stops is None:
+        return ""
+    if not stops:
+        return " *"
+    return "(?: (?![" + "".join(f"\\x{code:02x}" for code in sorted(stops)) + "\\x80-\\U0010ffff]))*"
+
+
 def _entry(
-    mres: tuple[re.Pattern[str], ...], terminals: list[TerminalDef], flags: int, takers: frozenset[str]
+    mres: tuple[re.Pattern[str], ...], terminals: list[TerminalDef], flags: int, takers: dict[str, frozenset[int]]
 ) -> Any:
     """One object with ``.match(text, pos)`` for the alternation ``mres`` of ``terminals``.
 
     A terminal in ``takers`` (see :func:`_space_takers`) takes the run of spaces after
-    its token along: its branch is followed by `` *``. The spaces always match, so the
-    branch that matches first, hence the terminal found (``lastgroup``) and its text
-    (that group), are those of ``mres``; only ``end()`` moves past the spaces.
+    its token along: its branch is followed by `` *``, or, when some terminal that may
+    come next begins with a space, by spaces each followed by a character none of
+    those can go on with (the ASCII characters of ``takers[name]``, and every non-ASCII
+    one, stop the run). The spaces always match, so the branch that matches first,
+    hence the terminal found (``lastgroup``) and its text (that group), are those of
+    ``mres``; only ``end()`` moves past the spaces.
     """
     if not mres:
         return _NEVER
     if any(terminal.name in takers for terminal in terminals):
         branches = tuple(
-            (terminal.name, terminal.pattern.to_regexp(), terminal.name in takers) for terminal in terminals
+            (terminal.name, terminal.pattern.to_regexp(), _spaces_before(takers.get(terminal.name)))
+            for terminal in terminals
         )
         key = (flags, *branches)
         spaced = _SPACED.get(key)
         if spaced is None:
-            pattern = "|".join(f"(?P<{name}>{regexp}){' *' if taker else ''}" for name, regexp, taker in branches)
+            pattern = "|".join(f"(?P<{name}>{regexp}){spaces}" for name, regexp, spaces in branches)
             try:
                 spaced = re.compile(pattern, flags)
             except (AssertionError, OverflowError, re.error):  # too many groups for one regex: as Lark built it
@@ -340,61 +422,82 @@ def _entry(
     return _Alternations(mres)
 
 
-def _skips_spaces_first(lexer: BasicLexer) -> bool:
-    """Whether ``lexer`` skips a space before anything else: the plain " " is ignored and no other terminal can begin with one."""
+_SECOND_CHARS: dict[tuple[str, int], frozenset[int]] = {}
+
+
+def _space_stops(lexer: BasicLexer) -> frozenset[int] | None:
+    """Where ``lexer`` surely skips a space: ``None`` when it may not, else the ASCII characters it may not skip a space before.
+
+    The plain " " must be ignored. A space is then skipped unless another terminal can
+    begin with it: such a terminal may only match when the character after the space
+    is one its match can go on with (:func:`second_chars`), so a space before any
+    other ASCII character is skipped (the empty set: before any character at all).
+    """
     space_ignored = False
+    stops: set[int] = set()
     for terminal in lexer.terminals:
         pattern = terminal.pattern
         if terminal.name in lexer.ignore_types and isinstance(pattern, PatternStr) and not pattern.flags \
                 and pattern.value == " ":
             space_ignored = True
         elif ord(" ") in _first_chars_of(terminal, lexer.g_regex_flags):
-            return False
-    return space_ignored
+            key = (terminal.pattern.to_regexp(), lexer.g_regex_flags)
+            found = _SECOND_CHARS.get(key)
+            if found is None:
+                found = _SECOND_CHARS[key] = second_chars(key[0], ord(" "), key[1])
+            stops |= found
+    if not space_ignored or stops >= _ALL_ASCII:
+        return None
+    return frozenset(stops)
 
 
-def _space_takers(lexer: ContextualLexer, columns: dict[str, dict[Any, Any]]) -> frozenset[str]:
-    """The terminals whose tokens may take the spaces after them along.
+def _space_takers(lexer: ContextualLexer, columns: dict[str, dict[Any, Any]]) -> dict[str, frozenset[int]]:
+    """The terminals whose tokens may take the spaces after them along, each with where the spaces taken stop.
 
     After a token the parser is in a state the token's terminal is shifted into, and
-    the next token is read by that state's lexer. When every such state's lexer skips
-    spaces before anything else (:func:`_skips_spaces_first`), the spaces right after
-    the token are skipped whatever follows, so the token's own match may take them
-    along and the loop does not stop at each space. A terminal no state shifts is not
-    one of them.
+    the next token is read by that state's lexer. When every such state's lexer
+    surely skips a space (:func:`_space_stops`) unless the character after it is one
+    of a few, the spaces right after the token that are not followed by one of those
+    are skipped whatever follows, so the token's own match may take them along and
+    the loop does not stop at each space. A terminal no state shifts is not one of
+    them.
     """
     lexers = lexer.lexers
-    skipping: dict[int, bool] = {}
+    stopping: dict[int, frozenset[int] | None] = {}
 
-    def skips(state: Any) -> bool:
+    def stops(state: Any) -> frozenset[int] | None:
         sub = lexers.get(state)
         if sub is None:
-            return False
-        found = skipping.get(id(sub))
-        if found is None:
-            found = skipping[id(sub)] = _skips_spaces_first(cast(BasicLexer, sub))  # each state's lexer is a BasicLexer
-        return found
+            return None
+        if id(sub) not in stopping:
+            stopping[id(sub)] = _space_stops(cast(BasicLexer, sub))  # each state's lexer is a BasicLexer
+        return stopping[id(sub)]
 
-    takers = set()
+    takers: dict[str, frozenset[int]] = {}
     for name, column in columns.items():
         targets = {action for action in column.values() if action.__class__ is int}
-        if targets and all(skips(state) for state in targets):
-            takers.add(name)
-    return frozenset(takers)
+        found = [stops(state) for state in targets]
+        if found and all(chars is not None for chars in found):
+            takers[name] = frozenset().union(*cast(list[frozenset[int]], found))
+    return takers
 
 
-def _retyped_takers(lexer: BasicLexer, takers: frozenset[str]) -> frozenset[str]:
-    """``takers`` less the terminals of ``lexer`` whose tokens may be re-typed to one that is not a taker.
+def _retyped_takers(lexer: BasicLexer, takers: dict[str, frozenset[int]]) -> dict[str, frozenset[int]]:
+    """``takers`` as the terminals of ``lexer`` may take spaces, with Lark's re-typing of tokens.
 
     A token is matched under its terminal's name, but fed (and shifted) under the
-    name Lark's "unless" callback gives it, so both must allow taking the spaces along.
+    name Lark's "unless" callback gives it, so the spaces taken must be skipped after
+    both: a terminal whose tokens may be re-typed to one that is not a taker takes
+    none, and the others stop where any of those names stops.
     """
-    kept = set(takers)
+    kept = dict(takers)
     for name, callback in lexer.callback.items():
         retyped_to = getattr(getattr(callback, "scanner", None), "terminals", None)
         if retyped_to is None or any(terminal.name not in takers for terminal in retyped_to):
-            kept.discard(name)
-    return frozenset(kept)
+            kept.pop(name, None)
+        elif name in kept:
+            kept[name] = kept[name].union(*(takers[terminal.name] for terminal in retyped_to))
+    return kept
 
 
 class _CharTable:
@@ -405,12 +508,12 @@ class _CharTable:
     tokens of ``takers`` (see :func:`_space_takers`) take the spaces after them along.
     """
 
-    def __init__(self, lexer: BasicLexer, takers: frozenset[str]) -> None:
+    def __init__(self, lexer: BasicLexer, takers: dict[str, frozenset[int]]) -> None:
         self.table: dict[Any, Any] = {None: self.fill}
         scanner = lexer.scanner
         assert isinstance(scanner, DispatchScanner)
         self.scanner = scanner
-        self.takers = _retyped_takers(lexer, takers) if not scanner.use_bytes and scanner.re_ is re else frozenset()
+        self.takers = _retyped_takers(lexer, takers) if not scanner.use_bytes and scanner.re_ is re else {}
         self.ignored = {
             name: lexer.terminals_by_name[name].pattern for name in lexer.ignore_types
         }
