@@ -40,16 +40,22 @@ them again.
 Session 11 keeps the marks the change key reads on each side (``state.Tally``), moved at the places
 that change them (a pile joining or leaving a row, a mark placed or removed, a level up), so that asking
 the change key is reading numbers, never counting the piles.
+
+Session 12 takes most passes (by a player in a turn, no effect waiting for an answer) the short way
+(``Ttcg._pass``: ``_apply``'s steps for such a pass, ``_do_pass`` called natively), held to ``_apply``
+for passes by anyone, anywhere along the replays and simulated games.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from grammar import ast as A
@@ -849,3 +855,80 @@ def test_statics_that_counted_cards_of_the_field_are_kept_and_are_those_read_afr
     monkeypatch.setattr(B, "statics_of", _checked(B, "statics_of", B.statics_of_plain, calls))
     along_replays_and_games(lambda _state, _event: None, tmp_path)
     assert calls["statics_of"] and given["counted"], (calls, given)
+
+
+def _written_out(state: TtcgState) -> str:
+    """:func:`_dump` as text, without what differs from run to run: the addresses of objects
+    compared by identity, and the in-force stamp (a sum of counts kept for all states)."""
+    return re.sub(r" at 0x[0-9a-f]+|'in_force_stamp': \d+", "", repr(_dump(state)))
+
+
+@pytest.mark.interpreted  # patches a method of the spec's classes (tests/conftest.py)
+def test_a_pass_taken_the_short_way_is_judged_and_carried_out_as_apply_does(monkeypatch: Any, tmp_path: Path) -> None:
+    """``Ttcg.apply`` takes most passes by ``Ttcg._pass`` instead of ``Ttcg._apply``: along the
+    replays and simulated games, with every pass sent to ``_apply`` instead, each state after each
+    event (as :func:`_written_out`) and each report is the same; passes are seen taken the short way
+    (those breaking a check, which the replays do not hold, are given in the next test)."""
+    from spec.ttcg import game as G
+
+    short = G.Ttcg._pass
+    taken = {"legal": 0}
+
+    def counted(self: Any, state: TtcgState, ev: Any, facts: Any) -> list[Any]:
+        rulings: list[Any] = short(self, state, ev, facts)
+        taken["legal"] += not rulings
+        return rulings
+
+    def run() -> list[Any]:
+        seen: list[Any] = []
+        along_replays_and_games(lambda state, _event: seen.append(_written_out(state)), tmp_path)
+        for path in [*REPLAYS, *sorted(tmp_path.glob("*.jsonl"))]:
+            for keep_going in (False, True):
+                verifier = Verifier(keep_going=keep_going)
+                seen.append(msgspec.json.encode(read(path, verifier, _decoder_for)))
+        return seen
+
+    monkeypatch.setattr(G.Ttcg, "_pass", counted)
+    taken_short = run()
+    assert taken["legal"] > 1000, taken
+    monkeypatch.setattr(G.Ttcg, "_pass", lambda self, state, ev, _facts: self._apply(state, ev, "pass"))
+    assert run() == taken_short
+
+
+def test_a_pass_by_anyone_is_applied_as_apply_does_whichever_way_it_takes(tmp_path: Path) -> None:
+    """Whether ``Ttcg.apply`` takes a pass the short way (``Ttcg._pass``: by a player in a turn while no
+    effect waits for an answer, breaking a check or not) or sends it to ``Ttcg._apply`` (an effect
+    waiting for an answer, set-up, the game over, a pass by nobody or by a stranger), it is what
+    ``_apply`` makes of it: states along the replays and simulated games, each given a pass by each
+    player, by nobody and by a stranger. Passes are seen taken the short way, legal and illegal."""
+    from spec.ttcg import events as E
+    from spec.ttcg import game as G
+
+    states: list[TtcgState] = []
+
+    def see(state: TtcgState, _event: Any) -> None:
+        res = state.resolution
+        if state.stage != "turn" or (res is not None and res.need is not None) or len(states) % 7 == 0:
+            states.append(state.copy())
+
+    along_replays_and_games(see, tmp_path)
+    assert any(s.resolution is not None for s in states) and any(s.stage != "turn" for s in states)
+    short = G.Ttcg._pass
+    taken = {"legal": 0, "broken": 0}
+    for state in states:
+        for by in (*state.players, None, "stranger"):
+            event = E.Pass(seq=(state.seq or 0) + 1, by=by)
+            one, other = state.copy(), state.copy()
+            other.seq, other.notes = event.seq, []  # (what apply does around _apply)
+            try:
+                rulings = GAME._apply(other, event, "pass") + other.notes
+            except B.Unmodelled:
+                continue
+            other.notes = []
+            assert repr(GAME.apply(one, event)) == repr(rulings)
+            assert _written_out(one) == _written_out(other)
+            res = state.resolution
+            if state.stage == "turn" and (res is None or res.need is None) and by in state.players:
+                taken["broken" if rulings else "legal"] += 1
+    assert taken["legal"] > 20 and taken["broken"] > 20, taken
+    assert G.Ttcg._pass is short

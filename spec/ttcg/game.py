@@ -163,12 +163,19 @@ class Ttcg(Game[TtcgState, Event]):
     # ================================================================== applying events
 
     def apply(self, state: TtcgState, event: Event) -> list[Ruling]:
-        kind = str(event.__struct_config__.tag)
+        facts = _FACTS.get(type(event))
+        if facts is None:
+            facts = _FACTS[type(event)] = _Facts(type(event), str(event.__struct_config__.tag))
+        kind = facts.kind
         state.seq = event.seq
         if state.notes:
             state.notes = []
         try:
-            rulings = self._apply(state, event, kind)
+            res = state.resolution
+            if facts.plain_pass and state.stage == "turn" and (res is None or res.need is None) and event.by in state.players:
+                rulings = self._pass(state, event, facts)  # most events
+            else:
+                rulings = self._apply(state, event, kind)
         except (B.Unmodelled, UnsupportedStep) as error:
             state.notes = []
             state.in_force_stamp = EDITS.field + EDITS.marks + EDITS.force  # in_force_edits(), written out
@@ -252,6 +259,21 @@ class Ttcg(Game[TtcgState, Event]):
             return [Ruling(check.rule, violation, check.name)]
         perform = facts.perform
         return (perform(self, state, ev) if perform is not None else None) or []
+
+    def _pass(self, state: TtcgState, ev: Any, facts: _Facts) -> list[Ruling]:
+        """:meth:`_apply` for a pass by a player in a turn while no effect waits for an answer (most
+        events), its steps written out: such a pass names no card, is no claim, and a broken check
+        of a pass is reported without inferring passes first; a native call of :meth:`_do_pass`
+        instead of the generic call of ``facts.perform``."""
+        state.destroyed_mark = len(state.destroyed_log)
+        state.spared_mark = len(state.spared)
+        hit = _first_broken(facts, state, ev)
+        if hit is not None:
+            check, violation = hit
+            self._apply_anyway(state, ev, "pass")
+            return [Ruling(check.rule, violation, check.name)]
+        self._do_pass(state, ev)
+        return []
 
     @staticmethod
     def _answers(need: Need, kind: str) -> bool:
@@ -1274,11 +1296,14 @@ class _Facts:
     activate move, asked per move: :func:`spec.ttcg.actions.activate_checks`) and the method that
     carries it out (``Ttcg._do_<kind>``, if there is one)."""
 
-    __slots__ = ("action", "by_place", "claim", "fields", "per_move", "perform")
+    __slots__ = ("action", "by_place", "claim", "fields", "kind", "per_move", "perform", "plain_pass")
 
     def __init__(self, cls: type, kind: str) -> None:
+        self.kind = kind
         self.fields = _card_fields(cls)
         self.claim = E.KINDS[kind] == "claim"
+        self.plain_pass = kind == "pass" and not self.fields and not self.claim
+        """A pass naming no card and no claim: :meth:`Ttcg.apply` takes it by :meth:`Ttcg._pass` where it can."""
         self.action = BOOK.actions[kind]
         self.by_place = {place: self.action.checks_where(place=place) for place in X.PLACES}
         self.per_move = X.activate_checks if kind == "activate" else None
