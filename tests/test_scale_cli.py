@@ -55,6 +55,26 @@ def test_bench_keeps_the_fastest_run() -> None:
     assert 0.01 <= _fastest(3, lambda: time.sleep(next(pauses))) < 0.1
 
 
+def test_bench_times_the_two_sides_of_a_ratio_in_turns() -> None:
+    """Verify against decode and one job against two are timed in turns (first, second,
+    first, ...), so each side's fastest run comes from the same stretch of a host whose
+    speed moves; each side keeps its own fastest run."""
+    import time
+
+    from verifier.bench import _fastest_in_turns
+
+    calls: list[str] = []
+    pauses = {"first": iter([0.3, 0.01, 0.2]), "second": iter([0.02, 0.3, 0.2])}
+
+    def side(name: str) -> None:
+        calls.append(name)
+        time.sleep(next(pauses[name]))
+
+    first, second = _fastest_in_turns(3, lambda: side("first"), lambda: side("second"))
+    assert calls == ["first", "second"] * 3
+    assert 0.01 <= first < 0.15 and 0.02 <= second < 0.15
+
+
 def test_random_games_are_not_ended_by_choice_at_once() -> None:
     """Surrender and draw offers are always legal in Battle Monsters; the simulator plays
     such moves (Game.ending_moves) only rarely, so random games reach the rules."""
