@@ -254,9 +254,7 @@ class Ttcg(Game[TtcgState, Event]):
             elif snapshot is not None:
                 snapshot.restore(state)
         if hit is not None:
-            check, violation = hit
-            self._apply_anyway(state, ev, kind)
-            return [Ruling(check.rule, violation, check.name)]
+            return self._refused(state, ev, kind, hit)
         perform = facts.perform
         return (perform(self, state, ev) if perform is not None else None) or []
 
@@ -269,11 +267,16 @@ class Ttcg(Game[TtcgState, Event]):
         state.spared_mark = len(state.spared)
         hit = _first_broken(facts, state, ev)
         if hit is not None:
-            check, violation = hit
-            self._apply_anyway(state, ev, "pass")
-            return [Ruling(check.rule, violation, check.name)]
+            return self._refused(state, ev, "pass", hit)
         self._do_pass(state, ev)
         return []
+
+    def _refused(self, state: TtcgState, ev: Any, kind: str, hit: tuple[Any, Violation]) -> list[Ruling]:
+        """The ruling of a move that broke the check ``hit`` names, the move carried out as far as it
+        physically can be (:meth:`_apply_anyway`, for ``--keep-going``)."""
+        check, violation = hit
+        self._apply_anyway(state, ev, kind)
+        return [Ruling(check.rule, violation, check.name)]
 
     @staticmethod
     def _answers(need: Need, kind: str) -> bool:
