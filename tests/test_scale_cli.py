@@ -75,6 +75,35 @@ def test_bench_times_the_two_sides_of_a_ratio_in_turns() -> None:
     assert 0.01 <= first < 0.15 and 0.02 <= second < 0.15
 
 
+def test_bench_reads_the_hosts_stolen_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stolen share is the growth of /proc/stat's steal column over the growth of all its columns."""
+    from verifier.bench import HostWatch
+
+    stat = tmp_path / "stat"
+    monkeypatch.setattr(HostWatch, "STAT", stat)
+    stat.write_text("cpu  100 0 50 800 10 0 0 40 0 0\ncpu0 1 2 3\n", encoding="ascii")
+    watch = HostWatch()
+    stat.write_text("cpu  160 0 60 890 10 0 0 80 0 0\ncpu0 1 2 3\n", encoding="ascii")  # 200 ticks more, 40 stolen
+    assert watch.steal_share == pytest.approx(0.2)
+    stat.unlink()
+    assert watch.steal_share is None  # a system without the count: nothing is claimed
+
+
+def test_bench_warns_when_the_host_was_busy() -> None:
+    from verifier.bench import TARGETS, _host_lines, to_text
+
+    def result(steal: float, spread: float) -> dict[str, object]:
+        game = {"game": "neopets", "events": 10, "corpus_files": 1, "verify_events_per_s": 1.0, "decode_events_per_s": 1.0,
+                "verify_over_decode": 1.0, "jobs2_speedup": None, "startup_s": 0.1, "host_steal": steal, "verify_spread": spread}
+        return {"targets": TARGETS, "games": [game], "grammars": []}
+
+    quiet = _host_lines(result(0.01, 1.05))
+    assert quiet == ["host: other guests took 1%-1% of the processor time; the slowest verify run took up to 1.05x the fastest"]
+    assert "the host was busy" in _host_lines(result(0.12, 1.05))[-1]
+    assert "the host was busy" in _host_lines(result(0.0, 1.6))[-1]
+    assert to_text(result(0.12, 1.05)).splitlines()[-1] == _host_lines(result(0.12, 1.05))[-1]
+
+
 def test_random_games_are_not_ended_by_choice_at_once() -> None:
     """Surrender and draw offers are always legal in Battle Monsters; the simulator plays
     such moves (Game.ending_moves) only rarely, so random games reach the rules."""

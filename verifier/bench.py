@@ -20,6 +20,14 @@ How it measures (as ``timeit`` and ``pyperf`` advise): every timed part runs
 the machine was doing; and each game's verification and each grammar are measured in a
 fresh interpreter (``isolate``), so that the objects one measurement leaves behind do
 not make the garbage collector of the next one slower.
+
+How far to trust it: a wall clock on a shared machine measures the neighbours too. Each
+game and grammar therefore also says how much of the machine's processor time the host
+gave to other guests while it was timed (``host_steal``, from the ``steal`` column of
+``/proc/stat``; ``None`` where there is none) and how far its slowest verify run lagged
+its fastest (``verify_spread``). The text output warns when either says the host was
+busy: the rates are then lower bounds, and ratios of two timings are noisy. Instruction
+counts (docs/performance.rst) do not depend on the host.
 """
 
 from __future__ import annotations
@@ -39,6 +47,12 @@ SHARED_CARDS = ROOT.parent / "shared" / "cards"
 REPEAT = 3
 """How many times each timed part runs by default (the fastest run counts)."""
 
+BUSY_STEAL = 0.05
+"""A share of stolen processor time above which the text output warns that the host was busy."""
+
+BUSY_SPREAD = 1.25
+"""A slowest-over-fastest ratio of the same verify run above which the text output warns."""
+
 TARGETS = {"verify_events_per_s": 150_000, "verify_over_decode": 20.0, "texts_per_s": 10_000, "jobs2_speedup": 1.8}
 """The goals of issue 8, printed beside the measurements."""
 
@@ -56,6 +70,10 @@ class GameBench:
     verify_over_decode: float = 0.0
     jobs2_speedup: float | None = None
     verdicts: dict[str, int] = field(default_factory=dict)
+    host_steal: float | None = None
+    """The share of the machine's processor time taken by other guests while this game was timed."""
+    verify_spread: float = 1.0
+    """The slowest verify run's time over the fastest's (1.0: the host was steady)."""
 
 
 @dataclass
@@ -66,6 +84,8 @@ class GrammarBench:
     lexer_texts_per_s: float = 0.0
     real_texts: int = 0
     real_share_without_unknown: float | None = None
+    host_steal: float | None = None
+    """The share of the machine's processor time taken by other guests while this grammar was timed."""
 
 
 def corpus(game: str, folder: Path, min_events: int, seed: int = 1) -> list[Path]:
@@ -86,17 +106,56 @@ def corpus(game: str, folder: Path, min_events: int, seed: int = 1) -> list[Path
     return files
 
 
-def _fastest(repeat: int, run: Callable[[], object]) -> float:
-    """The shortest wall time of ``repeat`` runs of ``run`` (at least one)."""
+class HostWatch:
+    """How much processor time the host gave to other guests between :meth:`start` and
+    :attr:`steal_share` (the ``steal`` column of ``/proc/stat``, summed over the CPUs)."""
+
+    STAT = Path("/proc/stat")
+
+    def __init__(self) -> None:
+        self._start = self._read()
+
+    @classmethod
+    def _read(cls) -> tuple[int, int] | None:
+        """(stolen ticks, all ticks) of the machine so far, or ``None`` where the system keeps no such count."""
+        try:
+            first = cls.STAT.read_text(encoding="ascii").split("\n", 1)[0].split()
+        except OSError:
+            return None
+        if len(first) < 9 or first[0] != "cpu":
+            return None
+        ticks = [int(n) for n in first[1:9]]  # user nice system idle iowait irq softirq steal (guest time is inside user)
+        return ticks[7], sum(ticks)
+
+    def start(self) -> None:
+        """Count from now."""
+        self._start = self._read()
+
+    @property
+    def steal_share(self) -> float | None:
+        """The stolen share of the machine's processor time since :meth:`start`."""
+        now = self._read()
+        if now is None or self._start is None or now[1] <= self._start[1]:
+            return None
+        return (now[0] - self._start[0]) / (now[1] - self._start[1])
+
+
+def _fastest(repeat: int, run: Callable[[], object], runs: list[float] | None = None) -> float:
+    """The shortest wall time of ``repeat`` runs of ``run`` (at least one); every run's
+    time is added to ``runs`` when given."""
     best = float("inf")
     for _ in range(max(1, repeat)):
         start = time.perf_counter()
         run()
-        best = min(best, time.perf_counter() - start)
+        took = time.perf_counter() - start
+        best = min(best, took)
+        if runs is not None:
+            runs.append(took)
     return best
 
 
-def _fastest_in_turns(repeat: int, first: Callable[[], object], second: Callable[[], object]) -> tuple[float, float]:
+def _fastest_in_turns(repeat: int, first: Callable[[], object], second: Callable[[], object],
+                      first_runs: list[float] | None = None) -> tuple[float, float]:
     """The shortest wall times of ``repeat`` runs each of ``first`` and ``second``, run in turns.
 
     A ratio of two timings (verify against decode, one job against two) is only as good
@@ -106,7 +165,7 @@ def _fastest_in_turns(repeat: int, first: Callable[[], object], second: Callable
     """
     best_first = best_second = float("inf")
     for _ in range(max(1, repeat)):
-        best_first = min(best_first, _fastest(1, first))
+        best_first = min(best_first, _fastest(1, first, first_runs))
         best_second = min(best_second, _fastest(1, second))
     return best_first, best_second
 
@@ -146,7 +205,10 @@ def bench_game(game: str, folder: Path, min_events: int, jobs: bool = True, repe
                 decoder.decode(line)
                 decoded += 1
 
-    out.verify_s, decode_s = _fastest_in_turns(repeat, verify_all, decode_all)
+    host = HostWatch()
+    runs: list[float] = []
+    out.verify_s, decode_s = _fastest_in_turns(repeat, verify_all, decode_all, runs)
+    out.verify_spread = max(runs) / out.verify_s if out.verify_s else 1.0
     out.verify_events_per_s = out.events / out.verify_s if out.verify_s else 0.0
     out.decode_events_per_s = decoded / decode_s if decode_s else 0.0
     out.verify_over_decode = out.verify_s / decode_s if decode_s else 0.0
@@ -154,6 +216,7 @@ def bench_game(game: str, folder: Path, min_events: int, jobs: bool = True, repe
         one, two = _fastest_in_turns(repeat, lambda: list(verify_many(files, jobs=1)),
                                      lambda: list(verify_many(files, jobs=2)))
         out.jobs2_speedup = one / two if two else None
+    out.host_steal = host.steal_share
     return out
 
 
@@ -187,6 +250,7 @@ def bench_grammar(game: str, rounds: int = 3, repeat: int = REPEAT) -> GrammarBe
     if not texts:
         return out
     parser = get_parser(game)
+    host = HostWatch()
     for text, kind in texts:  # warm the caches once
         parse_lenient(text, game, card_type=kind)
 
@@ -212,6 +276,7 @@ def bench_grammar(game: str, rounds: int = 3, repeat: int = REPEAT) -> GrammarBe
 
     lexed = _fastest(repeat, lex_all)
     out.lexer_texts_per_s = rounds * len(texts) / lexed if lexed else 0.0
+    out.host_steal = host.steal_share
     if real:
         clean = sum(1 for text, kind in real
                     if not unknown_parts(parse_lenient(text, game, card_type=kind if spec.card_types is None or kind in spec.card_types else None)))
@@ -265,4 +330,25 @@ def to_text(result: dict[str, Any]) -> str:
             if g["real_share_without_unknown"] is not None else "no real texts"
         lines.append(f"  {g['game']:16} {g['texts']:>5} texts: parse {g['texts_per_s']:>9,.0f}/s (target {t['texts_per_s']:,}), "
                      f"lexer alone {g['lexer_texts_per_s']:>9,.0f}/s; {share}")
+    lines.extend(_host_lines(result))
     return "\n".join(lines)
+
+
+def _host_lines(result: dict[str, Any]) -> list[str]:
+    """What the host did meanwhile: the stolen share of processor time and the spread of
+    the verify runs, with a warning when either says the figures above are disturbed."""
+    parts = result["games"] + result["grammars"]
+    steals = [p["host_steal"] for p in parts if p.get("host_steal") is not None]
+    spreads = [g["verify_spread"] for g in result["games"] if "verify_spread" in g]
+    if not steals and not spreads:
+        return []
+    said = []
+    if steals:
+        said.append(f"other guests took {min(steals):.0%}-{max(steals):.0%} of the processor time")
+    if spreads:
+        said.append(f"the slowest verify run took up to {max(spreads):.2f}x the fastest")
+    lines = [f"host: {'; '.join(said)}"]
+    if (steals and max(steals) > BUSY_STEAL) or (spreads and max(spreads) > BUSY_SPREAD):
+        lines.append("  the host was busy: the rates are lower bounds and the ratios noisy; "
+                     "compare versions with --against, or by instruction counts (docs/performance.rst)")
+    return lines
