@@ -90,7 +90,15 @@ SOURCE = Path(__file__).resolve().parent
 """The ``spec`` package's sources."""
 
 ROOT = SOURCE.parent / ".build" / "compiled"
-"""Where the build lives: ``ROOT/spec`` is the copy, ``ROOT/stamp.json`` its stamp."""
+"""Where the build lives: ``ROOT/spec`` is the copy, ``ROOT/stamp.json`` its stamp, and
+``ROOT/spec__mypyc...so`` the shared library that holds the compiled code of every module
+(each module's own extension file only hands its name over to it). mypyc's C sources and
+object files are kept apart, in ``ROOT``'s sibling ``mypyc`` (so the next build recompiles
+only what changed)."""
+
+GROUP = "spec"
+"""mypyc's name for the group of compiled modules: the shared library is the top-level
+extension module ``spec__mypyc`` in ``ROOT``."""
 
 OFF = "ARBITER_INTERPRETED"
 """The environment variable that, set to anything but empty or ``0``, turns the build off."""
@@ -150,10 +158,36 @@ def activate(package_path: list[str], root: Path = ROOT) -> list[str]:
     if reason is not None:
         REASON = reason
         return package_path
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))  # mypyc's shared library is a top-level module there
+    _load_shared_library(root)
     ACTIVE, REASON = True, ""
     return [str(root / "spec")]
+
+
+def _load_shared_library(root: Path) -> None:
+    """Import the build's shared library under its top-level name, from its file.
+
+    Each compiled module's extension file imports the shared library by name. It is
+    loaded here from the file the stamp names, so that nothing of the build folder (the
+    copy of ``spec``, mypyc's leftovers) becomes importable from ``sys.path``. A build
+    made before the stamp named its library is found through ``sys.path``, as then.
+    """
+    stamp = read_stamp(root) or {}
+    library = stamp.get("shared_library")
+    if not isinstance(library, str):
+        if str(root) not in sys.path:
+            sys.path.insert(0, str(root))
+        return
+    name = library.split(".", 1)[0]
+    if name in sys.modules:
+        return
+    from importlib.util import module_from_spec, spec_from_file_location
+
+    found = spec_from_file_location(name, root / library)
+    if found is None or found.loader is None:
+        raise ImportError(f"the compiled spec's shared library {root / library} cannot be loaded")
+    module = module_from_spec(found)
+    sys.modules[name] = module
+    found.loader.exec_module(module)
 
 
 def status() -> str:

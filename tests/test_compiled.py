@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -26,12 +27,39 @@ def _fake_build(tmp_path: Path, digest: str) -> Path:
 
 
 def test_a_fresh_build_is_the_package_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shared library the stamp names is loaded from its file; nothing of the build
+    folder (the copy of spec, mypyc's leftovers) becomes importable from sys.path."""
+    monkeypatch.delenv(compiled.OFF, raising=False)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setattr(sys, "modules", dict(sys.modules))
+    root = _fake_build(tmp_path, compiled.digest())
+    stamp = json.loads((root / "stamp.json").read_text(encoding="utf-8"))
+    (root / "stamp.json").write_text(json.dumps({**stamp, "shared_library": "fake__mypyc.py"}), encoding="utf-8")
+    (root / "fake__mypyc.py").write_text("LOADED_FROM = __file__\n", encoding="utf-8")  # stands for the .so
+    before = list(sys.path)
+    assert compiled.why_not(root) is None
+    assert compiled.activate(["source"], root) == [str(root / "spec")]
+    assert sys.modules["fake__mypyc"].LOADED_FROM == str(root / "fake__mypyc.py")
+    assert sys.path == before
+
+
+def test_a_build_whose_stamp_names_no_library_is_found_on_the_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build made before stamps named their library: its folder goes on sys.path, as then."""
     monkeypatch.delenv(compiled.OFF, raising=False)
     monkeypatch.setattr(sys, "path", list(sys.path))
     root = _fake_build(tmp_path, compiled.digest())
-    assert compiled.why_not(root) is None
     assert compiled.activate(["source"], root) == [str(root / "spec")]
-    assert sys.path[0] == str(root)  # where mypyc's shared library is found
+    assert sys.path[0] == str(root)
+
+
+@pytest.mark.skipif(not compiled.ACTIVE, reason="runs on the compiled spec")
+def test_the_build_in_use_keeps_its_folder_off_the_path() -> None:
+    stamp = compiled.read_stamp() or {}
+    assert stamp["shared_library"] == f"{compiled.GROUP}__mypyc{sysconfig.get_config_var('EXT_SUFFIX')}"
+    assert f"{compiled.GROUP}__mypyc" in sys.modules
+    assert str(compiled.ROOT) not in sys.path
+    assert not (compiled.ROOT / "build").exists()  # mypyc's C sources live in ROOT's sibling "mypyc"
+    assert list(compiled.ROOT.glob("*__mypyc.*")) == [compiled.ROOT / str(stamp["shared_library"])]
 
 
 def test_a_stale_build_is_never_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -23,11 +25,14 @@ _SETUP = """
 import sys
 from setuptools import setup
 from mypyc.build import mypycify
-modules = sys.argv[1:]
-sys.argv[1:] = ["build_ext", "--inplace", "--parallel", "2"]
+group, work, *modules = sys.argv[1:]
+sys.argv[1:] = ["build_ext", "--inplace", "--parallel", "2", "--build-temp", work + "/temp", "--build-lib", work + "/lib"]
 setup(name="tcg-arbiter-compiled", packages=[], ext_modules=mypycify(
-    [m.replace(".", "/") + ".py" for m in modules], opt_level="3", multi_file=True))
+    [m.replace(".", "/") + ".py" for m in modules], opt_level="3", multi_file=True,
+    group_name=group, target_dir=work))
 """
+"""The build, run in ``ROOT``: the extension files land beside the copy's sources (and the
+shared library in ``ROOT``); mypyc's C and object files go to ``work``."""
 
 
 def sync(source: Path, copy: Path) -> int:
@@ -59,18 +64,35 @@ def build(root: Path = compiled.ROOT, force: bool = False) -> str | None:
     root.mkdir(parents=True, exist_ok=True)
     sync(compiled.SOURCE, root / "spec")
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", _SETUP, *compiled.COMPILED], cwd=root,
+    work = root.parent / "mypyc"
+    done = subprocess.run([sys.executable, "-c", _SETUP, compiled.GROUP, str(work), *compiled.COMPILED], cwd=root,
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
         return f"mypyc could not compile the spec (exit {done.returncode}):\n{tail}"
     if compiled.digest(root / "spec") != digest:
         return "the sources changed while the build ran; run it again"
+    library = _tidy(root)
+    if library is None:
+        return f"mypyc made no shared library {compiled.GROUP}__mypyc in {root}"
     (root / "stamp.json").write_text(json.dumps({
-        "digest": digest, "modules": list(compiled.COMPILED), "python": sys.version,
+        "digest": digest, "modules": list(compiled.COMPILED), "python": sys.version, "shared_library": library,
         "seconds": round(time.monotonic() - started, 1),
     }, indent=1), encoding="utf-8")
     return None
+
+
+def _tidy(root: Path) -> str | None:
+    """The file name of the build's shared library; older builds' libraries (named by a
+    digest of their module list before the group had a name) and the C sources mypyc
+    used to leave in ``root/build`` are removed."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    library = f"{compiled.GROUP}__mypyc{suffix}"
+    for old in root.glob("*__mypyc.*"):
+        if old.name != library:
+            old.unlink()
+    shutil.rmtree(root / "build", ignore_errors=True)
+    return library if (root / library).is_file() else None
 
 
 def main(argv: list[str] | None = None) -> int:
