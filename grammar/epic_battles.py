@@ -33,8 +33,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from lark import Token
-
 from grammar.ast import (
     Ability,
     Activated,
@@ -123,8 +121,14 @@ def _player(who: str) -> Selector:
 
 
 def _split_label(c: list[Any]) -> tuple[str | None, list[Any]]:
-    """Take an optional LABEL token off the front of ``c``."""
-    if c and isinstance(c[0], Token) and c[0].type.endswith("LABEL"):
+    """Take an optional LABEL off the front of ``c``, the children of ``LABEL? kind``.
+
+    The kind is always the last child, so a label is there exactly when another child
+    comes before it. Telling it by its place rather than by its token type lets the
+    callbacks read tokens as plain text (:attr:`Builder.tokens_as_text`); a label's
+    words alone could not: a label may be spelt "Attack", as the kind of an attack reads.
+    """
+    if len(c) > 1:
         return str(c[0]), c[1:]
     return None, c
 
@@ -136,6 +140,11 @@ def _duration_of(c: list[Any]) -> Duration | None:
 
 class Builder(CoreBuilder):
     """Tree callbacks for the rules of ``grammar/epic_battles.lark`` (the shared ones are inherited)."""
+
+    tokens_as_text = True
+    """Every token read here (names, labels, numbers) is read as its words alone, a label
+    by its place (:func:`_split_label`): the fast loop hands the plain strings (see
+    :attr:`grammar.parser.CoreBuilder.tokens_as_text`)."""
 
     # ---- ability lines
     def hit_ability(self, c: list[Any]) -> Ability:
@@ -349,7 +358,7 @@ class Builder(CoreBuilder):
     this_attack_blocked = _const(Trigger("blocked", subject=THIS_ATTACK))
 
     def attack_hits_you(self, c: list[Any]) -> Trigger:
-        label, _rest = _split_label(c)
+        label = str(c[0]) if c else None  # "LABEL? attack": the only child is the label
         return Trigger("hit", who="you", subject=Selector("a", "Attack", team=label))
 
     def _event(self, event: str, who: Who, c: list[Any]) -> Trigger:
@@ -461,7 +470,7 @@ def _role(card_type: str | None) -> str | None:
     low = card_type.lower()
     if "character" in low:
         return "character"
-    if any(word in low for word in ("attack", "block", "event")):
+    if "attack" in low or "block" in low or "event" in low:  # no generator: this runs for every line
         return "played"
     return None
 
@@ -487,6 +496,11 @@ _KEYWORD_SENTENCE = re.compile(
     r"|Only playable\b.*|Flip\b.*|[A-Z][A-Za-z0-9'-]*(?: [A-Z][A-Za-z0-9'-]*)* [Oo]nly)"
     r"\.\s*"
 )
+
+_MAY_CUT = re.compile(r"HIT|Hit|Knock Down|Launcher|Limit|Trait|Follow|Only|Flip|nly\.")
+"""Words found in every sentence :func:`_segments` cuts at (each start of ``HIT``, each
+alternative of ``_KEYWORD_SENTENCE``, "[Oo]nly." for the ones ending so): :func:`split`
+leaves a line without any of them whole."""
 
 
 def _segments(line: str) -> list[str]:
@@ -526,8 +540,16 @@ def split(text: str) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
-        if line.strip():
-            out.extend((number, piece) for piece in _segments(line))
+        if not line.strip():
+            continue
+        if _SENTENCE_START.search(line) is None or _MAY_CUT.search(line) is None:
+            # one sentence, or none to cut at: the line is one piece, as _segments finds
+            # (no sentence after the first is blank, since the cut takes all the spaces);
+            # most lines are, and are spared its work
+            out.append((number, line.rstrip()))
+        else:
+            for piece in _segments(line):
+                out.append((number, piece))
     return out
 
 

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from grammar import lexer as fast
 from grammar.ast import (
     Ability,
     Activated,
@@ -73,7 +74,7 @@ from grammar.epic_battles_nodes import (
     EpicBattlesRestriction,
     EpicBattlesTaunt,
 )
-from grammar.parser import MAX_TEXT_LENGTH, CardTextError, grammar_of
+from grammar.parser import MAX_TEXT_LENGTH, CardTextError, get_parser, grammar_of
 from grammar.parser import parse as _parse
 from grammar.parser import parse_lenient as _parse_lenient
 from grammar.render import RenderError
@@ -501,6 +502,9 @@ TEMPLATES: list[tuple[str, str | None, Ability]] = [
                (EpicBattlesFlip(),))),
     ("Flip this event when an attack hits you.", "Event",
      Triggered(Trigger("hit", who="you", subject=Selector("a", "Attack")), (EpicBattlesFlip(),))),
+    ("Flip this event when a Kick attack hits you.", "Event",
+     Triggered(Trigger("hit", who="you", subject=Selector("a", "Attack", team="Kick")),
+               (EpicBattlesFlip(),))),
     ("Flip at the end of the Set step.", "Event",
      Triggered(Trigger("phase_ends", phase="Set"), (EpicBattlesFlip(),))),
     ("Flip at any time.", "Event", Keyword("flip_any_time")),
@@ -576,6 +580,25 @@ def test_keyword_sentences_share_a_line() -> None:
     ))
     flip = parse("Flip when your rival plays an attack. Negate that attack.", "Event")
     assert len(flip.abilities) == 2
+
+
+@pytest.mark.parametrize("sentence", [
+    "HIT: Recover.", "Hit - Recover.", "Knock Down.", "Launcher.", "Side Deck only.", "Limit 2.",
+    "Traits: Kick.", "Follow-ups: Kick.", "Only playable during a combo.", "Flip any time.",
+    "Ironfist Saga Only.", "Kaito only.",
+])
+def test_every_kind_of_cut_sentence_is_cut_after_another(sentence: str) -> None:
+    """Each sentence ``split`` cuts at is cut when it follows another on its line (the
+    look for such words that lets most lines through whole must know every one)."""
+    assert split(f"Draw a card. {sentence}") == [(1, "Draw a card."), (1, " " * 13 + sentence)]
+    assert split(f"Draw a card. Discard a card.  {sentence}")[1:] == [(1, " " * 30 + sentence)]
+
+
+def test_the_fast_loop_hands_the_builder_plain_strings() -> None:
+    """The builder reads every token as text (a label by its place), so the parser's
+    loop hands it strings, making no Token (see ``CoreBuilder.tokens_as_text``)."""
+    assert GRAMMAR.builder.tokens_as_text
+    assert isinstance(get_parser("epic_battles").parser.parser, fast._TextTokensParser)
 
 
 def test_split_keeps_line_numbers_and_columns() -> None:
@@ -813,3 +836,22 @@ def test_round_trip_property(case: tuple[str | None, CardText]) -> None:
 @given(st.text(max_size=120))
 def test_lenient_never_fails(text: str) -> None:
     assert isinstance(parse_lenient(text, "Attack"), CardText)
+
+
+_PIECES = ["Deal 2 damage.", "HIT: draw a card.", "Hit - gain 1 health.", "Knock Down.", "Launcher.",
+           "Limit 1 per turn.", "Traits: Fire.", "Follow-up: Kick.", "Only playable on your turn.",
+           "Flip this card.", "Side Deck only.", "Brawler Only.", "Draw a card.", "Hitting hard.",
+           "Limited draw.", "Only", "nly.", "Follow", "Trait", "flip a coin.", "  "]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=5), st.sampled_from(["", " ", "  "]))
+def test_a_line_left_whole_is_one_the_full_cut_leaves_whole(pieces: list[str], gap: str) -> None:
+    """``split`` spares a line the full cut (``_segments``) when it has one sentence or
+    none of the words a cut needs; on any line the pieces are those of the full cut."""
+    from grammar.epic_battles import _segments
+
+    line = (" " + gap).join(pieces)
+    if not line.strip():
+        return
+    assert split(line) == [(1, piece) for piece in _segments(line)]
