@@ -44,6 +44,10 @@ the change key is reading numbers, never counting the piles.
 Session 12 takes most passes (by a player in a turn, no effect waiting for an answer) the short way
 (``Ttcg._pass``: ``_apply``'s steps for such a pass, ``_do_pass`` called natively), held to ``_apply``
 for passes by anyone, anywhere along the replays and simulated games.
+
+Session 13 keeps the last card database asked about beside its reading (``board._LAST_READING``), and
+reads a :class:`~spec.ttcg.state.Lasting`'s fields natively in ``lasting_covers`` (an object of another
+class is still asked by name); both are held here to the plain way.
 """
 
 from __future__ import annotations
@@ -178,6 +182,39 @@ def test_a_card_is_quiet_exactly_when_its_passive_effects_hold_no_clash_and_read
             assert B.triggers(state, defn.name, event) == tuple(
                 (i, label, a) for i, (label, a) in enumerate(B.effects_of(state, defn.name))
                 if isinstance(a, A.Triggered) and a.trigger.event == event)
+
+
+def test_a_lasting_result_covers_the_cards_it_covers_when_asked_by_name_along_the_replays() -> None:
+    """``lasting_covers`` reads a :class:`Lasting`'s fields natively; an object of another class
+    with the same fields is asked for them by name: both give the same answers."""
+    seen = {"uids": 0, "selector": 0}
+
+    def see(state: TtcgState, _event: Any) -> None:
+        if state.stage != "turn":
+            return
+        cards = [pile.card for _owner, pile in B.piles(state) if pile.card.name is not None]
+        for lasting in state.lasting:
+            by_name = type("ByName", (), dataclasses.asdict(lasting) | {"selector": lasting.selector})()
+            seen["uids" if lasting.uids is not None else "selector"] += 1
+            for card in cards:
+                for on_top in (False, True):
+                    assert B.lasting_covers(state, lasting, card, on_top) == B.lasting_covers(state, by_name, card, on_top)
+
+    along_replays(see)
+    assert seen["uids"] and seen["selector"]
+
+
+def test_the_reading_of_a_card_database_is_its_own_as_databases_alternate() -> None:
+    """The last database asked about is kept beside its reading (``board._LAST_READING``): each
+    database is still answered with the reading kept on it, whichever was asked about before."""
+    first = CardDatabase.load(shipped_database("ttcg", "base"), "ttcg")
+    second = CardDatabase.load(shipped_database("ttcg", "base"), "ttcg")
+    for cards in (first, first, second, second, first, second):
+        reading = B._reading(cards)
+        assert reading is cards.__dict__["_ttcg_reading"]
+        assert reading is not (second if cards is first else first).__dict__.get("_ttcg_reading")
+    state = TtcgState(("ann", "ben"), {}, second, False)
+    assert B.typed_names(state) is second.__dict__["_ttcg_reading"].typed
 
 
 def test_kinds_are_matched_as_the_words_of_the_card_say() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from grammar import ast as A
 from grammar import ttcg_nodes as T
@@ -82,7 +82,7 @@ def activate_situation(state: TtcgState, ev: E.Activate) -> tuple[str | None, st
     return (label if label in ("counter", "dormant") else "other"), row
 
 
-_ACTIVATE_STAGED: dict[tuple[str, str | None, str], StagedChecks] = {}
+_ACTIVATE_STAGED: Final[dict[tuple[str, str | None, str], StagedChecks]] = {}
 """The checks of an activate move by (place, effect kind, row): see :func:`activate_checks`."""
 
 
@@ -435,7 +435,7 @@ def effect_of_plain(state: TtcgState, ev: E.Activate) -> tuple[str, object] | No
     return effects[ev.effect]
 
 
-_UNREAD = object()
+_UNREAD: Final = object()
 
 
 class _Activated:
@@ -458,16 +458,25 @@ class _Activated:
         self.effect: object = _UNREAD
 
 
-_last_activated = _Activated(None, None)
+class _Last:
+    """Where the last :class:`_Activated` is kept: a ``Final`` holder whose slot changes, rather than a
+    module global bound again, so that compiled code reaches it without a look-up in the module's namespace."""
+
+    __slots__ = ("activated",)
+
+    def __init__(self) -> None:
+        self.activated = _Activated(None, None)
+
+
+_LAST: Final = _Last()
 
 
 def _activated(state: TtcgState, ev: E.Activate) -> _Activated:
     """The :class:`_Activated` of the move ``ev`` in ``state``: the last one while it is of this
     move, state and field, else a new one, kept as the last."""
-    global _last_activated
-    last = _last_activated
+    last = _LAST.activated
     if last.move is not ev or last.state is not state or last.sides is not state.sides or last.edits != EDITS.field:
-        last = _last_activated = _Activated(state, ev)
+        last = _LAST.activated = _Activated(state, ev)
     return last
 
 

@@ -17,17 +17,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Final
 
 from grammar import ast as A
 from grammar import ttcg_nodes as T
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.state import CardObj
 from spec.ttcg.edits import field_edits
-from spec.ttcg.state import EDITS, Pile, TtcgState
+from spec.ttcg.state import EDITS, Lasting, Pile, TtcgState
 
-ELEMENTS = ("water", "fire", "earth", "nature", "electric", "light", "dark")
-DEFINED_LABELS = ("normal", "continuous", "counter", "equip", "latent", "dormant", "passive")
+# The module's objects that are never bound again are ``Final``: compiled code reads each from a C
+# static instead of looking it up in the module's namespace at every use (see spec.ttcg.edits.EDITS).
+ELEMENTS: Final = ("water", "fire", "earth", "nature", "electric", "light", "dark")
+DEFINED_LABELS: Final = ("normal", "continuous", "counter", "equip", "latent", "dormant", "passive")
 """The effect types of 2.2.5.i; any other label is not defined by the rulebook."""
 
 
@@ -78,7 +80,7 @@ def printed_rank(defn: CardDef | None) -> int:
     return 1 if defn is None or defn.level is None else defn.level
 
 
-_KINDS_OF: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
+_KINDS_OF: Final[dict[tuple[str, tuple[str, ...]], frozenset[str]]] = {}
 """(type line, traits) -> the words such a card answers to (see :func:`kinds_of`)."""
 
 
@@ -106,7 +108,7 @@ def kinds_of(defn: CardDef | None) -> frozenset[str]:
     return words
 
 
-_KINDS_OF_CARD: dict[int, tuple[CardDef, frozenset[str]]] = {}
+_KINDS_OF_CARD: Final[dict[int, tuple[CardDef, frozenset[str]]]] = {}
 """The last card records :func:`kinds_of` read, by identity (each kept with its record, so an id is never taken for another)."""
 
 
@@ -164,10 +166,33 @@ def typed_names(state: TtcgState) -> set[str]:
 
 
 def _reading(cards: CardDatabase) -> _Reading:
+    """The :class:`_Reading` of ``cards``, kept on the database itself; the last one asked for is kept
+    here too (:data:`_LAST_READING`), so that the common case (every event of a replay asks for the same
+    database's) compares two objects instead of reading a Python object's ``__dict__``."""
+    last = _LAST_READING
+    if last.cards is cards:
+        return last.reading
     reading: _Reading | None = cards.__dict__.get("_ttcg_reading")
     if reading is None:
         reading = cards.__dict__["_ttcg_reading"] = _Reading()
+    last.cards = cards
+    last.reading = reading
     return reading
+
+
+class _LastReading:
+    """The card database :func:`_reading` was last asked about and its reading (``cards`` is ``None``
+    before the first)."""
+
+    __slots__ = ("cards", "reading")
+
+    def __init__(self) -> None:
+        self.cards: CardDatabase | None = None
+        self.reading: _Reading = _Reading()
+
+
+_LAST_READING: Final = _LastReading()
+"""The last database :func:`_reading` read and its reading (see :class:`_LastReading`)."""
 
 
 def effects_of(state: TtcgState, name: str) -> tuple[tuple[str, Any], ...]:
@@ -335,7 +360,7 @@ class Reads:
         return self.marks, self.active, self.beyond
 
 
-READS = Reads()
+READS: Final = Reads()
 """What the readings of this module looked at (see :class:`Reads`)."""
 
 
@@ -785,7 +810,7 @@ class _Field:
 _CARRIED = ("kinds", "watchers", "statics")
 """The tables of a :class:`_Field` a reading turned to a new active player takes over (see :meth:`_Field.carried`)."""
 
-_MISSING: Any = object()
+_MISSING: Final[Any] = object()
 """What :meth:`_Field.carried` gives when the reading turned from found nothing for a key."""
 
 
@@ -950,7 +975,7 @@ def creatures(state: TtcgState, player: str) -> list[Pile]:
 # ---------------------------------------------------------------------- numbers on cards
 
 
-_GUARD: set[int] = set()
+_GUARD: Final[set[int]] = set()
 """Cards whose rank is being worked out (a change whose reach depends on a rank reads printed ranks meanwhile)."""
 
 
@@ -1010,15 +1035,25 @@ def _changes(state: TtcgState, card: CardObj) -> list[tuple[str, int, str]]:
     return found
 
 
-_STAT_STEPS = (T.Boost, T.SetStat)
+_STAT_STEPS: Final = (T.Boost, T.SetStat)
 """The static steps that change a number (attack, defense, rank)."""
 
 
 def lasting_covers(state: TtcgState, lasting: object, card: CardObj, on_top: bool = False) -> bool:
-    """Whether a lasting change applies to ``card``; ``on_top``: the caller knows it is the top card of a pile."""
-    uids = getattr(lasting, "uids", None)
-    if uids is not None:
-        return card.uid in uids
+    """Whether a lasting change applies to ``card``; ``on_top``: the caller knows it is the top card of a pile.
+
+    A :class:`~spec.ttcg.state.Lasting` (every one a state holds) has its fields read natively; anything
+    else is asked for them by name."""
+    if isinstance(lasting, Lasting):
+        uids = lasting.uids
+        if uids is not None:
+            return card.uid in uids
+        if lasting.selector is None:
+            return False
+        return (on_top or pile_of(state, card.uid) is not None) and cards_match(state, card, lasting.selector, lasting.controller)
+    found = getattr(lasting, "uids", None)
+    if found is not None:
+        return card.uid in found
     selector = getattr(lasting, "selector", None)
     if selector is None:
         return False
@@ -1076,7 +1111,7 @@ def whose(state: TtcgState, controller: str, relative: str | None) -> list[str]:
     return list(state.players)
 
 
-_KIND_WORDS: tuple[dict[tuple[str, ...], tuple[frozenset[str], ...]], dict[tuple[str, ...], tuple[frozenset[str], ...]]] = ({}, {})
+_KIND_WORDS: Final[tuple[dict[tuple[str, ...], tuple[frozenset[str], ...]], dict[tuple[str, ...], tuple[frozenset[str], ...]]]] = ({}, {})
 """Per ``any_type`` (False, True): kinds -> the words of each kind that must apply (see :func:`kinds_match`);
 one table each, so that a look-up makes no key."""
 
@@ -1186,7 +1221,7 @@ def in_force(state: TtcgState, owner: str, pile: Pile, card: CardObj, index: int
     return condition_holds(state, owner, cond, card, pile)
 
 
-_MARKED = ("equip", "continuous", "latent")
+_MARKED: Final = ("equip", "continuous", "latent")
 """The effect types whose being in force depends on their pile's marks (2.2.5.i)."""
 
 

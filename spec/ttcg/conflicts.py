@@ -58,7 +58,7 @@ from spec.core.findings import Violation
 from spec.core.game import Ruling
 from spec.core.state import CardObj
 from spec.ttcg import board as B
-from spec.ttcg.state import EDITS
+from spec.ttcg.state import EDITS, Lasting, Side, TtcgState
 
 STATED = "ttcg:2.2.5.b"
 TWO_PLAYS = "ttcg:2.2.3.a.2.a"
@@ -218,7 +218,7 @@ def _words(owner: str, card: CardObj) -> str:
     return f"{owner}'s {card.name}"
 
 
-def effects_in_force(state: Any) -> list[Effect]:
+def effects_in_force(state: TtcgState) -> list[Effect]:
     """The effects in force now, in the policy's terms.
 
     The always-on steps of the cards on the field (:func:`spec.ttcg.board.statics`,
@@ -230,14 +230,14 @@ def effects_in_force(state: Any) -> list[Effect]:
     return _read_in_force(state)
 
 
-def _in_force(state: Any) -> tuple[list[str], frozenset[str]]:
+def _in_force(state: TtcgState) -> tuple[list[str], frozenset[str]]:
     """The ids of the effects in force, as a list and as the set :func:`conflicts_met` compares
     (read as :func:`_read_in_force` reads the effects, without making them)."""
     ids: list[str] = _reading_in_force(state, ids_only=True)
     return ids, frozenset(ids)
 
 
-def _signature_kept(state: Any, memo: dict[str, Any]) -> frozenset[str]:
+def _signature_kept(state: TtcgState, memo: dict[str, Any]) -> frozenset[str]:
     """The ids of the effects in force (as :func:`_in_force` gives them), kept in ``memo``
     while what the reading looked at stays as it was.
 
@@ -257,30 +257,55 @@ def _signature_kept(state: Any, memo: dict[str, Any]) -> frozenset[str]:
     """
     flags = state.flags
     kept = memo.get("reading")
-    if kept is not None:
-        sides, field, lasting, extra, sources, marks, marks_edits, active, signature = kept
-        if (sides == state.sides and field == EDITS.field and lasting == state.lasting and extra == flags.extra
-                and sources == flags.extra_sources and (marks is None or B.marks_unchanged(marks, marks_edits))
+    if isinstance(kept, _Reading):
+        marks = kept.marks
+        active = kept.active
+        if (kept.sides == state.sides and kept.field == EDITS.field and kept.lasting == state.lasting and kept.extra == flags.extra
+                and kept.sources == flags.extra_sources and (marks is None or B.marks_unchanged(marks, kept.marks_edits))
                 and (active is None or active == state.active)):
-            return signature  # (compared where they stand: nothing is built to ask)
-    base = (state.sides, EDITS.field, list(state.lasting), list(flags.extra), list(flags.extra_sources))
+            return kept.signature  # (compared where they stand: nothing is built to ask)
+    reading = _Reading(state)  # (what the reading starts from)
     if _nothing_in_force(state):
-        signature = frozenset()
-        memo["reading"] = (*base, None, 0, None, signature)
-        return signature
-    before = B.READS.now()
+        memo["reading"] = reading
+        return reading.signature
+    reads = B.READS
+    active_before, beyond_before = reads.active, reads.beyond
     (_effects, signature), seen = B.marks_recorded(lambda: _in_force(state))
-    _reads_marks, reads_active, reads_beyond = B.READS.now()
-    if reads_beyond != before[2]:
+    if reads.beyond != beyond_before:
         memo.pop("reading", None)
         return signature
-    marks = seen if seen else None  # the piles whose marks it looked at, and their counts of changes
-    active = state.active if reads_active != before[1] or flags.extra else None
-    memo["reading"] = (*base, marks, EDITS.marks, active, signature)
+    reading.marks = seen if seen else None  # the piles whose marks it looked at, and their counts of changes
+    reading.marks_edits = EDITS.marks
+    reading.active = state.active if reads.active != active_before or flags.extra else None
+    reading.signature = signature
+    memo["reading"] = reading
     return signature
 
 
-def _field_and_clashes(state: Any) -> tuple[list[tuple[str, CardObj]], list[tuple[str, Any, Any]]]:
+class _Reading:
+    """What :func:`_signature_kept` keeps of a reading: taken as it starts, the state's sides, the count
+    of changes to the field's make-up and copies of the lasting results and extra plays; once it is
+    made, the piles whose marks it looked at (``None``: none) with the count of mark changes then, the
+    active player if it looked at who is (``None``: it did not), and the ids it found (none, until it
+    is made). A native class rather than a tuple, so that the compiled comparison reads typed fields
+    instead of unpacking a tuple of unknown shape."""
+
+    __slots__ = ("active", "extra", "field", "lasting", "marks", "marks_edits", "sides", "signature", "sources")
+
+    def __init__(self, state: TtcgState) -> None:
+        flags = state.flags
+        self.sides: dict[str, Side] = state.sides
+        self.field: int = EDITS.field
+        self.lasting: list[Lasting] = list(state.lasting)
+        self.extra: list[tuple[int, tuple[str, ...]]] = list(flags.extra)
+        self.sources: list[str] = list(flags.extra_sources)
+        self.marks: B.MarksSeen | None = None
+        self.marks_edits = 0
+        self.active: str | None = None
+        self.signature: frozenset[str] = frozenset()
+
+
+def _field_and_clashes(state: TtcgState) -> tuple[list[tuple[str, CardObj]], list[tuple[str, Any, Any]]]:
     """The top cards of the field (with their owners), and (controller, source pile, step) of
     the can'ts and set values among the statics in force, both in field order.
 
@@ -292,7 +317,7 @@ def _field_and_clashes(state: Any) -> tuple[list[tuple[str, CardObj]], list[tupl
     return list(B.field_of(state).tops), B.statics_of(state, B._CLASHING)
 
 
-def _field_and_clashes_plain(state: Any) -> tuple[list[tuple[str, CardObj]], list[tuple[str, Any, Any]]]:
+def _field_and_clashes_plain(state: TtcgState) -> tuple[list[tuple[str, CardObj]], list[tuple[str, Any, Any]]]:
     """:func:`_field_and_clashes` read pile by pile."""
     field: list[tuple[str, CardObj]] = []
     found: list[tuple[str, Any, Any]] = []
@@ -312,13 +337,13 @@ def _field_and_clashes_plain(state: Any) -> tuple[list[tuple[str, CardObj]], lis
     return field, found
 
 
-def _read_in_force(state: Any) -> list[Effect]:
+def _read_in_force(state: TtcgState) -> list[Effect]:
     """The effects in force (see :func:`effects_in_force`)."""
     effects: list[Effect] = _reading_in_force(state, ids_only=False)
     return effects
 
 
-def _reading_in_force(state: Any, ids_only: bool) -> list[Any]:
+def _reading_in_force(state: TtcgState, ids_only: bool) -> list[Any]:
     """The effects in force, or with ``ids_only`` only their ids, in the same order (the reading is
     the same: what it looks at, what it finds, what raises; a frozen :class:`Effect` costs more to
     make than its id, and the change of the ids is all :func:`_signature_kept` looks for)."""
@@ -326,7 +351,7 @@ def _reading_in_force(state: Any, ids_only: bool) -> list[Any]:
     field, clashes = _field_and_clashes(state)
     for controller, source, step in clashes:
         key = f"{source.card.name}#{source.card.uid}"
-        ident = f"{key}/{type(step).__name__}/{getattr(step, 'action', getattr(step, 'stat', ''))}"
+        ident = f"{key}/{type(step).__name__}/{_topic(step)}"
         if ids_only:  # (the ids alone: no names or texts of the effects made)
             counted = isinstance(step, N.Restrict) or isinstance(step.value, int)
             for owner, card in B.covered(state, controller, source, step.what, field):
@@ -375,7 +400,19 @@ def _reading_in_force(state: Any, ids_only: bool) -> list[Any]:
     return out
 
 
-def conflicts_met(state: Any, memo: dict[str, Any]) -> list[Ruling]:
+def _topic(step: Any) -> str:
+    """What a clashing static step is about, as ``getattr(step, "action", getattr(step, "stat", ""))``
+    finds it: a can't's action, a set value's stat. The two kinds are told by their class first, so
+    that asking does not look for a field the step lacks (a failed look-up raises and catches an
+    ``AttributeError``: costly where it runs for every clash of every reading)."""
+    if isinstance(step, N.Restrict):
+        return step.action
+    if isinstance(step, N.SetStat):
+        return step.stat
+    return getattr(step, "action", getattr(step, "stat", ""))
+
+
+def conflicts_met(state: TtcgState, memo: dict[str, Any]) -> list[Ruling]:
     """Findings for clashes between effects in force not reported yet (see the module docstring)."""
     if state.stage != "turn":
         return []
@@ -407,7 +444,7 @@ def conflicts_met(state: Any, memo: dict[str, Any]) -> list[Ruling]:
     return rulings
 
 
-def change_stamp(state: Any) -> tuple[Any, ...]:
+def change_stamp(state: TtcgState) -> tuple[Any, ...]:
     """While it stays the same, so does :func:`change_key`; the game's ``conflicts_stamp``
     (``TtcgState.in_force_stamp``) moves whenever it does, so :func:`conflicts_met` is asked
     only after an event that may have moved the change key, and starts with it.
@@ -420,14 +457,14 @@ def change_stamp(state: Any) -> tuple[Any, ...]:
             state.sides)
 
 
-def change_key(state: Any) -> tuple[Any, ...]:
+def change_key(state: TtcgState) -> tuple[Any, ...]:
     """What :func:`conflicts_met` compares from event to event: new cards, new lasting results and
     turns, then each side's piles: how many, how many tapped, and the effects switched on among them
     (:func:`spec.ttcg.board.field_marks`, counted again only when they may have changed)."""
     return state.next_uid, state.next_order, len(state.lasting), state.turn, len(state.flags.extra), B.field_marks(state)
 
 
-def _nothing_in_force(state: Any) -> bool:
+def _nothing_in_force(state: TtcgState) -> bool:
     """Whether :func:`effects_in_force` is sure to find nothing (and to read the field without fail).
 
     So it is when every card on the field is quiet (:func:`spec.ttcg.board.quiet`), no
@@ -442,7 +479,7 @@ def _nothing_in_force(state: Any) -> bool:
     return B.nothing_loud(state)
 
 
-def _nothing_in_force_plain(state: Any) -> bool:
+def _nothing_in_force_plain(state: TtcgState) -> bool:
     """:func:`_nothing_in_force` read pile by pile."""
     if state.flags.extra:
         return False
@@ -498,7 +535,7 @@ def _judge(effects: list[Effect], judged: Effect) -> tuple[bool, list[Ruling]]:
 # --------------------------------------------------------------------------- destruction (2.1.aj)
 
 
-def judge_destroy(state: Any, owner: str, card: CardObj, by: str, cause: CardObj | None = None,
+def judge_destroy(state: TtcgState, owner: str, card: CardObj, by: str, cause: CardObj | None = None,
                   with_creature: bool = False) -> tuple[bool, list[Ruling]]:
     """Whether ``owner``'s ``card``, which an effect in force says cannot be destroyed, is destroyed.
 
@@ -525,7 +562,7 @@ def judge_destroy(state: Any, owner: str, card: CardObj, by: str, cause: CardObj
 # --------------------------------------------------------------------------- extra plays (2.2.3.a.2.a)
 
 
-def judge_extra_play(state: Any, player: str) -> tuple[bool, list[Ruling]]:
+def judge_extra_play(state: TtcgState, player: str) -> tuple[bool, list[Ruling]]:
     """Whether another play beyond the two of the Main Phase stands, under the extra plays in force."""
     limit = Effect(f"rules {TWO_PLAYS}>{player}", "limit", player, "put a card on the field", 2, origin="rule", rule=TWO_PLAYS,
                    text=f"{player} puts at most two cards on the field in a Main Phase")
@@ -541,7 +578,7 @@ def _is_open(rulings: list[Ruling]) -> bool:
 # --------------------------------------------------------------------------- levelling up (2.2.6.b)
 
 
-def judge_level_up(state: Any, owner: str, target: CardObj, using: str, source: str) -> tuple[bool, list[Ruling]]:
+def judge_level_up(state: TtcgState, owner: str, target: CardObj, using: str, source: str) -> tuple[bool, list[Ruling]]:
     """Whether ``using`` (of another type) may level up ``target`` under ``source``'s permission."""
     subject = card_subject(owner, target)
     topic = "be levelled up with a card of another type"
@@ -553,7 +590,7 @@ def judge_level_up(state: Any, owner: str, target: CardObj, using: str, source: 
     return not prevails and not _is_open(rulings), rulings
 
 
-def play_notes(state: Any, player: str, card: str, on: Any) -> list[Ruling]:
+def play_notes(state: TtcgState, player: str, card: str, on: Any) -> list[Ruling]:
     """``info`` findings for a legal play that a settled clash allowed (called before it is carried out)."""
     notes: list[Ruling] = []
     if state.flags.plays >= 2 and state.resolution is None:

@@ -6,16 +6,21 @@ subclass of ``list`` or ``set``, and compiled code holding one in a variable typ
 So every holder (:class:`spec.ttcg.state.Pile`, :class:`spec.ttcg.state.Side`) types them as
 their own classes, which compiled code calls like any Python object: a change made by the
 compiled rules, by an interpreted module or by hand goes through these methods alike.
+:class:`FieldList` is generic in what it holds (a :class:`Row` holds piles, the cards under a pile
+are a ``FieldList[CardObj]``): compiled code taking an item out checks its class once and then reads
+its fields natively, where an item of unknown type would be asked for each field by name.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from spec.ttcg.edits import EDITS
 
 if TYPE_CHECKING:
     from spec.ttcg.state import Marks, Pile, Tally
+
+_Item = TypeVar("_Item")
 
 
 class MarkSet(set):  # type: ignore[type-arg]
@@ -116,7 +121,7 @@ class MarkSet(set):  # type: ignore[type-arg]
         return self
 
 
-class FieldList(list):  # type: ignore[type-arg]
+class FieldList(list[_Item]):
     """A list of the field (a row of piles, the cards under a pile) that counts its changes
     (``EDITS.field``); reading it is a plain list's reading."""
 
@@ -163,7 +168,7 @@ class FieldList(list):  # type: ignore[type-arg]
         super().__delitem__(index)
         EDITS.field += 1
 
-    def __iadd__(self, items: Any) -> Self:  # type: ignore[misc]  # in place, as the built-in's own
+    def __iadd__(self, items: Any) -> Self:  # type: ignore[misc, override]  # in place, as the built-in's own
         super().__iadd__(items)
         EDITS.field += 1
         return self
@@ -174,7 +179,7 @@ class FieldList(list):  # type: ignore[type-arg]
         return self
 
 
-class Row(FieldList):
+class Row(FieldList["Pile"]):
     """A row of piles of one side (a :class:`FieldList`) that tells the side's :class:`~spec.ttcg.state.Tally` of the
     piles joining and leaving it while the tally is ready; ``tally`` is ``None`` once the side holds
     another row in its place."""
@@ -244,7 +249,7 @@ class Row(FieldList):
         super().__delitem__(index)
         self._recount(before)
 
-    def __iadd__(self, items: Any) -> Self:  # type: ignore[misc]  # (as FieldList's)
+    def __iadd__(self, items: Any) -> Self:  # type: ignore[misc, override]  # (as FieldList's)
         before = list(self)
         super().__iadd__(items)
         self._recount(before)

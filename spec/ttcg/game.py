@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import msgspec
 
@@ -64,12 +64,13 @@ from spec.ttcg.turn import TURN
 
 cite = BOOK.cite
 
-NO_ACTOR = ("roll", "first", "phase", "destroyed", "points", "game")
+# (``Final``, as the names below that are never bound again: read from C statics by compiled code)
+NO_ACTOR: Final = ("roll", "first", "phase", "destroyed", "points", "game")
 """Event kinds that no player performs."""
 
 DECK_SIZE = (50, 70)
 COPIES = 2
-MAX_ADVANCES = 400
+MAX_ADVANCES: Final = 400
 """A bound on the passes inferred for one event (each advances the game)."""
 
 # Rules encoded by the structure of this module rather than by one function.
@@ -1326,7 +1327,7 @@ def _first_broken(facts: _Facts, state: TtcgState, ev: Any) -> tuple[Any, Violat
     return None
 
 
-_FACTS: dict[type, _Facts] = {}
+_FACTS: Final[dict[type, _Facts]] = {}
 """Event type -> its :class:`_Facts`."""
 
 

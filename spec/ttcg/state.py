@@ -11,7 +11,7 @@ players pass; a declared attack waits as the *battle*.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from grammar import ast as A
 from spec.core.cards import CardDatabase, CardDef
@@ -23,17 +23,17 @@ from spec.core.state import CardObj, Zone
 from spec.ttcg.edits import EDITS, force_changed
 from spec.ttcg.fieldlist import FieldList, MarkSet, Row
 
-START_POINTS = 20
+START_POINTS: Final = 20
 """Points each player begins with (2.2.8.a)."""
-ZONE_SIZE = 5
+ZONE_SIZE: Final = 5
 """Piles each row of a field holds (2.2.9.b, 2.2.9.c)."""
-HAND_LIMIT = 10
+HAND_LIMIT: Final = 10
 """Cards a hand may keep at the end of its player's turn (2.2.10)."""
-OPENING_HAND = 7
+OPENING_HAND: Final = 7
 """Cards each player draws to begin (2.2.2.b)."""
-PLAYS_PER_MAIN_PHASE = 2
+PLAYS_PER_MAIN_PHASE: Final = 2
 """Cards the active player may put on the field in a Main Phase (2.2.3.a.2.a)."""
-EXHAUSTION_LOSS = 5
+EXHAUSTION_LOSS: Final = 5
 """Points lost at a Draw Phase begun with an empty deck (2.2.11)."""
 
 
@@ -145,7 +145,7 @@ class Pile:
     marks: Marks
     """The pile's own count of changes of its marks, and its seat on a side (see :class:`Marks`)."""
     _card: CardObj
-    _under: FieldList
+    _under: FieldList[CardObj]
     _tapped: bool
     _switched_on: MarkSet
     _equipped_to: int | None
@@ -180,7 +180,7 @@ class Pile:
         self._card = card
 
     @property
-    def under(self) -> FieldList:
+    def under(self) -> FieldList[CardObj]:
         """The cards under the top card, oldest first (a :class:`FieldList`, whatever list is set)."""
         return self._under
 

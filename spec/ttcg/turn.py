@@ -9,9 +9,11 @@ no battle declared ends it.
 
 from __future__ import annotations
 
+from typing import Final
+
 from spec.core.turns import TurnStructure
 
-TURN = TurnStructure(
+TURN: Final = TurnStructure(
     nodes=[
         ("draw", "ttcg:2.2.3.a.1"),
         ("main", "ttcg:2.2.3.a.2.a"),
