@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from grammar import ast as A
 from grammar import bakugan_nodes as K
@@ -25,43 +25,43 @@ from spec.core.game import unasked
 from spec.core.rules import Action, RuleBook, RuleIndex, fails_only
 from spec.core.rules import Check as Precondition
 
-BOOK = RuleBook(RuleIndex.load("bakugan", Path(__file__).with_name("rules.tsv")))
+BOOK: Final = RuleBook(RuleIndex.load("bakugan", Path(__file__).with_name("rules.tsv")))
 
-FIRST = BOOK.action("first")
-PLACE = BOOK.action("place")
-SHUFFLE = BOOK.action("shuffle")
-DRAW = BOOK.action("draw")
-ENERGIZE = BOOK.action("energize")
-SELECT = BOOK.action("select")
-ROLL = BOOK.action("roll")
-REROLL = BOOK.action("reroll")
-PLAY = BOOK.action("play")
-ACTIVATE = BOOK.action("activate")
-PASS = BOOK.action("pass")
-DISCARD = BOOK.action("discard")
-FLIP = BOOK.action("flip")
-FORFEIT = BOOK.action("forfeit")
-UNASKED = {kind: BOOK.action(kind) for kind in ("decline", "search", "coin")}
-PHASE = BOOK.action("phase")
-VICTOR = BOOK.action("victor")
-DAMAGE = BOOK.action("damage")
-RESOLVE = BOOK.action("resolve")
-GAME = BOOK.action("game")
+FIRST: Final = BOOK.action("first")
+PLACE: Final = BOOK.action("place")
+SHUFFLE: Final = BOOK.action("shuffle")
+DRAW: Final = BOOK.action("draw")
+ENERGIZE: Final = BOOK.action("energize")
+SELECT: Final = BOOK.action("select")
+ROLL: Final = BOOK.action("roll")
+REROLL: Final = BOOK.action("reroll")
+PLAY: Final = BOOK.action("play")
+ACTIVATE: Final = BOOK.action("activate")
+PASS: Final = BOOK.action("pass")
+DISCARD: Final = BOOK.action("discard")
+FLIP: Final = BOOK.action("flip")
+FORFEIT: Final = BOOK.action("forfeit")
+UNASKED: Final = {kind: BOOK.action(kind) for kind in ("decline", "search", "coin")}
+PHASE: Final = BOOK.action("phase")
+VICTOR: Final = BOOK.action("victor")
+DAMAGE: Final = BOOK.action("damage")
+RESOLVE: Final = BOOK.action("resolve")
+GAME: Final = BOOK.action("game")
 
 Check = Violation | None
 
 
 # ====================================================================== where each check can find something
 
-STEPS: tuple[str, ...] = tuple(node for node, _rule in TURN.nodes)
+STEPS: Final[tuple[str, ...]] = tuple(node for node, _rule in TURN.nodes)
 """The steps of the turn, in order."""
-PLACES: tuple[str, ...] = ("setup", *STEPS, "over")
+PLACES: Final[tuple[str, ...]] = ("setup", *STEPS, "over")
 """Where the game can stand when an event is judged (:func:`place_of`)."""
-AROUND_TURNS = ("setup", "over")
+AROUND_TURNS: Final = ("setup", "over")
 """The places outside the turns, where ``state.node`` still names a step (before the first turn:
 ``draw``; once the game is over: the last): a check asking the step alone can fail there too."""
 
-MODES: tuple[str, ...] = ("", "pick", "window", "tie", "deal", "offer", "after")
+MODES: Final[tuple[str, ...]] = ("", "pick", "window", "tie", "deal", "offer", "after")
 """What is going on within a step (``BakuganState.mode``): nothing yet, picks or a window in the
 Selection Step, a tie break in the Power Step, damage dealt, a Flip card offered or damage done."""
 
@@ -715,10 +715,10 @@ def _selections_violation(state: BakuganState, ev: Any, objects: list[Any] | Non
     return targets_violation(state, ev.by or "", steps, ev.targets, objects)
 
 
-_HAS_SELECTION = _targets_for("1.13.1.p2", first=True)
-_SELECTIONS_MADE = _targets_for("1.13.1.p1")
-_FACE_UP_TARGET = _targets_for("1.13.1.2")
-_TARGETS_LEGAL = _targets_for("6.2.1.2")
+_HAS_SELECTION: Final = _targets_for("1.13.1.p2", first=True)
+_SELECTIONS_MADE: Final = _targets_for("1.13.1.p1")
+_FACE_UP_TARGET: Final = _targets_for("1.13.1.2")
+_TARGETS_LEGAL: Final = _targets_for("6.2.1.2")
 
 
 @PLAY.precondition("1.13.1.p2", "a card that needs a selection is played only when something can be selected")

@@ -10,7 +10,7 @@ raises :class:`Unmodelled`, which the verifier reports as unverifiable.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
 
 from grammar import ast as A
 from grammar import bakugan_nodes as K
@@ -19,9 +19,9 @@ from spec.core.cards import CardDef
 from spec.core.interpreter import by_trigger_event
 from spec.core.state import CardObj
 
-FACTIONS = K.FACTIONS
+FACTIONS: Final = K.FACTIONS
 
-CORE_BONUS: dict[str, tuple[int, int]] = {
+CORE_BONUS: Final[dict[str, tuple[int, int]]] = {
     "FT": (200, 0),
     "FF": (100, 1),
     "SD": (100, 0),
@@ -33,8 +33,8 @@ CORE_BONUS: dict[str, tuple[int, int]] = {
 The book leaves the printed bonuses to the physical BakuCores (1.12.1); the spec fixes
 one value per icon (``docs/bakugan-decisions.rst``)."""
 
-STATS = ("BPower", "Damage Rating", "FrostStrike", "DoubleStrike", "ShadowStrike")
-BASE_KEY = {"BPower": "bpower", "Damage Rating": "damage"}
+STATS: Final = ("BPower", "Damage Rating", "FrostStrike", "DoubleStrike", "ShadowStrike")
+BASE_KEY: Final = {"BPower": "bpower", "Damage Rating": "damage"}
 
 
 class Unmodelled(Exception):

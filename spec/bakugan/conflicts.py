@@ -34,7 +34,7 @@ clash no rule settles, or a z3 call that runs out, is ``unverifiable``.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from grammar import ast as A
 from grammar import bakugan_nodes as N
@@ -62,8 +62,8 @@ from spec.core.game import Ruling
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from spec.bakugan.state import Bakugan, BakuganState
 
-RULE_CARD_OVER_RULES = "bakugan:1.3/3.1"
-RULE_CANT_OVERRIDES = "bakugan:1.3/3.2"
+RULE_CARD_OVER_RULES: Final = "bakugan:1.3/3.1"
+RULE_CANT_OVERRIDES: Final = "bakugan:1.3/3.2"
 
 
 def _cant_overrides(core: Sequence[Effect]) -> Decision | None:
@@ -76,8 +76,8 @@ def _cant_overrides(core: Sequence[Effect]) -> Decision | None:
                     + ", ".join(sorted({e.describe() for e in cans})))
 
 
-CANT_OVERRIDES = Precedence(RULE_CANT_OVERRIDES, "a can't overrides anything", "a card's can't prevails over any can or must", _cant_overrides)
-CARD_OVER_RULES = card_over_rules(RULE_CARD_OVER_RULES)
+CANT_OVERRIDES: Final = Precedence(RULE_CANT_OVERRIDES, "a can't overrides anything", "a card's can't prevails over any can or must", _cant_overrides)
+CARD_OVER_RULES: Final = card_over_rules(RULE_CARD_OVER_RULES)
 
 
 def _owner(sel: Any) -> str:
@@ -122,10 +122,10 @@ class BakuganPolicy(Policy):
 POLICY: Policy = BakuganPolicy()
 """The Bakugan policy (``spec.core.conflicts.policy_for("bakugan")``; tests swap in :meth:`Policy.without` copies)."""
 
-REROLL = "Reroll"
+REROLL: Final = "Reroll"
 """The action a reroll keyword permits and "can't Reroll" forbids (the grammar's ``can_action``)."""
-REROLL_KEYWORD = "reroll_on_miss"
-ONE_ROLL = "bakugan:5.5.1"
+REROLL_KEYWORD: Final = "reroll_on_miss"
+ONE_ROLL: Final = "bakugan:5.5.1"
 """The rule that rolls a selected Bakugan once, more only when a reroll or a double miss calls for it."""
 
 
@@ -206,7 +206,7 @@ def _always_on(state: BakuganState, name: str) -> tuple[_AlwaysOn, _AlwaysOn]:
     return found
 
 
-_PRODUCES = (A.Prohibit, A.Permit, A.Immune)
+_PRODUCES: Final = (A.Prohibit, A.Permit, A.Immune)
 
 
 _Producing = tuple[tuple[int, Any, frozenset[str] | None, tuple[Any, ...]], ...]

@@ -21,7 +21,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Final, cast
 
 import msgspec
 
@@ -66,7 +66,7 @@ from spec.core.state import CardObj, Zone
 
 cite = BOOK.cite
 
-NONE_FOUND: tuple[Ruling, ...] = ()
+NONE_FOUND: Final[tuple[Ruling, ...]] = ()
 """What an event (or a card shown from a deck) that finds nothing gives: one shared empty sequence,
 not a new list each time. It is immutable: code that means to add a finding to what it was given
 builds a list of its own (an ``append`` to this one fails at once rather than spreading). Hence the
@@ -76,13 +76,13 @@ that a value declared a list is one."""
 Found = Sequence[Ruling]
 """What judging or carrying out an event gives: its findings (a list of its own, or :data:`NONE_FOUND`)."""
 
-NO_ACTOR = ("first", "phase", "victor", "damage", "resolve", "game")
+NO_ACTOR: Final = ("first", "phase", "victor", "damage", "resolve", "game")
 """Event kinds that no player performs."""
 
-DECK_TYPES = ("Evo", "Hero", "Action", "Flip")
+DECK_TYPES: Final = ("Evo", "Hero", "Action", "Flip")
 """Printed types a deck holds: every type but Character (3.2.1.p1)."""
 
-UNSUPPORTED_STEPS = (K.Copy, K.SwapCore, K.EndTurn, K.VictorBy, K.Choice, K.Detach)
+UNSUPPORTED_STEPS: Final = (K.Copy, K.SwapCore, K.EndTurn, K.VictorBy, K.Choice, K.Detach)
 """Steps the spec gives no meaning yet: a card using one is reported as unverifiable."""
 
 # Rules encoded by the structure of this module rather than by one function.
@@ -104,7 +104,7 @@ BOOK.note("4.1.2.p1", what="the batch completes from its end only and is never r
 BOOK.note("5.9.1", "5.10.3", "5.15.1.p1", what="the Power, Victor and play steps hold priority windows (turn.WINDOWS)")
 
 
-_PRINTING_NOTE = re.compile(r"(.*?) \((.+)\)")
+_PRINTING_NOTE: Final = re.compile(r"(.*?) \((.+)\)")
 """A name followed by a note in parentheses (see :func:`card_identity`)."""
 
 
@@ -1574,7 +1574,7 @@ def _index_watchers(state: BakuganState) -> dict[str, tuple[_Watchers, _Watchers
     return {event: (first + second, second + first) for event, (first, second) in seats.items()}
 
 
-_NAMING = ("card", "bakugan", "on")
+_NAMING: Final = ("card", "bakugan", "on")
 """The fields of an event that name a card of the database (its selections, ``targets``, name some too)."""
 
 
@@ -1635,10 +1635,10 @@ def _facts_for(cls: type) -> _KindFacts:
     return facts
 
 
-_PERFORM: dict[str, Any] = {"play": Bakugan._do_checked_play, "reroll": Bakugan._do_noted_reroll}
+_PERFORM: Final[dict[str, Any]] = {"play": Bakugan._do_checked_play, "reroll": Bakugan._do_noted_reroll}
 """The kinds carried out otherwise than by their ``_do_<kind>`` alone, once their checks passed."""
 
-_FACTS: dict[type, _KindFacts] = {}
+_FACTS: Final[dict[type, _KindFacts]] = {}
 """Event type -> its :class:`_KindFacts`, filled as the types are met; each type of :data:`E.EVENTS`
 also carries its own as the class attribute ``_facts`` (what ``Bakugan.apply`` reads)."""
 

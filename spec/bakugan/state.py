@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.hidden import DeckKnowledge
@@ -18,16 +18,16 @@ from spec.core.interpreter import Resolution
 from spec.core.queue import PendingQueue, Priority, QueueItem
 from spec.core.state import CardObj, Zone
 
-TEAM_SIZE = 3
+TEAM_SIZE: Final = 3
 """Bakugan per team (1.1/2.1.p1)."""
-CORES_PER_PLAYER = 6
+CORES_PER_PLAYER: Final = 6
 """BakuCores per player (1.1/2.1.p2)."""
-DECK_SIZE = 40
+DECK_SIZE: Final = 40
 """Cards in a deck (1.1/2.1.p3)."""
-HAND_LIMIT = 7
+HAND_LIMIT: Final = 7
 """Cards a hand may hold as a turn ends (4.3.2.p1)."""
 
-_STAMPS = itertools.count(1)
+_STAMPS: Final = itertools.count(1)
 """The numbers :attr:`BakuganState.in_play` takes: never the same twice, across all states."""
 
 

@@ -10,7 +10,7 @@ BakuCore on the Field, a card in play). A ``play`` or ``activate`` event lists o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from grammar import ast as A
 from grammar import bakugan_nodes as K
@@ -50,7 +50,7 @@ def slots_of(steps: tuple[A.Step, ...]) -> list[Slot]:
     return found
 
 
-_SLOTS: dict[int, tuple[tuple[Any, ...], tuple[Slot, ...]]] = {}
+_SLOTS: Final[dict[int, tuple[tuple[Any, ...], tuple[Slot, ...]]]] = {}
 """The slots of the last steps read, by identity (each kept with its steps, so an id is never taken for another)."""
 
 

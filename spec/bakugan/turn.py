@@ -9,9 +9,11 @@ alone or wait for compulsory events (draws, selections, rolls, cards turned over
 
 from __future__ import annotations
 
+from typing import Final
+
 from spec.core.turns import TurnStructure
 
-TURN = TurnStructure(
+TURN: Final = TurnStructure(
     nodes=[
         ("draw", "bakugan:5.3.1"),
         ("energize", "bakugan:5.4.1"),
@@ -41,12 +43,12 @@ TURN = TurnStructure(
     ],
 )
 
-PHASE_OF: dict[str, str] = {
+PHASE_OF: Final[dict[str, str]] = {
     "draw": "start", "energize": "start", "selection": "roll", "roll": "roll",
     "power": "brawl", "victor": "brawl", "damage": "brawl", "retract": "brawl",
     "play": "end", "charge": "end", "reset": "end",
 }
 """Step -> the phase it belongs to (5.2.1.p1, 5.5.1, 5.8.1, 5.14.1)."""
 
-WINDOWS: frozenset[str] = frozenset({"selection", "power", "victor", "damage", "play"})
+WINDOWS: Final[frozenset[str]] = frozenset({"selection", "power", "victor", "damage", "play"})
 """Steps with a priority window (5.6.2, 5.9.1, 5.10.3, 5.11.3, 5.15.1.p1)."""

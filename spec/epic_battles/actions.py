@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from grammar import ast as A
 from grammar import epic_battles_nodes as N
@@ -27,33 +27,33 @@ from spec.epic_battles import conflicts as EC
 from spec.epic_battles import events as E
 from spec.epic_battles.state import EpicBattlesState, Occurrence, Strike
 
-BOOK = RuleBook(RuleIndex.load("epic_battles", Path(__file__).with_name("rules.tsv")))
+BOOK: Final = RuleBook(RuleIndex.load("epic_battles", Path(__file__).with_name("rules.tsv")))
 
-CHARACTER = BOOK.action("character")
-SHUFFLE = BOOK.action("shuffle")
-AGGRESSOR = BOOK.action("aggressor")
-DRAW = BOOK.action("draw")
-SET = BOOK.action("set")
-PASS = BOOK.action("pass")
-ATTACK = BOOK.action("attack")
-BLOCK = BOOK.action("block")
-RECOVER = BOOK.action("recover")
-FLIP = BOOK.action("flip")
-ACTIVATE = BOOK.action("activate")
-DISCARD = BOOK.action("discard")
-UNASKED = {kind: BOOK.action(kind) for kind in ("select", "accept", "decline", "reveal", "search")}
-STEP = BOOK.action("step")
-DAMAGE = BOOK.action("damage")
-CHIP = BOOK.action("chip")
-DOWN = BOOK.action("down")
-ROUND = BOOK.action("round")
-GAME = BOOK.action("game")
+CHARACTER: Final = BOOK.action("character")
+SHUFFLE: Final = BOOK.action("shuffle")
+AGGRESSOR: Final = BOOK.action("aggressor")
+DRAW: Final = BOOK.action("draw")
+SET: Final = BOOK.action("set")
+PASS: Final = BOOK.action("pass")
+ATTACK: Final = BOOK.action("attack")
+BLOCK: Final = BOOK.action("block")
+RECOVER: Final = BOOK.action("recover")
+FLIP: Final = BOOK.action("flip")
+ACTIVATE: Final = BOOK.action("activate")
+DISCARD: Final = BOOK.action("discard")
+UNASKED: Final = {kind: BOOK.action(kind) for kind in ("select", "accept", "decline", "reveal", "search")}
+STEP: Final = BOOK.action("step")
+DAMAGE: Final = BOOK.action("damage")
+CHIP: Final = BOOK.action("chip")
+DOWN: Final = BOOK.action("down")
+ROUND: Final = BOOK.action("round")
+GAME: Final = BOOK.action("game")
 
 Check = Violation | None
 
 # ====================================================================== where each check can fail
 
-NODES = ("setup", "draw", "set", "action", "discard", "over")
+NODES: Final = ("setup", "draw", "set", "action", "discard", "over")
 """Where the game can stand (``state.node``): the set-up of a round, one of the four steps of a
 turn, or the game won. The node tells the stage: ``setup`` exactly in the set-up stage, ``over``
 once the game is won, a step of the turn otherwise (``_start_turn`` and ``end_round`` set both)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from grammar import ast as A
 from grammar import epic_battles_nodes as N
@@ -25,21 +25,21 @@ class Unmodelled(Exception):
     """The spec cannot give meaning to something the log uses (a card, a step, an ability)."""
 
 
-ZONES = {"deck": "deck", "hand": "hand", "discard pile": "discard", "energy pile": "energy", "arena": "arena"}
+ZONES: Final = {"deck": "deck", "hand": "hand", "discard pile": "discard", "energy pile": "energy", "arena": "arena"}
 """Zone words of card text -> the :class:`~spec.epic_battles.state.Side` attribute."""
 
-TRIGGER_EVENTS = ("played", "blocked", "hit", "dealt_damage", "chipped", "knocked_down", "launched",
+TRIGGER_EVENTS: Final = ("played", "blocked", "hit", "dealt_damage", "chipped", "knocked_down", "launched",
                   "recovered", "flipped", "combo_ends", "turn_begins", "turn_ends", "phase_begins", "phase_ends")
 """Moments the spec records (:class:`~spec.epic_battles.state.Occurrence`)."""
 
-KEYWORDS = ("knock_down", "launcher", "side_deck_only", "flip_any_time")
-HEIGHTS = ("High", "Low")
+KEYWORDS: Final = ("knock_down", "launcher", "side_deck_only", "flip_any_time")
+HEIGHTS: Final = ("High", "Low")
 
 
 # ------------------------------------------------------------------ card text
 
 
-_ROLES: dict[str, str] = {}
+_ROLES: Final[dict[str, str]] = {}
 """Card type -> its role (the type line alone decides it)."""
 
 
@@ -314,7 +314,7 @@ def _in_force(state: EpicBattlesState, kind: type) -> Iterator[tuple[Lasting, ob
                         yield Lasting(step, controller), step
 
 
-STEADY = "always-on steps without conditions"
+STEADY: Final = "always-on steps without conditions"
 """With a step kind and the aggressor, the key of ``state.by_characters`` under which
 :func:`_in_force` keeps what the characters' always-on abilities give for that kind when none
 of those abilities has a condition (:func:`_steady_steps`)."""
@@ -338,7 +338,7 @@ def _steady_steps(state: EpicBattlesState, kind: type) -> tuple[tuple[Lasting, o
     return steady
 
 
-BY_PLAYER = "always-on abilities by player"
+BY_PLAYER: Final = "always-on abilities by player"
 """With a step kind, the key of ``state.by_characters`` under which :func:`_in_force` keeps, per
 player, the always-on abilities of their character it must read (:func:`_passives_for`)."""
 
@@ -429,7 +429,7 @@ def _modifiers(state: EpicBattlesState, stat: str, uid: int, defn: CardDef | Non
     return total
 
 
-STAT_STEPS = "always-on changes of a stat"
+STAT_STEPS: Final = "always-on changes of a stat"
 """With a stat (``cost``, ``damage``) and the aggressor, the key of ``state.by_characters`` under
 which :func:`_modifiers` keeps the characters' always-on changes of that stat (:func:`_stat_steps`)."""
 

@@ -10,13 +10,13 @@ rather than on every event. Every state holds the catalog of its database (``sta
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Final
 from weakref import WeakKeyDictionary
 
 from grammar import ast as A
 from spec.core.cards import CardDatabase
 
-_CHECKED: WeakKeyDictionary[CardDatabase, dict[str, A.CardText]] = WeakKeyDictionary()
+_CHECKED: Final[WeakKeyDictionary[CardDatabase, dict[str, A.CardText]]] = WeakKeyDictionary()
 """Card texts already parsed and found complete and supported, per card database."""
 
 
@@ -50,7 +50,7 @@ class Catalog:
         self.characters: list[tuple[str, re.Pattern[str]]] | None = None
 
 
-_CATALOGS: WeakKeyDictionary[CardDatabase, Catalog] = WeakKeyDictionary()
+_CATALOGS: Final[WeakKeyDictionary[CardDatabase, Catalog]] = WeakKeyDictionary()
 
 
 def catalog(cards: CardDatabase) -> Catalog:

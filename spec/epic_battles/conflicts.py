@@ -36,7 +36,7 @@ runs out, is ``unverifiable``.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from grammar import ast as A
 from grammar import epic_battles_nodes as N
@@ -61,10 +61,10 @@ from spec.epic_battles import board as B
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from spec.epic_battles.state import EpicBattlesState
 
-COPIES = "epic_battles:EB.deck.copies"
-FLIP_TIMING = "epic_battles:EB.card.event.flip.timing"
-RECOVERY = "epic_battles:EB.recover.effect"
-DEFERRING = (COPIES, FLIP_TIMING, RECOVERY)
+COPIES: Final = "epic_battles:EB.deck.copies"
+FLIP_TIMING: Final = "epic_battles:EB.card.event.flip.timing"
+RECOVERY: Final = "epic_battles:EB.recover.effect"
+DEFERRING: Final = (COPIES, FLIP_TIMING, RECOVERY)
 
 
 def _defers_to(rule: str) -> Precedence:
@@ -141,9 +141,9 @@ POLICY: Policy = EpicBattlesPolicy()
 
 # =========================================================================== in a replay
 
-RECOVER = "recover"
-FLIP = "flip events"
-TOPICS = (RECOVER, FLIP, "link attacks", "pass")
+RECOVER: Final = "recover"
+FLIP: Final = "flip events"
+TOPICS: Final = (RECOVER, FLIP, "link attacks", "pass")
 """The actions of players that card effects say can or can't be done and that the
 verifier weighs (``play High blocks`` and the like are added as met)."""
 
@@ -219,7 +219,7 @@ def _characters_in_order(state: EpicBattlesState) -> Iterator[str]:
             yield character.name
 
 
-SPEAKS = "speaks of players"
+SPEAKS: Final = "speaks of players"
 """The key of ``state.by_characters`` under which :func:`_may_speak` keeps whether a character
 in play may say what a player can or can't do."""
 

@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable
 from functools import cache
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import msgspec
 
@@ -52,7 +52,7 @@ from spec.epic_battles.turn import TURN
 cite = cache(BOOK.cite)
 """``BOOK.cite``, each citation worked out once (work scheduled in play cites its rule again and again)."""
 
-TAGS: dict[type, str] = {cls: str(cls.__struct_config__.tag) for cls in E.EVENTS}
+TAGS: Final[dict[type, str]] = {cls: str(cls.__struct_config__.tag) for cls in E.EVENTS}
 """Event class -> its ``do`` tag."""
 
 
@@ -62,11 +62,11 @@ def _named_fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(f for f in ("card", "discard") if f in fields), tuple(f for f in ("cards", "remove") if f in fields)
 
 
-NAMED_FIELDS = {cls: _named_fields(cls) for cls in E.EVENTS}
+NAMED_FIELDS: Final = {cls: _named_fields(cls) for cls in E.EVENTS}
 """Per event class, its fields naming cards (checked against the database)."""
 
 
-PER_MOVE = frozenset({"attack", "flip"})
+PER_MOVE: Final = frozenset({"attack", "flip"})
 """The kinds of move whose checks find what carrying the move out reads again (an attack's
 cost; a flip's cards, moments and costs): :class:`~spec.epic_battles.state.Move`."""
 
@@ -100,7 +100,7 @@ class KindFacts:
         """Whether its checks keep what they find for its carrying out (:class:`~spec.epic_battles.state.Move`)."""
 
 
-FACTS: dict[type, KindFacts] = {cls: KindFacts(cls) for cls in E.EVENTS}
+FACTS: Final[dict[type, KindFacts]] = {cls: KindFacts(cls) for cls in E.EVENTS}
 """Per event class, its :class:`KindFacts`."""
 
 
@@ -109,28 +109,28 @@ def facts_of(cls: type) -> KindFacts:
     return FACTS.get(cls) or KindFacts(cls)
 
 
-PHASES = {step: step.capitalize() for step in ("draw", "set", "action", "discard")}
+PHASES: Final = {step: step.capitalize() for step in ("draw", "set", "action", "discard")}
 """A step of the turn -> the name its moments carry (``phase_begins``/``phase_ends``)."""
 
-NEXT_STEP = {"draw": "set", "set": "action", "action": "discard"}
+NEXT_STEP: Final = {"draw": "set", "set": "action", "action": "discard"}
 """The step of the turn that follows each step but the last (EB.turn.steps)."""
 
-STEP_MOMENTS: dict[tuple[str, str], Occurrence] = {
+STEP_MOMENTS: Final[dict[tuple[str, str], Occurrence]] = {
     (event, phase): Occurrence(event, None, None, None, (), phase) for event in ("phase_begins", "phase_ends") for phase in PHASES.values()}
 """The moments a step begins and ends, by moment and step: no player, no card, the same record in
 every game (made once here; :meth:`EpicBattles._step_moment` records them)."""
 
-STEP_BEGINS: dict[str, Occurrence] = {step: STEP_MOMENTS[("phase_begins", phase)] for step, phase in PHASES.items()}
+STEP_BEGINS: Final[dict[str, Occurrence]] = {step: STEP_MOMENTS[("phase_begins", phase)] for step, phase in PHASES.items()}
 """Per step of the turn (``state.node``), the record of its beginning (one of :data:`STEP_MOMENTS`)."""
 
-STEP_ENDS: dict[str, Occurrence] = {step: STEP_MOMENTS[("phase_ends", phase)] for step, phase in PHASES.items()}
+STEP_ENDS: Final[dict[str, Occurrence]] = {step: STEP_MOMENTS[("phase_ends", phase)] for step, phase in PHASES.items()}
 """Per step of the turn (``state.node``), the record of its end (one of :data:`STEP_MOMENTS`)."""
 
-NO_RULINGS: list[Ruling] = []
+NO_RULINGS: Final[list[Ruling]] = []
 """What a move that finds nothing returns (shared, never added to: whoever adds to the rulings
 of a move makes a new list; ``tests/test_epic_battles_speed.py`` checks it stays empty)."""
 
-MOVES_THAT_CLOSE = ("set", "pass", "attack", "block", "recover", "discard")
+MOVES_THAT_CLOSE: Final = ("set", "pass", "attack", "block", "recover", "discard")
 """Moves after which the moments of the events flipped so far have passed (EB.card.event.flip.timing)."""
 
 # Rules encoded by the structure of this module rather than by one function.

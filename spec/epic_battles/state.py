@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from itertools import count
-from typing import Any
+from typing import Any, Final
 
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.hidden import DeckKnowledge
@@ -28,10 +28,10 @@ from spec.epic_battles.events import Job, Lasting, Occurrence
 # (The immutable records are msgspec structs, which live with the events: a module compiled
 # with mypyc would drop their class options, see spec.compiled. They are named here as before.)
 
-STEPS = ("draw", "set", "action", "discard")
+STEPS: Final = ("draw", "set", "action", "discard")
 """The four steps of a turn, in order (EB.turn.steps)."""
 
-_CLOCK = count(1)
+_CLOCK: Final = count(1)
 """Where :attr:`EpicBattlesState.conflicts_clock` takes its readings: no two are alike."""
 
 

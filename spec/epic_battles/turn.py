@@ -9,9 +9,11 @@ paid recovery (``recover``), and offers its player the chance to link another at
 
 from __future__ import annotations
 
+from typing import Final
+
 from spec.core.turns import TurnStructure
 
-TURN = TurnStructure(
+TURN: Final = TurnStructure(
     nodes=[
         ("setup", "epic_battles:EB.setup.draw"),
         ("draw", "epic_battles:EB.turn.step1.draw"),
@@ -42,7 +44,7 @@ TURN = TurnStructure(
     ],
 )
 
-STEP_OF: dict[str, str] = {
+STEP_OF: Final[dict[str, str]] = {
     "setup": "setup", "draw": "draw", "set": "set", "action": "action", "block": "action",
     "recover": "action", "link": "action", "discard": "discard",
 }

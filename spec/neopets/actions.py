@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from grammar import ast as A
 from spec.core.findings import Violation
@@ -23,28 +23,28 @@ from spec.neopets import events as E
 from spec.neopets.state import NeopetsState
 from spec.neopets.turn import TURN
 
-BOOK = RuleBook(RuleIndex.load("neopets", Path(__file__).with_name("rules.tsv")))
+BOOK: Final = RuleBook(RuleIndex.load("neopets", Path(__file__).with_name("rules.tsv")))
 
-SHUFFLE = BOOK.action("shuffle")
-FIRST = BOOK.action("first")
-DEFER = BOOK.action("defer")
-DRAW = BOOK.action("draw")
-MULLIGAN = BOOK.action("mulligan")
-CHOOSE = BOOK.action("choose")
-PASS = BOOK.action("pass")
-ATTACH = BOOK.action("attach")
-PLAY = BOOK.action("play")
-COLLECT = BOOK.action("collect")
-ACTIVATE = BOOK.action("activate")
-ROLL = BOOK.action("roll")
-REROLL = BOOK.action("reroll")
-UNASKED = {kind: BOOK.action(kind) for kind in ("discard", "select", "decline", "scrap", "search", "reveal")}
-PHASE = BOOK.action("phase")
-RESOLVE = BOOK.action("resolve")
-DAMAGE = BOOK.action("damage")
-KNOCKOUT = BOOK.action("knockout")
-ROUND = BOOK.action("round")
-GAME = BOOK.action("game")
+SHUFFLE: Final = BOOK.action("shuffle")
+FIRST: Final = BOOK.action("first")
+DEFER: Final = BOOK.action("defer")
+DRAW: Final = BOOK.action("draw")
+MULLIGAN: Final = BOOK.action("mulligan")
+CHOOSE: Final = BOOK.action("choose")
+PASS: Final = BOOK.action("pass")
+ATTACH: Final = BOOK.action("attach")
+PLAY: Final = BOOK.action("play")
+COLLECT: Final = BOOK.action("collect")
+ACTIVATE: Final = BOOK.action("activate")
+ROLL: Final = BOOK.action("roll")
+REROLL: Final = BOOK.action("reroll")
+UNASKED: Final = {kind: BOOK.action(kind) for kind in ("discard", "select", "decline", "scrap", "search", "reveal")}
+PHASE: Final = BOOK.action("phase")
+RESOLVE: Final = BOOK.action("resolve")
+DAMAGE: Final = BOOK.action("damage")
+KNOCKOUT: Final = BOOK.action("knockout")
+ROUND: Final = BOOK.action("round")
+GAME: Final = BOOK.action("game")
 
 Check = Violation | None
 
@@ -57,7 +57,7 @@ Check = Violation | None
 # a turn, only the checks that can fail there. tests/test_neopets_speed.py holds every
 # declaration to its check's code at every event of the shipped replays.
 
-WINDOW_NAMES = ("open", "act", "close")
+WINDOW_NAMES: Final = ("open", "act", "close")
 """The priority windows a node can have (spec.neopets.turn.WINDOWS)."""
 
 StagedChecks = tuple[tuple[Callable[..., Check], Any], ...]
@@ -77,7 +77,7 @@ def checks_in_turn(action: Action[Any, Any], card_type: str | None = None) -> di
             for node in TURN.order}
 
 
-CARD_TYPES = ("Codestone", "Equipment", "Faerie", "Food", "Hero", "Legend", "Location", "Map Piece", "Neopet",
+CARD_TYPES: Final = ("Codestone", "Equipment", "Faerie", "Food", "Hero", "Legend", "Location", "Map Piece", "Neopet",
               "Paint Brush", "Potion", "Rainbow Pool Neopet", "Villain")
 """The card types of the game (a card database may name others: then every check runs)."""
 
@@ -621,7 +621,7 @@ def target_selectors(abilities: tuple) -> list[A.Selector]:
     return list(found)
 
 
-_TARGETS: dict[tuple, tuple[A.Selector, ...]] = {}
+_TARGETS: Final[dict[tuple, tuple[A.Selector, ...]]] = {}
 """The target selectors of each tuple of abilities walked so far (:func:`target_selectors`)."""
 
 

@@ -9,7 +9,7 @@ Stats follow rule 6.2: the printed value of the Neopet and its attached Codeston
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from grammar import ast as A
 from grammar.lint import name_exists
@@ -19,15 +19,15 @@ from spec.neopets.state import STAT_KEYS, ActiveNeopet, NeopetsState
 
 T = TypeVar("T")
 
-STAT_CAP = 10
-CAPPED: tuple[str, ...] = ("Attack", "Defence", "Agility")
+STAT_CAP: Final = 10
+CAPPED: Final[tuple[str, ...]] = ("Attack", "Defence", "Agility")
 
 #: Card types that are played during the Preparation Phase (5.4.2b) and the rule for each.
-PREPARATION_TYPES: dict[str, str] = {
+PREPARATION_TYPES: Final[dict[str, str]] = {
     "Faerie": "7.3.3", "Hero": "7.3.3", "Villain": "7.3.3", "Paint Brush": "7.4.3",
     "Legend": "7.5.3", "Equipment": "7.6.3", "Potion": "7.7.3", "Location": "7.9.3",
 }
-FAERIE_TYPES = ("Faerie", "Hero", "Villain")
+FAERIE_TYPES: Final = ("Faerie", "Hero", "Villain")
 
 
 class Unmodelled(Exception):
@@ -216,8 +216,8 @@ def derived(state: NeopetsState) -> dict[str, object]:
     return _board(state).derived
 
 
-NEOPET_TYPES = ("Neopet", "Rainbow Pool Neopet")
-_NEGATING: set[int] = set()
+NEOPET_TYPES: Final = ("Neopet", "Rainbow Pool Neopet")
+_NEGATING: Final[set[int]] = set()
 """States whose negations are being worked out (their conditions are read without them)."""
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from grammar import ast as A
 from spec.core.cards import CardDef
@@ -59,10 +59,10 @@ from spec.core.game import Ruling
 from spec.neopets import board as B
 from spec.neopets.state import NeopetsState
 
-NEGATION = negation_wins("neopets:8.20.6b")
-CARD_OVER_RULES = card_over_rules("neopets:4.2")
-CANT_BEATS_CAN = cant_beats_can("neopets:4.1")
-_LONGER = longer_standing_wins("neopets:8.18.5")
+NEGATION: Final = negation_wins("neopets:8.20.6b")
+CARD_OVER_RULES: Final = card_over_rules("neopets:4.2")
+CANT_BEATS_CAN: Final = cant_beats_can("neopets:4.1")
+_LONGER: Final = longer_standing_wins("neopets:8.18.5")
 
 
 def _longer_standing(core: Sequence[Effect]) -> Decision | None:
@@ -81,14 +81,14 @@ def _longer_standing(core: Sequence[Effect]) -> Decision | None:
     return decision
 
 
-LONGER_STANDING = Precedence(_LONGER.rule, _LONGER.name, _LONGER.summary, _longer_standing)
+LONGER_STANDING: Final = Precedence(_LONGER.rule, _LONGER.name, _LONGER.summary, _longer_standing)
 
-ONE_PLAY = "neopets:5.4.2a.p1"
-TIMING_RULES = {kind: f"neopets:{rule}" for kind, rule in B.PREPARATION_TYPES.items()}
+ONE_PLAY: Final = "neopets:5.4.2a.p1"
+TIMING_RULES: Final = {kind: f"neopets:{rule}" for kind, rule in B.PREPARATION_TYPES.items()}
 """The rule that sets each Preparation Phase card type's timing."""
-CAPPED: dict[str, tuple[int, int | None]] = {stat: (0, B.STAT_CAP) for stat in B.CAPPED}
+CAPPED: Final[dict[str, tuple[int, int | None]]] = {stat: (0, B.STAT_CAP) for stat in B.CAPPED}
 
-_SPELL_TYPES = ("Legend", "Potion", "Food", "Paint Brush")
+_SPELL_TYPES: Final = ("Legend", "Potion", "Food", "Paint Brush")
 
 
 class NeopetsPolicy(Policy):
@@ -282,7 +282,7 @@ def _passive_step(state: NeopetsState, player: str, name: str, key: str, since: 
     return []
 
 
-UNTIL = {"permanent": "", "end_of_turn": " until end of turn", "your_next_turn": " until its controller's next turn",
+UNTIL: Final = {"permanent": "", "end_of_turn": " until end of turn", "your_next_turn": " until its controller's next turn",
          "end_of_round": " until end of round", "next_battle_phase": " during the next Battle Phase",
          "this_phase": " this phase"}
 
@@ -308,7 +308,7 @@ def _lasting(lasting: Any, source: str) -> list[Effect]:
     return []
 
 
-_MAKERS: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], list[str]]] = weakref.WeakKeyDictionary()
+_MAKERS: Final[weakref.WeakKeyDictionary[Any, dict[tuple[str, str], list[str]]]] = weakref.WeakKeyDictionary()
 
 
 def _makers(cards: Any) -> dict[tuple[str, str], list[str]]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import msgspec
 
@@ -43,26 +43,26 @@ from spec.neopets.turn import NEXT_WINDOW, TURN, WINDOWS
 
 cite = BOOK.cite
 
-NO_ACTOR = ("first", "phase", "resolve", "damage", "knockout", "round", "game")
+NO_ACTOR: Final = ("first", "phase", "resolve", "damage", "knockout", "round", "game")
 """Event kinds that no player performs."""
 
-REFUSED = ("illegal", "inconsistent", "malformed")
+REFUSED: Final = ("illegal", "inconsistent", "malformed")
 """Severities that make a move not legal (for :meth:`Neopets.legal_moves`)."""
 
-CARD_FIELDS: dict[str, tuple[str, ...]] = {
+CARD_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     str(event.__struct_config__.tag): fields
     for event in E.EVENTS
     if (fields := tuple(f for f in ("card", "neopet") if f in event.__struct_fields__))
 }
 """The fields naming a card, per event kind that has any (checked against the card database)."""
 
-PHASE_BEGINS = {"draw": "Draw", "train": "Train", "preparation": "Preparation", "attack": "Battle"}
+PHASE_BEGINS: Final = {"draw": "Draw", "train": "Train", "preparation": "Preparation", "attack": "Battle"}
 """The nodes that begin a phase, with the phase's name for its "at the start of" triggers."""
 
-_DICE_DAMAGE = cite("5.5.7c.p1")
+_DICE_DAMAGE: Final = cite("5.5.7c.p1")
 """The rule that deals battle damage (cited by every damage calculation)."""
 
-MAIN_DECK_TYPES = ("Codestone", "Equipment", "Food", "Faerie", "Hero", "Villain", "Legend",
+MAIN_DECK_TYPES: Final = ("Codestone", "Equipment", "Food", "Faerie", "Hero", "Villain", "Legend",
                    "Paint Brush", "Potion", "Location", "Map Piece")
 
 # Rules encoded by the structure of this module rather than by one function.
@@ -1413,10 +1413,10 @@ def _kind(sel: A.Selector) -> str:
 __all__ = ["Neopets"]
 
 
-PER_MOVE = ("reroll", "activate")
+PER_MOVE: Final = ("reroll", "activate")
 """The kinds whose checks share what they work out of the move (:class:`spec.neopets.state.Move`)."""
 
-_PERFORM: dict[str, Any] = {
+_PERFORM: Final[dict[str, Any]] = {
     str(event.__struct_config__.tag): getattr(Neopets, f"_do_{event.__struct_config__.tag}")
     for event in E.EVENTS
     if hasattr(Neopets, f"_do_{event.__struct_config__.tag}")
@@ -1460,16 +1460,16 @@ class KindFacts:
         """For plays, the same per type of the card played (:func:`spec.neopets.actions.checks_in_turn_by_type`)."""
 
 
-_FACTS: dict[str, KindFacts] = {
+_FACTS: Final[dict[str, KindFacts]] = {
     kind: KindFacts(kind not in NO_ACTOR, CARD_FIELDS.get(kind, ()), E.KINDS[kind] == "claim", BOOK.actions[kind], _PERFORM.get(kind))
     for kind in (str(event.__struct_config__.tag) for event in E.EVENTS)
 }
 """Per event kind, the facts :meth:`Neopets.apply` reads on every event."""
 
-_PASS_IN_TURN: dict[str, dict[str, X.StagedChecks]] = _FACTS["pass"].in_turn
+_PASS_IN_TURN: Final[dict[str, dict[str, X.StagedChecks]]] = _FACTS["pass"].in_turn
 """A pass's checks that can fail, per node and window of a turn (the pass of :meth:`Neopets.apply`)."""
 
-_FACTS_OF: dict[type, KindFacts] = {event: _FACTS[str(event.__struct_config__.tag)] for event in E.EVENTS}
+_FACTS_OF: Final[dict[type, KindFacts]] = {event: _FACTS[str(event.__struct_config__.tag)] for event in E.EVENTS}
 """The facts of each event class (its kind's: one look-up per event)."""
 
 
@@ -1496,6 +1496,6 @@ class NodeEntry:
         """Whether the node has business of its own as it is entered (see :meth:`Neopets._enter`)."""
 
 
-ENTRY: dict[str, NodeEntry] = {node: NodeEntry(node) for node in WINDOWS}
+ENTRY: Final[dict[str, NodeEntry]] = {node: NodeEntry(node) for node in WINDOWS}
 """Per node of the turn, what entering it does (:meth:`Neopets._enter` reads it on every node
 entered, a fifth of all passes, instead of asking the node's name each time)."""

@@ -9,7 +9,7 @@ and Round Results. The queue holds cards and abilities waiting to resolve.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Final
 
 from grammar.ast import Step
 from spec.core.cards import CardDatabase, CardDef
@@ -18,8 +18,8 @@ from spec.core.interpreter import Resolution
 from spec.core.queue import PendingQueue, Priority, QueueItem
 from spec.core.state import CardObj, MoveContext, Zone
 
-STATS = ("Attack", "Defence", "Agility", "Hit Points")
-STAT_KEYS = {"Attack": "attack", "Defence": "defence", "Agility": "agility", "Hit Points": "hp"}
+STATS: Final = ("Attack", "Defence", "Agility", "Hit Points")
+STAT_KEYS: Final = {"Attack": "attack", "Defence": "defence", "Agility": "agility", "Hit Points": "hp"}
 
 
 @dataclass

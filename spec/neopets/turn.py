@@ -8,10 +8,11 @@ end it). :data:`WINDOWS` lists which a node has.
 from __future__ import annotations
 
 from itertools import pairwise
+from typing import Final
 
 from spec.core.turns import TurnStructure
 
-TURN = TurnStructure(
+TURN: Final = TurnStructure(
     nodes=[
         ("beginning", "neopets:5.1.1.p1"),
         ("draw", "neopets:5.2.1a.p1"),
@@ -40,7 +41,7 @@ TURN = TurnStructure(
     ],
 )
 
-WINDOWS: dict[str, tuple[str, ...]] = {
+WINDOWS: Final[dict[str, tuple[str, ...]]] = {
     "beginning": ("close",),
     "draw": ("open", "act", "close"),
     "train": ("open", "act", "close"),
@@ -52,12 +53,12 @@ WINDOWS: dict[str, tuple[str, ...]] = {
     "end": ("close",),
 }
 
-NEXT_WINDOW: dict[str, dict[str, str]] = {node: dict(pairwise(windows)) for node, windows in WINDOWS.items()}
+NEXT_WINDOW: Final[dict[str, dict[str, str]]] = {node: dict(pairwise(windows)) for node, windows in WINDOWS.items()}
 """Per node, each window that another window follows, with that window (from :data:`WINDOWS`)."""
 
-BATTLE_STEPS = ("attack", "defence", "agility", "damage")
+BATTLE_STEPS: Final = ("attack", "defence", "agility", "damage")
 
-PHASE_OF: dict[str, str] = {
+PHASE_OF: Final[dict[str, str]] = {
     "beginning": "beginning", "draw": "draw", "train": "train", "preparation": "preparation",
     "attack": "battle", "defence": "battle", "agility": "battle", "damage": "battle", "end": "end",
 }
