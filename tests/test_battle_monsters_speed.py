@@ -1000,3 +1000,146 @@ def test_a_trap_wrongly_left_out_by_fire_is_caught(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(B, "may_trigger_on", lambda state, fc, kind: False)
     with pytest.raises(AssertionError):
         _walk_shipped()
+
+
+# ====================================================================== constructors written out for mypyc
+
+
+def _written_out() -> tuple[type, ...]:
+    """The dataclasses whose ``__init__`` is written out (``init=False``): the one dataclasses
+    generates stays interpreted in the compiled build, and these are made on many events."""
+    from spec.battle_monsters.effects import Src
+    from spec.battle_monsters.state import Battle, Bonus, Side
+
+    return (Bonus, OnField, Side, Lasting, Battle, BattleMonstersState, B.Ctx, B.Static, B.Conditional, B.Passives, Src,
+            BC.Judgement)
+
+
+def _instances_along_games() -> dict[type, list[Any]]:
+    """Objects of :func:`_written_out` met along the shipped replays and simulated games (on states,
+    their fields, cards, effects in force, resolutions waiting), by class."""
+    from spec.battle_monsters.effects import Src
+    from spec.battle_monsters.state import Battle, Bonus, Side
+
+    found: dict[type, list[Any]] = {cls: [] for cls in _written_out()}
+    for lines in _shipped_lines():
+        for state, _event, _raw in replay_states(lines):
+            found[BattleMonstersState].append(state)
+            found[Side].extend(state.sides.values())
+            cards = state.on_field()
+            if len(cards) > 1:  # a battle is over before the next event: one made of two cards of the field
+                found[Battle].append(Battle(cards[0], cards[1], cards[0].name))
+            found[Lasting].extend(state.lasting)
+            for fc in state.on_field():
+                found[OnField].append(fc)
+                found[B.Ctx].append(B.Ctx(fc.owner, fc, fc))
+                found[Bonus].extend(fc.bonus)
+                if fc.passives is not None:
+                    held = fc.passives[1]
+                    if held is not None:
+                        found[B.Passives].append(held)
+                        found[B.Conditional].extend(e for e in held.entries if type(e) is B.Conditional)
+            found[B.Static].extend(B.statics(state))
+            found[Src].extend(res.source for res in state.pending if isinstance(res.source, Src))
+            if state.stage == "turn":
+                found[BC.Judgement].extend(BC.judge(state, "attack", fc) for fc in state.on_field()[:2])
+    return found
+
+
+@cache
+def _met() -> dict[type, list[Any]]:
+    return _instances_along_games()
+
+
+def _init_fields(cls: type) -> list[Any]:
+    import dataclasses
+
+    return [f for f in dataclasses.fields(cls) if f.init]
+
+
+@pytest.mark.parametrize("name", [cls.__name__ for cls in _written_out()])
+def test_constructors_written_out_take_each_field_as_the_generated_one_would(name: str) -> None:
+    """Each written-out ``__init__`` takes the dataclass's fields by their names and in their
+    order: an object met along the simulated games, made again from its fields by keyword and by
+    position, has the same fields (a swapped, misnamed or dropped field would differ)."""
+    cls = next(c for c in _written_out() if c.__name__ == name)
+    met = _met()[cls]
+    assert met, name
+    for obj in met[:300]:
+        values = {f.name: getattr(obj, f.name) for f in _init_fields(cls)}
+        for made in (cls(**values), cls(*values.values())):
+            assert {k: getattr(made, k) for k in values} == values
+            assert all(getattr(made, k) is v for k, v in values.items() if isinstance(v, (list, dict)))  # kept, not copied
+
+
+@pytest.mark.parametrize("name", [cls.__name__ for cls in _written_out()])
+def test_constructors_written_out_give_the_declared_defaults(name: str) -> None:
+    """Made with its required fields alone, each object has every other field at its declared
+    default (a fresh list or dict per object where the declaration has a factory), and the fields
+    left out of ``__init__`` set: those of :class:`OnField` read off its card."""
+    import dataclasses
+
+    cls = next(c for c in _written_out() if c.__name__ == name)
+    obj = _met()[cls][0]
+    required = {f.name: getattr(obj, f.name) for f in _init_fields(cls)
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
+    one, two = cls(**required), cls(**required)
+    for f in dataclasses.fields(cls):
+        if f.name in required:
+            continue
+        if cls is OnField and f.name in ("name", "uid", "owner"):
+            assert getattr(one, f.name) == (getattr(one.card, f.name) or "" if f.name == "name" else getattr(one.card, f.name))
+        elif f.name == "conflicts_clock":
+            assert one.conflicts_clock != two.conflicts_clock  # a reading of its own
+        elif f.default_factory is not dataclasses.MISSING:
+            assert getattr(one, f.name) == f.default_factory(), f.name
+            assert getattr(one, f.name) is not getattr(two, f.name), f.name
+        else:
+            assert getattr(one, f.name) == f.default, f.name
+
+
+def test_written_out_classes_not_frozen_hash_and_compare_as_frozen_ones() -> None:
+    """:class:`~spec.battle_monsters.effects.Src`, :class:`board.Passives` and :class:`board.Conditional`
+    are never changed, but not declared frozen (so that their ``__init__`` can be written out):
+    they compare by their fields and hash as a frozen dataclass would, by the tuple of those fields."""
+    import dataclasses
+
+    from spec.battle_monsters.effects import Src
+
+    hashed = 0
+    for cls in (Src, B.Passives, B.Conditional):
+        for obj in _met()[cls][:300]:
+            values = tuple(getattr(obj, f.name) for f in dataclasses.fields(cls) if f.compare)
+            assert obj == cls(*[getattr(obj, f.name) for f in _init_fields(cls)])
+            try:
+                expected = hash(values)
+            except TypeError:
+                with pytest.raises(TypeError):
+                    hash(obj)
+                continue
+            assert hash(obj) == expected
+            hashed += 1
+    assert hashed > 10
+
+
+@pytest.mark.interpreted  # patches the spec's Python methods (tests/conftest.py)
+def test_each_move_carried_out_by_name_is_its_own_method(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``BattleMonsters._carry_out`` calls the kinds of moves of a turn by name: each kind of event
+    reaches its own ``_do_<kind>``, those named and those found by name alike."""
+    from spec.battle_monsters.game import FACTS, BattleMonsters
+
+    state = _a_turn()  # before the patching: the game is played to it
+    called: list[str] = []
+    for facts in FACTS.values():
+        if hasattr(BattleMonsters, facts.perform):
+            monkeypatch.setattr(BattleMonsters, facts.perform, lambda self, state, ev, _n=facts.perform: called.append(_n))
+    game = BattleMonsters()
+    kinds = 0
+    for facts in FACTS.values():
+        if not hasattr(BattleMonsters, facts.perform):
+            continue
+        called.clear()
+        game._carry_out(state, None, facts.kind, facts.perform)
+        assert called == [f"_do_{facts.kind}"], facts.kind
+        kinds += 1
+    assert kinds >= 12

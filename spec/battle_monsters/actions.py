@@ -78,9 +78,16 @@ def move_context(state: BattleMonstersState, ev: Any) -> Move:
     """The cards a reveal, switch, attack or conceal names on the field, looked up now (:class:`Move`):
     the mover's card, and the target an attack names on the other side."""
     by = ev.by
-    target = getattr(ev, "target", None)
+    # Of the events, only an attack names a target: the others are not asked for one (getattr's
+    # default would be found by raising and catching AttributeError, on every reveal and switch).
+    cls = type(ev)
+    target = ev.target if cls is E.Attack else None if cls in UNTARGETED else getattr(ev, "target", None)
     found = B.find(state, state.other(by), target, ev.target_copy) if target is not None and by is not None else None
     return Move(ev, B.find(state, by or "", ev.card, ev.copy), found)
+
+
+UNTARGETED: frozenset[type] = frozenset(cls for cls in E.EVENTS if "target" not in cls.__struct_fields__)
+"""The event classes with no ``target`` field (all but :class:`~spec.battle_monsters.events.Attack`)."""
 
 
 def _context(state: BattleMonstersState, ev: Any) -> Move:

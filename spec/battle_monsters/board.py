@@ -18,7 +18,6 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
-from operator import attrgetter
 from typing import Any, TypeVar
 
 from grammar import ast as A
@@ -294,7 +293,7 @@ def who(state: BattleMonstersState, controller: str, w: str | None, holder: OnFi
     raise Unmodelled(f"the player {w!r} is not modelled")
 
 
-@dataclass
+@dataclass(init=False)
 class Ctx:
     """Whose effect is being read: the card holding it and its controller, and what the trigger named."""
 
@@ -302,6 +301,13 @@ class Ctx:
     holder: OnField | None
     the: OnField | None = None
     """The card the trigger or context made definite ("the monster", "the spell card")."""
+
+    def __init__(self, controller: str, holder: OnField | None, the: OnField | None = None) -> None:
+        # written out (init=False): the __init__ dataclasses generates stays interpreted in the
+        # compiled build, and the classes of this module are made on many events
+        self.controller = controller
+        self.holder = holder
+        self.the = the
 
 
 def number(state: BattleMonstersState, value: Any, ctx: Ctx) -> int:
@@ -490,7 +496,7 @@ def holds(state: BattleMonstersState, cond: Any, ctx: Ctx) -> bool:
 
 # ====================================================================== static effects
 
-@dataclass
+@dataclass(init=False)
 class Static:
     """One always-on effect in force: its step, its holder and controller, and when its card arrived."""
 
@@ -500,6 +506,14 @@ class Static:
     source: str
     lasting: bool = False
     """The lasting result of a resolved effect (not an always-on ability of a card on the field)."""
+
+    def __init__(self, step: Any, ctx: Ctx, stamp: int, source: str, lasting: bool = False) -> None:
+        # written out (init=False, as Ctx's): the generated one stays interpreted when compiled
+        self.step = step
+        self.ctx = ctx
+        self.stamp = stamp
+        self.source = source
+        self.lasting = lasting
 
 
 def statics(state: BattleMonstersState, want: str | None = None) -> list[Static]:
@@ -931,10 +945,14 @@ def read_only(state: BattleMonstersState, read: Callable[..., T], *args: Any) ->
         state.move = None
 
 
-@dataclass(frozen=True)
+@dataclass(init=False, unsafe_hash=True)
 class Conditional:
     """An always-on step under a condition whose ``then`` steps are all plain: the statics they
-    give while the condition holds are made once."""
+    give while the condition holds are made once.
+
+    Never changed once made. Not declared ``frozen``: a frozen dataclass can only be given its
+    fields by the ``__init__`` dataclasses generates, which stays interpreted in the compiled
+    build; this one is written out, and ``unsafe_hash`` keeps the hash a frozen one would have."""
 
     condition: Any
     ctx: Ctx
@@ -946,10 +964,21 @@ class Conditional:
     """Every step it gives changes the points or immunities of the card holding it alone ("%NAME
     gains ..."): for a question about another card it gives nothing (:func:`statics_on`)."""
 
+    def __init__(self, condition: Any, ctx: Ctx, then: tuple[Static, ...], of_this_card: bool = False,
+                 own_only: bool = False) -> None:
+        self.condition = condition
+        self.ctx = ctx
+        self.then = then
+        self.of_this_card = of_this_card
+        self.own_only = own_only
 
-@dataclass(frozen=True)
+
+@dataclass(init=False, unsafe_hash=True)
 class Passives:
-    """The always-on abilities one card holds, in printed order, as read from its text."""
+    """The always-on abilities one card holds, in printed order, as read from its text.
+
+    Never changed once made (but for :attr:`sorts`, filled as asked); not declared ``frozen``
+    for the reason :class:`Conditional` gives."""
 
     entries: tuple[Any, ...]
     """A ready :class:`Static` for a plain step, a :class:`Conditional`, or for a nested
@@ -966,6 +995,14 @@ class Passives:
     ``None`` when some "can" is not so bound."""
     sorts: dict[str, tuple[Any, ...]] = field(default_factory=dict, compare=False, repr=False)
     """The entries of each sort (:meth:`of_sort`), once picked out."""
+
+    def __init__(self, entries: tuple[Any, ...], may_allow: bool, present: frozenset[str] = frozenset(),
+                 can_turns: frozenset[str] | None = None, sorts: dict[str, tuple[Any, ...]] | None = None) -> None:
+        self.entries = entries
+        self.may_allow = may_allow
+        self.present = present
+        self.can_turns = can_turns
+        self.sorts = {} if sorts is None else sorts
 
     def of_sort(self, want: str) -> tuple[Any, ...]:
         """The entries giving effects of the sort ``want`` (see :func:`wanted`), in printed order;
@@ -1179,11 +1216,10 @@ def may_allow(state: BattleMonstersState) -> bool:
     condition: ``False`` means :func:`statics` holds no "can" but "can only"s and "can ... by"s
     (see :attr:`Passives.may_allow`), or cannot be read at all.
 
-    A side whose cards are all known to hold no "can" of their own (``OnField.quiet``) and
-    share no other card's text is passed over at once; so is each such card, and each card
-    whose whole fusion group is known to hold none (``OnField.fused_quiet``). A card whose
-    "can"s are all bound to the turn it was summoned or revealed (:attr:`Passives.can_turns`)
-    counts only on that turn.
+    Each card known to hold no "can" of its own (``OnField.quiet``) and sharing no other card's
+    text is passed over at once, and so is each card whose whole fusion group is known to hold
+    none (``OnField.fused_quiet``). A card whose "can"s are all bound to the turn it was
+    summoned or revealed (:attr:`Passives.can_turns`) counts only on that turn.
 
     Nothing but a card coming onto the field or turning face up (:func:`may_bring_can`), a
     fusion, a lasting effect or the game starting can turn its answer from no to yes: a
@@ -1191,10 +1227,9 @@ def may_allow(state: BattleMonstersState) -> bool:
     away (see ``BattleMonstersState.conflicts_clock``).
     """
     for side in state.sides.values():
-        on_side = side.field
-        if all(map(_QUIET, on_side)) and not any(map(_FUSED, on_side)):
-            continue
-        for fc in on_side:
+        # card by card: compiled, each flag is read directly (a side of quiet cards, none fused,
+        # is passed over all the same, one card at a time)
+        for fc in side.field:
             if (fc.quiet and not fc.fused) or fc.fused_quiet:
                 continue  # known to hold no "can" of its own (OnField.quiet, OnField.fused_quiet)
             if _may_allow_card(state, fc):
@@ -1202,10 +1237,6 @@ def may_allow(state: BattleMonstersState) -> bool:
     if not state.lasting:
         return False
     return any(isinstance(lasting.step, N.Can) for lasting in state.lasting)
-
-
-_QUIET = attrgetter("quiet")
-_FUSED = attrgetter("fused")
 
 
 def may_bring_can(state: BattleMonstersState, fc: OnField) -> bool:

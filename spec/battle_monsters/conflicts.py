@@ -274,7 +274,7 @@ def manual_effect(fc: OnField, when: str) -> Effect:
                   text=f"{words} cannot attack on the turn it is {TURN_WORDS[when]}")
 
 
-@dataclass
+@dataclass(init=False)
 class Judgement:
     """What the policy makes of the effects bearing on one move."""
 
@@ -285,6 +285,14 @@ class Judgement:
     """A gap in the rules or an undecided z3 call: the move cannot be judged (unverifiable)."""
     winner: Effect | None = None
     """The prevailing effect that decides the move."""
+
+    def __init__(self, allowed: bool | None, conflicts: list[Conflict] | None = None, problem: Violation | None = None,
+                 winner: Effect | None = None) -> None:
+        # written out (init=False): the __init__ dataclasses generates stays interpreted in the compiled build
+        self.allowed = allowed
+        self.conflicts = [] if conflicts is None else conflicts
+        self.problem = problem
+        self.winner = winner
 
 
 def _undecided(resolution: Resolution) -> Violation | None:

@@ -30,9 +30,14 @@ if TYPE_CHECKING:
 cite = BOOK.cite
 
 
-@dataclass(frozen=True)
+@dataclass(init=False, unsafe_hash=True)
 class Src:
-    """Where an effect being carried out comes from: the card, its owner and what it was on the field."""
+    """Where an effect being carried out comes from: the card, its owner and what it was on the field.
+
+    Never changed once made. Not declared ``frozen``: a frozen dataclass can only be given its
+    fields by the ``__init__`` dataclasses generates, which stays interpreted in the compiled
+    build, and one is made for every effect set off; this one is written out, and
+    ``unsafe_hash`` keeps the hash a frozen one would have."""
 
     uid: int
     name: str
@@ -41,6 +46,14 @@ class Src:
     use: str | None = None
     ghost: OnField | None = None
     """The card as it was when the effect was set off (it may have left the field since)."""
+
+    def __init__(self, uid: int, name: str, owner: str, kind: str, use: str | None = None, ghost: OnField | None = None) -> None:
+        self.uid = uid
+        self.name = name
+        self.owner = owner
+        self.kind = kind
+        self.use = use
+        self.ghost = ghost
 
 
 def ctx_of(state: BattleMonstersState, res: Resolution) -> B.Ctx:

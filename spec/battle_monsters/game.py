@@ -261,10 +261,35 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
             return []
         if kind != "agree":
             state.offer = None
-        getattr(self, facts.perform)(state, ev)
+        self._carry_out(state, ev, kind, facts.perform)
         if state.pending or state.battle is not None or state.ending:  # else _progress would find nothing to do
             self._progress(state)
         return []
+
+    def _carry_out(self, state: BattleMonstersState, ev: Any, kind: str, perform: str) -> None:
+        """Carry out a move found legal: its method ``perform`` (``_do_<kind>``).
+
+        The moves of nearly every event (those of a turn) are called by name here: compiled,
+        each is then a direct call, where ``getattr(self, perform)`` finds the method, binds it
+        and calls it through Python's generic call on every event. Any other kind is found by
+        name. (``tests/test_battle_monsters_speed.py`` holds each kind to its own method.)
+        """
+        if kind == "switch":
+            self._do_switch(state, ev)
+        elif kind == "draw":
+            self._do_draw(state, ev)
+        elif kind == "summon":
+            self._do_summon(state, ev)
+        elif kind == "skip":
+            self._do_skip(state, ev)
+        elif kind == "attack":
+            self._do_attack(state, ev)
+        elif kind == "reveal":
+            self._do_reveal(state, ev)
+        elif kind == "discard":
+            self._do_discard(state, ev)
+        else:
+            getattr(self, perform)(state, ev)
 
     def _apply_anyway(self, state: BattleMonstersState, ev: Any, kind: str) -> None:
         """Carry out an illegal move as far as it physically can be (for ``--keep-going``)."""

@@ -40,7 +40,7 @@ turn; and, while the last reading read only those (:attr:`BattleMonstersState.wa
 card coming or going, turning face up or down or nullified, and every turn beginning."""
 
 
-@dataclass
+@dataclass(init=False)
 class Bonus:
     """Points an effect gave one card: ``delta`` to ``stat`` until the end of turn ``until`` (``None``: for good)."""
 
@@ -49,8 +49,16 @@ class Bonus:
     until: int | None = None
     source: str = ""
 
+    def __init__(self, stat: str, delta: int, until: int | None = None, source: str = "") -> None:
+        # written out (init=False): the __init__ dataclasses would generate stays interpreted
+        # even in the compiled build, and the classes of this module are made on every event
+        self.stat = stat
+        self.delta = delta
+        self.until = until
+        self.source = source
 
-@dataclass(eq=False)
+
+@dataclass(eq=False, init=False)
 class OnField:
     """One card on a player's side of the field, with its stance and its history.
 
@@ -109,9 +117,32 @@ class OnField:
     uid: int = field(default=0, init=False, repr=False, compare=False)
     owner: str = field(default="", init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        # the fields left out of __init__ get their defaults here: compiled by mypyc, a dataclass
-        # has no class attribute to fall back on, and such a field would be undefined
+    def __init__(self, card: CardObj, kind: str, parts: tuple[CardDef, ...], mode: str, visible: bool, arrived: int,
+                 summoned_turn: int, was_visible: bool = False, revealed_turn: int = -1, acted_turn: int = -1, acted: str = "",
+                 attacked_turns: list[int] | None = None, bonus: list[Bonus] | None = None, fused: list[int] | None = None,
+                 nullified: bool = False, used_turn: int = -1, expires: int | None = None) -> None:
+        # Written out (init=False), with the dataclass's fields and defaults: the __init__ that
+        # dataclasses generates stays interpreted in the compiled build, and a card is made on
+        # every summon and copied for every effect set off (game._enqueue). Every field is set
+        # here, those left out of the signature too: compiled by mypyc, a dataclass has no
+        # class attribute to fall back on.
+        self.card = card
+        self.kind = kind
+        self.parts = parts
+        self.mode = mode
+        self.visible = visible
+        self.arrived = arrived
+        self.summoned_turn = summoned_turn
+        self.was_visible = was_visible
+        self.revealed_turn = revealed_turn
+        self.acted_turn = acted_turn
+        self.acted = acted
+        self.attacked_turns = [] if attacked_turns is None else attacked_turns
+        self.bonus = [] if bonus is None else bonus
+        self.fused = [] if fused is None else fused
+        self.nullified = nullified
+        self.used_turn = used_turn
+        self.expires = expires
         self.own = self.passives = self.by_event = self.printed = None
         self.silent = self.quiet = self.fused_silent = self.fused_quiet = False
         self.name = self.card.name or ""
@@ -144,7 +175,7 @@ class FieldReading:
         """``board._helds`` of these cards as last read, with the ``field_clock`` then (``board._helds``'s to fill)."""
 
 
-@dataclass
+@dataclass(init=False)
 class Side:
     """Everything one player has."""
 
@@ -162,9 +193,20 @@ class Side:
     skips: int = 0
     """Turns of this player an effect has skipped and that are still to come."""
 
-    def __post_init__(self) -> None:
-        if type(self.field) is not FieldList:
-            self.field = FieldList(self.field)
+    def __init__(self, name: str, hand: Zone, graveyard: Zone, knowledge: DeckKnowledge, supply: int | None,
+                 field: FieldList | list[OnField] | None = None, lives: int = START_LIVES, buried: int = 0, opening: int = 0,
+                 skips: int = 0) -> None:
+        # written out (init=False, as OnField's): the generated one stays interpreted when compiled
+        self.name = name
+        self.hand = hand
+        self.graveyard = graveyard
+        self.knowledge = knowledge
+        self.supply = supply
+        self.field = FieldList() if field is None else field if type(field) is FieldList else FieldList(field)
+        self.lives = lives
+        self.buried = buried
+        self.opening = opening
+        self.skips = skips
 
     def __del__(self) -> None:
         """As the side is dropped (its game done, or replaced by a snapshot of itself), the
@@ -180,7 +222,7 @@ class Side:
                     FieldList([f.copy() for f in self.field]), self.lives, self.buried, self.opening, self.skips)
 
 
-@dataclass
+@dataclass(init=False)
 class Lasting:
     """A rule an effect that has resolved keeps in force for a while (a "cannot ... this turn")."""
 
@@ -192,8 +234,17 @@ class Lasting:
     stamp: int
     until: int | None = None
 
+    def __init__(self, step: Any, controller: str, source: str, source_uid: int, stamp: int, until: int | None = None) -> None:
+        # written out (init=False, as OnField's): the generated one stays interpreted when compiled
+        self.step = step
+        self.controller = controller
+        self.source = source
+        self.source_uid = source_uid
+        self.stamp = stamp
+        self.until = until
 
-@dataclass
+
+@dataclass(init=False)
 class Battle:
     """The battle being fought: who attacks whom (for "when defending", "the attacking monster")."""
 
@@ -201,6 +252,12 @@ class Battle:
     defender: OnField | None
     used: str | None = None
     """The attacker's named special effect that let it attack now, if one did ("When X is used")."""
+
+    def __init__(self, attacker: OnField, defender: OnField | None, used: str | None = None) -> None:
+        # written out (init=False, as OnField's): the generated one stays interpreted when compiled
+        self.attacker = attacker
+        self.defender = defender
+        self.used = used
 
 
 class Move(MoveContext):
@@ -225,7 +282,7 @@ class Move(MoveContext):
         """The card of the other side an attack names (``target``, ``target_copy``), ``None`` if none."""
 
 
-@dataclass
+@dataclass(init=False)
 class BattleMonstersState:
     """The whole game at one moment."""
 
@@ -311,13 +368,43 @@ class BattleMonstersState:
     field_uids: dict[int, OnField] | None = field(default=None, init=False, repr=False, compare=False)
     """The cards on the field by their id (:meth:`by_uid`), ``None`` while not read since :attr:`field_at`."""
 
-    def __post_init__(self) -> None:
-        # the fields left out of __init__ with a plain default get it here: compiled by mypyc, a
-        # dataclass has no class attribute to fall back on, and such a field would be undefined
+    def __init__(self, players: tuple[str, str], sides: dict[str, Side], cards: CardDatabase, stage: str = "setup",
+                 first: str | None = None, active: str = "", turn: int = 0, turn_owner: list[str] | None = None,
+                 pending: list[Resolution] | None = None, lasting: list[Lasting] | None = None, battle: Battle | None = None,
+                 facts: list[tuple[str, str, str]] | None = None, mark: int = 0, winner: str | None = None,
+                 result: str | None = None, ended_by: str = "", offer: str | None = None, next_uid: int = 1,
+                 next_stamp: int = 1, depth: int = 0, ending: bool = False) -> None:
+        # Written out (init=False, as OnField's: the generated one stays interpreted when
+        # compiled), with the dataclass's fields and defaults. The fields left out of the
+        # signature are set here too: compiled by mypyc, a dataclass has no class attribute to
+        # fall back on, and such a field would be undefined.
+        self.players = players
+        self.sides = sides
+        self.cards = cards
+        self.stage = stage
+        self.first = first
+        self.active = active
+        self.turn = turn
+        self.turn_owner = [] if turn_owner is None else turn_owner
+        self.pending = [] if pending is None else pending
+        self.lasting = [] if lasting is None else lasting
+        self.battle = battle
+        self.facts = [] if facts is None else facts
+        self.mark = mark
+        self.winner = winner
+        self.result = result
+        self.ended_by = ended_by
+        self.offer = offer
+        self.next_uid = next_uid
+        self.next_stamp = next_stamp
+        self.depth = depth
+        self.ending = ending
         self.profile = self.seq = self.statics_memo = self.move = self.sorts_kept = self.field_uids = None
+        self.conflicts_clock = next(_CLOCK)
         self.watching = False
         self.field_clock = 0
         self.field_at = -1
+        self.field_by = {}
 
     def field_moved(self) -> None:
         """Move :attr:`field_clock`: a card entered or left the field, turned, fused or was nullified."""
