@@ -141,6 +141,9 @@ def why_not(root: Path = ROOT) -> str | None:
         return "no compiled build (make compiles one)"
     if stamp.get("digest") != digest():
         return "the compiled build is older than the sources (make rebuilds it)"
+    library = stamp.get("shared_library")
+    if isinstance(library, str) and not (root / library).is_file():
+        return f"the compiled build's shared library {library} is missing (make rebuilds it)"
     return None
 
 

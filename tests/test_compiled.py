@@ -43,6 +43,15 @@ def test_a_fresh_build_is_the_package_path(tmp_path: Path, monkeypatch: pytest.M
     assert sys.path == before
 
 
+def test_a_build_whose_library_is_gone_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(compiled.OFF, raising=False)
+    root = _fake_build(tmp_path, compiled.digest())
+    stamp = json.loads((root / "stamp.json").read_text(encoding="utf-8"))
+    (root / "stamp.json").write_text(json.dumps({**stamp, "shared_library": "gone__mypyc.so"}), encoding="utf-8")
+    assert compiled.activate(["source"], root) == ["source"]
+    assert "gone__mypyc.so is missing" in (compiled.why_not(root) or "")
+
+
 def test_a_build_whose_stamp_names_no_library_is_found_on_the_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A build made before stamps named their library: its folder goes on sys.path, as then."""
     monkeypatch.delenv(compiled.OFF, raising=False)
