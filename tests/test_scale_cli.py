@@ -85,6 +85,8 @@ def test_bench_reads_the_hosts_stolen_time(tmp_path: Path, monkeypatch: pytest.M
     watch = HostWatch()
     stat.write_text("cpu  160 0 60 890 10 0 0 80 0 0\ncpu0 1 2 3\n", encoding="ascii")  # 200 ticks more, 40 stolen
     assert watch.steal_share == pytest.approx(0.2)
+    stat.write_text("cpu  a b c\n", encoding="ascii")
+    assert watch.steal_share is None  # a count it cannot read: nothing is claimed
     stat.unlink()
     assert watch.steal_share is None  # a system without the count: nothing is claimed
 

@@ -109,8 +109,8 @@ def corpus(game: str, folder: Path, min_events: int, seed: int = 1) -> list[Path
 
 
 class HostWatch:
-    """How much processor time the host gave to other guests between :meth:`start` and
-    :attr:`steal_share` (the ``steal`` column of ``/proc/stat``, summed over the CPUs)."""
+    """How much processor time the host gave to other guests from the watch's making to each
+    reading of :attr:`steal_share` (the ``steal`` column of ``/proc/stat``, summed over the CPUs)."""
 
     STAT = Path("/proc/stat")
 
@@ -124,18 +124,14 @@ class HostWatch:
             first = cls.STAT.read_text(encoding="ascii").split("\n", 1)[0].split()
         except OSError:
             return None
-        if len(first) < 9 or first[0] != "cpu":
+        if len(first) < 9 or first[0] != "cpu" or not all(n.isdigit() for n in first[1:9]):
             return None
         ticks = [int(n) for n in first[1:9]]  # user nice system idle iowait irq softirq steal (guest time is inside user)
         return ticks[7], sum(ticks)
 
-    def start(self) -> None:
-        """Count from now."""
-        self._start = self._read()
-
     @property
     def steal_share(self) -> float | None:
-        """The stolen share of the machine's processor time since :meth:`start`."""
+        """The stolen share of the machine's processor time since the watch was made."""
         now = self._read()
         if now is None or self._start is None or now[1] <= self._start[1]:
             return None
