@@ -59,6 +59,10 @@ def bench(
     With ``--against REF`` the two versions are measured in turns, game by game, and the
     change is the median of the pairs' ratios (a host's speed moves between runs taken
     apart); ``--jobs`` is then off unless asked for.
+
+    The last lines say what the host did meanwhile (the processor time other guests of a
+    virtual machine took, how far the repeated runs spread) and warn when the figures are
+    disturbed.
     """
     from grammar.parser import GAMES as GRAMMARS
     from spec import GAMES as SPECS
