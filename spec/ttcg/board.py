@@ -1039,25 +1039,17 @@ _STAT_STEPS: Final = (T.Boost, T.SetStat)
 """The static steps that change a number (attack, defense, rank)."""
 
 
-def lasting_covers(state: TtcgState, lasting: object, card: CardObj, on_top: bool = False) -> bool:
+def lasting_covers(state: TtcgState, lasting: Lasting, card: CardObj, on_top: bool = False) -> bool:
     """Whether a lasting change applies to ``card``; ``on_top``: the caller knows it is the top card of a pile.
 
-    A :class:`~spec.ttcg.state.Lasting` (every one a state holds) has its fields read natively; anything
-    else is asked for them by name."""
-    if isinstance(lasting, Lasting):
-        uids = lasting.uids
-        if uids is not None:
-            return card.uid in uids
-        if lasting.selector is None:
-            return False
-        return (on_top or pile_of(state, card.uid) is not None) and cards_match(state, card, lasting.selector, lasting.controller)
-    found = getattr(lasting, "uids", None)
-    if found is not None:
-        return card.uid in found
-    selector = getattr(lasting, "selector", None)
-    if selector is None:
+    Typed as the :class:`~spec.ttcg.state.Lasting` every caller holds, so that compiled code reads its
+    fields natively."""
+    uids = lasting.uids
+    if uids is not None:
+        return card.uid in uids
+    if lasting.selector is None:
         return False
-    return (on_top or pile_of(state, card.uid) is not None) and cards_match(state, card, selector, lasting.controller)  # type: ignore[attr-defined]
+    return (on_top or pile_of(state, card.uid) is not None) and cards_match(state, card, lasting.selector, lasting.controller)
 
 
 def step_covers(state: TtcgState, controller: str, source: Pile, what: T.Cards, card: CardObj) -> bool:
