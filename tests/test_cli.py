@@ -273,3 +273,16 @@ def test_card_of_an_unknown_game_exits_2(runner: CliRunner) -> None:
 def test_card_without_text_exits_2(runner: CliRunner) -> None:
     result = runner.invoke(app, ["card"])
     assert result.exit_code == 2
+
+
+def test_help_texts_wrap_to_the_terminal_not_to_the_docstring(runner: CliRunner) -> None:
+    """A command's help is its docstring with each paragraph on one line, so the terminal's
+    width alone decides where lines break (Typer would keep the docstring's own breaks)."""
+    for command in app.registered_commands:
+        assert command.help is not None
+        for paragraph in command.help.split("\n\n"):
+            assert "\n" not in paragraph and "``" not in paragraph, (command.name, paragraph)
+    wide = runner.invoke(app, ["bench", "--help"], env={"COLUMNS": "200"})
+    assert wide.exit_code == 0
+    assert "game by game, and the change is the median" in wide.stdout
+    assert "With --against REF the two versions" in wide.stdout

@@ -6,6 +6,7 @@ findings, 2 for bad input or usage.
 
 from __future__ import annotations
 
+import inspect
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -322,6 +323,23 @@ def lint(
 
 # Commands kept in their own modules register themselves on ``app`` when imported.
 from verifier import cli_conflicts, cli_docs, cli_scale  # noqa: F401
+
+
+def help_of(doc: str) -> str:
+    """A command's docstring as its ``--help`` text.
+
+    Each paragraph becomes one line, so that the terminal's width wraps it: Typer's help
+    keeps a docstring's own line breaks after its first paragraph, which a terminal of
+    another width then breaks a second time mid-line. RST literals (double backquotes)
+    lose their quotes, which the terminal would show as they are.
+    """
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(" ".join(paragraph.split()) for paragraph in paragraphs).replace("``", "")
+
+
+for _command in app.registered_commands:
+    if _command.help is None and _command.callback is not None and _command.callback.__doc__:
+        _command.help = help_of(_command.callback.__doc__)
 
 
 def main() -> None:
