@@ -655,3 +655,27 @@ def test_builders_that_read_tokens_as_text_read_strings_the_same(game: str) -> N
             continue
     assert twice.calls_with_tokens > 0
     assert twice.differences == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(stops=st.frozensets(st.integers(0, fast.ASCII - 1), min_size=1, max_size=8),
+       text=st.text(alphabet=st.sampled_from([" ", " ", "a", "r", "K", "\u212a", "\u017f", "é", "\U0001f600", "\n"]),
+                    max_size=12))
+def test_spaces_taken_along_stop_before_stops_and_non_ascii(stops: frozenset[int], text: str) -> None:
+    """The run of spaces a token takes along ends before the first space followed by a
+    stop or a non-ASCII character; a space at the very end is taken."""
+    run = re.compile(fast._spaces_before(stops))
+    taken = 0
+    while taken < len(text) and text[taken] == " ":
+        after = text[taken + 1] if taken + 1 < len(text) else None
+        if after is not None and (ord(after) in stops or ord(after) >= fast.ASCII):
+            break
+        taken += 1
+    assert run.match(text).end() == taken
+
+
+def test_spaces_taken_along_spell_no_range_to_the_last_code_point() -> None:
+    """The non-ASCII stop is the complement of ASCII, not a range to U+10FFFF, which ``re``
+    takes milliseconds to compile once per branch of every alternation a state's lexer
+    builds (a cold start builds hundreds)."""
+    assert "\\U" not in fast._spaces_before(frozenset({ord("r")}))
