@@ -8,6 +8,7 @@ Tests that corrupt a game copy the lines and write the result under ``tmp_path``
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,11 @@ from typing import Any
 import pytest
 
 SEED = 1
+
+# Every test parses card texts itself: the tree cache (grammar/tree_cache.py) is off for the
+# session and its subprocesses, unless asked for; tests/test_tree_cache.py turns it on in
+# folders of its own.
+os.environ.setdefault("ARBITER_TREE_CACHE", "0")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -1,9 +1,10 @@
 """Card databases: our TOML card files, and the JSON Lines shape of public card pools.
 
 A database file is read into :class:`CardDef` records; each card's text is parsed by the
-game's grammar the first time it is needed (:meth:`CardDatabase.tree`), and a text that
-does not parse is remembered with its error, so the verifier can report the card as
-unverifiable instead of guessing.
+game's grammar the first time it is needed (:meth:`CardDatabase.tree`; a text parsed by
+an earlier process is read back from :mod:`grammar.tree_cache`), and a text that does not
+parse is remembered with its error, so the verifier can report the card as unverifiable
+instead of guessing.
 
 Our format (TOML; see ``docs/cards.rst``)::
 
@@ -116,11 +117,11 @@ class CardDatabase:
         """The parsed text of a card, or the error that stopped the parse."""
         cached = self._trees.get(name)
         if cached is None:
-            from grammar.parser import parse
+            from grammar.tree_cache import parse_cached
 
             card = self.cards[name]
             try:
-                cached = parse(card.text, self.game, card_type=card.type)
+                cached = parse_cached(card.text, self.game, card_type=card.type)
             except Exception as error:  # noqa: BLE001 - any parse failure is remembered
                 cached = error
             self._trees[name] = cached
