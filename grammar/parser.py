@@ -44,7 +44,6 @@ import importlib
 import logging
 import os
 import re
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,6 +97,7 @@ from grammar.ast import (
     Var,
     Who,
 )
+from grammar.tree_cache import user_cache_dirs
 
 __all__ = [
     "CARD_TYPES",
@@ -618,13 +618,7 @@ def _cache_path(game: str) -> str | Literal[False]:
     for path in _grammar_files(game):
         digest.update(path.read_bytes())
     name = f"lark-{game}-{digest.hexdigest()[:20]}.cache"
-    candidates: list[Path] = []
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg:
-        candidates.append(Path(xdg) / "tcg-arbiter")
-    candidates.append(Path.home() / ".cache" / "tcg-arbiter")
-    candidates.append(Path(tempfile.gettempdir()) / "tcg-arbiter")
-    for folder in candidates:
+    for folder in user_cache_dirs():
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError:
