@@ -48,6 +48,12 @@ for passes by anyone, anywhere along the replays and simulated games.
 Session 13 keeps the last card database asked about beside its reading (``board._LAST_READING``), and
 reads a :class:`~spec.ttcg.state.Lasting`'s fields natively in ``lasting_covers`` (held to the reading
 that asks for each field by name); both are held here to the plain way.
+
+Session 14 writes out the ``__init__`` of the dataclasses made on many events (the one dataclasses
+generates stays a Python function when compiled; a choice is no longer declared frozen but compares
+and hashes as before), calls the moves of a turn by name (``Ttcg._carry_out``), notes the rules of the
+methods run on most events apart instead of decorating them (compiled, a decorated method is called
+generically), and finds a pile by name without a tuple of rows to walk; each is held here.
 """
 
 from __future__ import annotations
@@ -980,3 +986,176 @@ def test_a_pass_by_anyone_is_applied_as_apply_does_whichever_way_it_takes(tmp_pa
                 taken["broken" if rulings else "legal"] += 1
     assert taken["legal"] > 20 and taken["broken"] > 20, taken
     assert G.Ttcg._pass is short
+
+
+def _written_out_classes() -> tuple[type, ...]:
+    """The dataclasses whose ``__init__`` is written out (``init=False``): the one dataclasses
+    generates stays a Python function in the compiled build, and these are made on many events."""
+    from spec.ttcg.effects import Choice
+    from spec.ttcg.state import Battle, Delayed, Lasting, Link, TurnFlags
+
+    return (Choice, Link, Battle, Lasting, Delayed, TurnFlags)
+
+
+@pytest.fixture(scope="module")
+def made_along_games(tmp_path_factory: pytest.TempPathFactory) -> dict[type, list[Any]]:
+    """Objects of :func:`_written_out_classes` met on the states along the replays and simulated games, by class."""
+    from spec.ttcg.effects import Choice
+    from spec.ttcg.state import Battle, Delayed, Lasting, Link, TurnFlags
+
+    found: dict[type, list[Any]] = {cls: [] for cls in _written_out_classes()}
+
+    def see(state: TtcgState, _event: Any) -> None:
+        found[TurnFlags].append(state.flags)
+        found[Lasting].extend(state.lasting)
+        found[Delayed].extend(state.delayed)
+        found[Link].extend([*state.chain, *state.resolving, *state.waiting, *([state.paying] if state.paying else [])])
+        if state.battle is not None:
+            found[Battle].append(state.battle)
+        res = state.resolution
+        if res is not None and isinstance(res.item, Link):
+            found[Link].append(res.item)
+        if res is not None and res.need is not None and isinstance(res.need.detail, Choice):
+            found[Choice].append(res.need.detail)
+
+    along_replays_and_games(see, tmp_path_factory.mktemp("games"))
+    return found
+
+
+def _init_fields(cls: type) -> list[Any]:
+    return [f for f in dataclasses.fields(cls) if f.init]
+
+
+@pytest.mark.parametrize("name", [cls.__name__ for cls in _written_out_classes()])
+def test_constructors_written_out_take_each_field_as_the_generated_one_would(name: str, made_along_games: dict[type, list[Any]]) -> None:
+    """Each written-out ``__init__`` takes the dataclass's fields by their names and in their order:
+    an object met along the replays and simulated games, made again from its fields by keyword and
+    by position, has the same fields, the lists and sets given kept (not copied)."""
+    cls = next(c for c in _written_out_classes() if c.__name__ == name)
+    met = made_along_games[cls]
+    assert met, name
+    assert any(any(getattr(obj, f.name) != f.default for f in _init_fields(cls) if f.default is not dataclasses.MISSING)
+               for obj in met) or all(f.default is dataclasses.MISSING for f in _init_fields(cls)), name  # not defaults alone
+    for obj in met[:400]:
+        values = {f.name: getattr(obj, f.name) for f in _init_fields(cls)}
+        for made in (cls(**values), cls(*values.values())):
+            assert {k: getattr(made, k) for k in values} == values
+            assert made == obj
+            assert all(getattr(made, k) is v for k, v in values.items() if isinstance(v, (list, set, dict)))
+
+
+@pytest.mark.parametrize("name", [cls.__name__ for cls in _written_out_classes()])
+def test_constructors_written_out_give_the_declared_defaults(name: str, made_along_games: dict[type, list[Any]]) -> None:
+    """Made with its required fields alone, each object has every other field at its declared default
+    (a fresh list or set per object where the declaration has a factory)."""
+    cls = next(c for c in _written_out_classes() if c.__name__ == name)
+    obj = made_along_games[cls][0]
+    required = {f.name: getattr(obj, f.name) for f in _init_fields(cls)
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
+    one, two = cls(**required), cls(**required)
+    for f in dataclasses.fields(cls):
+        if f.name in required:
+            continue
+        if f.default_factory is not dataclasses.MISSING:
+            assert getattr(one, f.name) == f.default_factory(), f.name
+            assert getattr(one, f.name) is not getattr(two, f.name), f.name
+        else:
+            assert getattr(one, f.name) == f.default, f.name
+
+
+def test_a_choice_compares_and_hashes_as_a_frozen_one_would(made_along_games: dict[type, list[Any]]) -> None:
+    """:class:`~spec.ttcg.effects.Choice` is never changed but not declared frozen (so that its
+    ``__init__`` can be written out): it compares by its fields and hashes by the tuple of them."""
+    from spec.ttcg.effects import Choice
+
+    met = made_along_games[Choice]
+    assert len(met) > 10
+    for choice in met:
+        values = tuple(getattr(choice, f.name) for f in dataclasses.fields(Choice))
+        assert choice == Choice(*values) and hash(choice) == hash(values)
+        assert choice != Choice(*values[:-1], values[-1] + 1)
+
+
+@pytest.mark.interpreted  # patches methods of the spec's classes (tests/conftest.py)
+def test_each_move_carried_out_by_name_is_its_own_method(monkeypatch: Any, tmp_path: Path) -> None:
+    """``Ttcg._carry_out`` calls the moves of a turn by name: along the replays and simulated games,
+    each kind of event carried out reaches its own ``_do_<kind>``, those named and those found by
+    name alike."""
+    from spec.ttcg import game as G
+
+    reached: dict[str, set[str]] = {}
+
+    def counted(name: str, plain: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapped(self: Any, state: TtcgState, ev: Any) -> Any:
+            reached.setdefault(name, set()).add(ev.__struct_config__.tag)
+            return plain(self, state, ev)
+
+        return wrapped
+
+    for name in [n for n in vars(G.Ttcg) if n.startswith("_do_")]:
+        monkeypatch.setattr(G.Ttcg, name, counted(name, getattr(G.Ttcg, name)))
+    along_replays_and_games(lambda _state, _event: None, tmp_path)
+    assert {"_do_play", "_do_activate", "_do_attack", "_do_draw", "_do_discard", "_do_pass"} <= set(reached), reached
+    for name, tags in reached.items():
+        assert tags == {name.removeprefix("_do_")}, (name, tags)
+
+
+def test_methods_run_on_most_events_carry_no_decorator_and_their_rules_are_noted() -> None:
+    """The methods of ``_NOTED_APART`` (run on nearly every event) are not decorated, since compiled
+    a decorated method is called through Python's generic call; the rules each encodes are noted
+    after the class instead, one ``BOOK.note`` under a comment naming each method, and are encoded."""
+    import ast
+
+    from spec.ttcg import game as G
+
+    source = (Path(G.__file__).parent / "game.py").read_text()  # (compiled, the module is a built library beside it)
+    (cls,) = [node for node in ast.parse(source).body if isinstance(node, ast.ClassDef) and node.name == "Ttcg"]
+    methods = {node.name: node for node in cls.body if isinstance(node, ast.FunctionDef)}
+    lines = source.splitlines()
+    for name in G._NOTED_APART:
+        assert not methods[name].decorator_list, name
+        at = lines.index(f"# Ttcg.{name}")
+        assert lines[at + 1].startswith("BOOK.note("), name
+        rule_ids = re.findall(r'"(\d[\w.]*)"', lines[at + 1].split("what=")[0])
+        assert rule_ids and all(rule_id in GAME.book.encoded for rule_id in rule_ids), name
+    decorated = {name for name, node in methods.items() if node.decorator_list}
+    assert decorated.isdisjoint(G._NOTED_APART)
+
+
+def _find_pile_plain(state: TtcgState, owner: str | None, name: str, slot: int | None, row: str | None = None) -> Pile | None:
+    """:func:`spec.ttcg.board.find_pile` as it was first written: each player, each row, in turn."""
+    for player in state.players if owner is None else (owner,):
+        if player not in state.sides:
+            return None
+        side = state.sides[player]
+        for rowlist in (side.creatures, side.magic):
+            if row is not None and (rowlist is side.creatures) != (row == "creature"):
+                continue
+            if slot is not None:
+                if 0 <= slot < len(rowlist) and rowlist[slot].card.name == name:
+                    return rowlist[slot]
+                continue
+            for pile in rowlist:
+                if pile.card.name == name:
+                    return pile
+    return None
+
+
+def test_a_pile_found_by_name_is_the_one_each_row_read_in_turn_finds_along_the_replays(tmp_path: Path) -> None:
+    """:func:`spec.ttcg.board.find_pile` (written for native reading) finds the pile the plain walk
+    over players and rows finds, for every name on the field and one that is not, by any owner or
+    none (or a stranger), slot and row, at every event of the replays and simulated games."""
+    asked = {"found": 0, "none": 0}
+
+    def see(state: TtcgState, _event: Any) -> None:
+        names = {pile.card.name or "" for _owner, pile in B.piles(state)} | {"no such card"}
+        for owner in (None, *state.players, "stranger"):
+            for name in names:
+                for slot in (None, 0, 1, 2, -1):
+                    for row in (None, "creature", "magic"):
+                        found = B.find_pile(state, owner, name, slot, row)
+                        assert found is _find_pile_plain(state, owner, name, slot, row), (owner, name, slot, row)
+                        asked["found" if found is not None else "none"] += 1
+
+    along_replays_and_games(see, tmp_path)
+    assert asked["found"] > 1000 and asked["none"] > 1000, asked

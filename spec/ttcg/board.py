@@ -942,20 +942,42 @@ def on_field(state: TtcgState, uid: int) -> bool:
 
 def find_pile(state: TtcgState, owner: str | None, name: str, slot: int | None, row: str | None = None) -> Pile | None:
     """The pile of ``owner`` whose top card is ``name`` (the ``slot``-th such pile in its row)."""
-    for player in state.players if owner is None else (owner,):
+    if owner is not None:
+        return _pile_named(state, owner, name, slot, row)
+    for player in state.players:
         if player not in state.sides:
             return None
-        side = state.sides[player]
-        for rowlist in (side.creatures, side.magic):
-            if row is not None and (rowlist is side.creatures) != (row == "creature"):
-                continue
-            if slot is not None:
-                if 0 <= slot < len(rowlist) and rowlist[slot].card.name == name:
-                    return rowlist[slot]
-                continue
-            for pile in rowlist:
-                if pile.card.name == name:
-                    return pile
+        pile = _pile_named(state, player, name, slot, row)
+        if pile is not None:
+            return pile
+    return None
+
+
+def _pile_named(state: TtcgState, player: str, name: str, slot: int | None, row: str | None) -> Pile | None:
+    """:func:`find_pile` on ``player``'s side: its creatures (unless ``row`` names magic), then its
+    magic cards (unless ``row`` names creatures). Written without a tuple of players or of rows to
+    walk, and each row read as a plain list (reading a :class:`~spec.ttcg.fieldlist.Row` needs none
+    of its bookkeeping): compiled, that is native indexing, and a move names a pile on most events."""
+    side = state.sides.get(player)
+    if side is None:
+        return None
+    if row is None or row == "creature":
+        pile = _named_in(side.creatures, name, slot)
+        if pile is not None:
+            return pile
+    if row != "creature":
+        return _named_in(side.magic, name, slot)
+    return None
+
+
+def _named_in(piles: list[Pile], name: str, slot: int | None) -> Pile | None:
+    if slot is not None:
+        if 0 <= slot < len(piles) and piles[slot].card.name == name:
+            return piles[slot]
+        return None
+    for pile in piles:
+        if pile.card.name == name:
+            return pile
     return None
 
 

@@ -35,9 +35,14 @@ if TYPE_CHECKING:
 cite = BOOK.cite
 
 
-@dataclass(frozen=True)
+@dataclass(init=False, unsafe_hash=True)
 class Choice:
-    """What a ``choose`` event must pick for the step being carried out."""
+    """What a ``choose`` event must pick for the step being carried out.
+
+    Never changed once made. Not declared ``frozen``: a frozen dataclass can only be given its
+    fields by the ``__init__`` that dataclasses generates, which stays a Python function in the
+    compiled build, and one or two are made for every step that picks cards; this one is written
+    out, and ``unsafe_hash`` keeps the equality and hash a frozen one would have."""
 
     step: Any
     """The step the cards are picked for (what happens to them follows from it)."""
@@ -51,6 +56,17 @@ class Choice:
     controller: str
     source: int
     """The uid of the card whose effect it is."""
+
+    def __init__(self, step: Any, what: T.Cards, zone: str, owners: tuple[str, ...], low: int, high: int,
+                 controller: str, source: int) -> None:
+        self.step = step
+        self.what = what
+        self.zone = zone
+        self.owners = owners
+        self.low = low
+        self.high = high
+        self.controller = controller
+        self.source = source
 
     def describe(self) -> str:
         kinds = " or ".join(self.what.kinds) or "card"

@@ -256,6 +256,28 @@ class Ttcg(Game[TtcgState, Event]):
                 snapshot.restore(state)
         if hit is not None:
             return self._refused(state, ev, kind, hit)
+        return self._carry_out(state, ev, kind, facts)
+
+    def _carry_out(self, state: TtcgState, ev: Any, kind: str, facts: _Facts) -> list[Ruling]:
+        """Carry out a move found legal: its method ``facts.perform`` (``_do_<kind>``).
+
+        The moves of a turn are called by name here: compiled, each is then a direct call, where
+        ``facts.perform`` is called through Python's generic call. Any other kind is called through
+        ``facts.perform``. (``tests/test_ttcg_speed.py`` holds each kind to its own method.)"""
+        if kind == "play":
+            self._do_play(state, ev)
+            return []
+        if kind == "activate":
+            self._do_activate(state, ev)
+            return []
+        if kind == "attack":
+            self._do_attack(state, ev)
+            return []
+        if kind == "draw":
+            return self._do_draw(state, ev) or []
+        if kind == "discard":
+            self._do_discard(state, ev)
+            return []
         perform = facts.perform
         return (perform(self, state, ev) if perform is not None else None) or []
 
@@ -295,17 +317,17 @@ class Ttcg(Game[TtcgState, Event]):
             if value is None or (type(value) is str and value in B.typed_names(state)):
                 return None
         names: list[str] = []
-        if "card" in fields:
-            value = getattr(ev, "card", None)
-            if isinstance(value, str):
-                names.append(value)
-        for name in ("on", "equip", "target"):
-            if name in fields:
+        for name in fields:  # (in the order of _NAMING: the card, the references, then the list of them)
+            if name == "card":
+                value = getattr(ev, "card", None)
+                if isinstance(value, str):
+                    names.append(value)
+            elif name == "cards":
+                names += [ref.card for ref in getattr(ev, "cards", [])]
+            else:
                 ref = getattr(ev, name, None)
                 if ref is not None:
                     names.append(ref.card)
-        if "cards" in fields:
-            names += [ref.card for ref in getattr(ev, "cards", [])]
         typed = B.typed_names(state)
         for name in names:
             if name in typed:
@@ -334,8 +356,7 @@ class Ttcg(Game[TtcgState, Event]):
         state.first = ev.player
         self._maybe_start(state)
 
-    @BOOK.encodes("2.2.2.b", "2.2.3.a.1", "2.2.2.c.p2", what="a draw moves the top card of the deck to the hand; "
-                  "the game starts once both hands hold seven cards, with no draw in the first turn")
+    # rules 2.2.2.b, 2.2.3.a.1, 2.2.2.c.p2 (noted after the class: _NOTED_APART)
     def _do_draw(self, state: TtcgState, ev: E.Draw) -> list[Ruling]:
         rulings = self.draw(state, ev.by or "", ev.card)
         if state.stage == "setup":
@@ -355,8 +376,7 @@ class Ttcg(Game[TtcgState, Event]):
         side.hand.add(state.new_card(known, player, state.cards.get(known) if known else None))
         return rulings
 
-    @BOOK.encodes("2.2.1.b", what="every card the log shows leaving a deck is counted against the registered decklist "
-                  "(or the two copies of 2.2.1.b); one copy too many is inconsistent, explained from the journal")
+    # rules 2.2.1.b (noted after the class: _NOTED_APART)
     def _reveal_from_deck(self, state: TtcgState, player: str, name: str | None, words: str = "") -> list[Ruling]:
         side = state.sides[player]
         if name is None:
@@ -389,8 +409,7 @@ class Ttcg(Game[TtcgState, Event]):
         if state.priority.pass_(by, second if by == first else first):  # the other player is due to act next
             self._advance(state)
 
-    @BOOK.encodes("2.2.3.a.2.a", "2.2.6.c.p1", "2.2.6.c.p2", "2.2.5.i.4.b",
-                  what="a play from the hand is counted; a level up puts the card on top, the cards beneath untapped")
+    # rules 2.2.3.a.2.a, 2.2.6.c.p1, 2.2.6.c.p2, 2.2.5.i.4.b (noted after the class: _NOTED_APART)
     def _do_play(self, state: TtcgState, ev: E.Play) -> None:
         player = ev.by or ""
         if not self._probing:
@@ -470,9 +489,7 @@ class Ttcg(Game[TtcgState, Event]):
         elif zone == "discard pile" and card in side.discard.cards:
             side.discard.remove(card)
 
-    @BOOK.encodes("2.2.5.f.1", "2.2.5.g.1", "2.2.5.i.2", "2.2.5.i.6.p2",
-                  what="using an effect taps its card (a Dormant effect taps it anew) and puts the effect on the chain; "
-                  "a Continuous effect stays in force from then on")
+    # rules 2.2.5.f.1, 2.2.5.g.1, 2.2.5.i.2, 2.2.5.i.6.p2 (noted after the class: _NOTED_APART)
     def _do_activate(self, state: TtcgState, ev: E.Activate) -> None:
         player = ev.by or ""
         pile = X.activated_pile(state, ev)
@@ -514,7 +531,7 @@ class Ttcg(Game[TtcgState, Event]):
         state.priority.act(player)
         self._drive(state)
 
-    @BOOK.encodes("2.2.10.b", what="discarding at the end of the turn moves the card from the hand to the discard pile")
+    # rules 2.2.10.b (noted after the class: _NOTED_APART)
     def _do_discard(self, state: TtcgState, ev: E.Discard) -> None:
         self.discard_from_hand(state, ev.by or "", ev.card or "")
         self._drive(state)
@@ -717,8 +734,7 @@ class Ttcg(Game[TtcgState, Event]):
         return (state.stage == "turn" and not X.waiting_for_events(state) and not X.draw_due(state)
                 and not X.discard_due(state))
 
-    @BOOK.encodes("2.2.5.d.p1", what="both players passing resolves the chain, last in first out, then a declared battle, "
-                  "and otherwise ends the phase")
+    # rules 2.2.5.d.p1 (noted after the class: _NOTED_APART)
     def _advance(self, state: TtcgState) -> None:
         """What both players passing in succession does."""
         if state.chain:
@@ -733,8 +749,7 @@ class Ttcg(Game[TtcgState, Event]):
             return
         self._leave(state)
 
-    @BOOK.encodes("2.2.5.d.p2", "2.2.5.c", what="an effect whose card left the field, or that was countered, does nothing; "
-                  "its card stays tapped, as used")
+    # rules 2.2.5.d.p2, 2.2.5.c (noted after the class: _NOTED_APART)
     def _valid(self, state: TtcgState, link: Link) -> bool:
         if link.negated:
             return False
@@ -791,8 +806,7 @@ class Ttcg(Game[TtcgState, Event]):
         state.chain, state.resolving, state.waiting = [], [], []
         state.resolution, state.paying, state.battle = None, None, None
 
-    @BOOK.encodes("2.2.7.e", "2.2.7.f", "2.2.7.g", "2.2.7.d", "2.2.8.d",
-                  what="battle: attack against defense, the weaker creature destroyed; a direct attack costs the attacker's level")
+    # rules 2.2.7.e, 2.2.7.f, 2.2.7.g, 2.2.7.d, 2.2.8.d (noted after the class: _NOTED_APART)
     def _resolve_battle(self, state: TtcgState) -> None:
         battle = state.battle
         state.battle = None
@@ -821,7 +835,7 @@ class Ttcg(Game[TtcgState, Event]):
             return
         self._enter(state, TURN.next(state.node))
 
-    @BOOK.encodes("2.2.11.a", "2.2.11.b", what="a Draw Phase begun with an empty deck costs five points instead of the draw")
+    # rules 2.2.11.a, 2.2.11.b (noted after the class: _NOTED_APART)
     def _enter(self, state: TtcgState, node: str) -> None:
         state.node = node
         state.priority.reset(state.active)
@@ -881,9 +895,7 @@ class Ttcg(Game[TtcgState, Event]):
 
     # ================================================================== leaving the field, points
 
-    @BOOK.encodes("2.1.r", "2.2.5.i.4.a", "2.2.8.c", "2.2.8.b", "2.2.6.d",
-                  what="destroying sends the pile to the discard pile; its owner loses the creature's level in points; "
-                  "the equipment attached to it is destroyed too")
+    # rules 2.1.r, 2.2.5.i.4.a, 2.2.8.c, 2.2.8.b, 2.2.6.d (noted after the class: _NOTED_APART)
     def destroy(self, state: TtcgState, pile: Pile, by: str, cause: CardObj | None = None, with_creature: bool = False) -> bool:
         """Destroy the pile whose top is ``pile.card`` (unless it cannot be destroyed); True if it was.
 
@@ -968,9 +980,7 @@ class Ttcg(Game[TtcgState, Event]):
 
     # ================================================================== triggers
 
-    @BOOK.encodes("2.2.5.h.1", "2.2.5.h.3", "2.2.5.i.5", "2.2.5.i.7", "2.2.5.e",
-                  what="triggers: a Latent or unlabelled trigger needs its card untapped and taps it, a Passive one does not; "
-                  "a card leaving the field sets off only its own 'this card' triggers, and only if it was untapped")
+    # rules 2.2.5.h.1, 2.2.5.h.3, 2.2.5.i.5, 2.2.5.i.7, 2.2.5.e (noted after the class: _NOTED_APART)
     def fire(self, state: TtcgState, event: str, actor: str, card: CardObj | None, leaving: bool | None = None) -> None:
         """Set off the triggers ``event`` (happening to ``card``, by or to ``actor``) matches."""
         found_on_field = B.watching(state, event)
@@ -1288,6 +1298,49 @@ class Ttcg(Game[TtcgState, Event]):
                 options.append(rng.sample(refs, size) if len(refs) >= size else list(refs))
         return options
 
+
+# The rules these methods of Ttcg encode, noted here rather than by ``@BOOK.encodes`` on each: compiled, a
+# decorated method is the attribute its decorator returned, so each call of it is looked up and made through
+# Python's generic call, and these run on nearly every event (a pass, a phase, a battle, a trigger). In the
+# order of the methods, as their decorators noted them.
+# Ttcg._do_draw
+BOOK.note("2.2.2.b", "2.2.3.a.1", "2.2.2.c.p2", what="a draw moves the top card of the deck to the hand; "
+          "the game starts once both hands hold seven cards, with no draw in the first turn")
+# Ttcg._reveal_from_deck
+BOOK.note("2.2.1.b", what="every card the log shows leaving a deck is counted against the registered decklist "
+          "(or the two copies of 2.2.1.b); one copy too many is inconsistent, explained from the journal")
+# Ttcg._do_play
+BOOK.note("2.2.3.a.2.a", "2.2.6.c.p1", "2.2.6.c.p2", "2.2.5.i.4.b",
+          what="a play from the hand is counted; a level up puts the card on top, the cards beneath untapped")
+# Ttcg._do_activate
+BOOK.note("2.2.5.f.1", "2.2.5.g.1", "2.2.5.i.2", "2.2.5.i.6.p2",
+          what="using an effect taps its card (a Dormant effect taps it anew) and puts the effect on the chain; "
+          "a Continuous effect stays in force from then on")
+# Ttcg._do_discard
+BOOK.note("2.2.10.b", what="discarding at the end of the turn moves the card from the hand to the discard pile")
+# Ttcg._advance
+BOOK.note("2.2.5.d.p1", what="both players passing resolves the chain, last in first out, then a declared battle, "
+          "and otherwise ends the phase")
+# Ttcg._valid
+BOOK.note("2.2.5.d.p2", "2.2.5.c", what="an effect whose card left the field, or that was countered, does nothing; "
+          "its card stays tapped, as used")
+# Ttcg._resolve_battle
+BOOK.note("2.2.7.e", "2.2.7.f", "2.2.7.g", "2.2.7.d", "2.2.8.d",
+          what="battle: attack against defense, the weaker creature destroyed; a direct attack costs the attacker's level")
+# Ttcg._enter
+BOOK.note("2.2.11.a", "2.2.11.b", what="a Draw Phase begun with an empty deck costs five points instead of the draw")
+# Ttcg.destroy
+BOOK.note("2.1.r", "2.2.5.i.4.a", "2.2.8.c", "2.2.8.b", "2.2.6.d",
+          what="destroying sends the pile to the discard pile; its owner loses the creature's level in points; "
+          "the equipment attached to it is destroyed too")
+# Ttcg.fire
+BOOK.note("2.2.5.h.1", "2.2.5.h.3", "2.2.5.i.5", "2.2.5.i.7", "2.2.5.e",
+          what="triggers: a Latent or unlabelled trigger needs its card untapped and taps it, a Passive one does not; "
+          "a card leaving the field sets off only its own 'this card' triggers, and only if it was untapped")
+
+_NOTED_APART: Final = ("_do_draw", "_reveal_from_deck", "_do_play", "_do_activate", "_do_discard", "_advance", "_valid",
+                       "_resolve_battle", "_enter", "destroy", "fire")
+"""The methods of :class:`Ttcg` whose rules are noted above, not by a decorator (held by a test)."""
 
 _NAMING = ("card", "on", "equip", "target", "cards")
 """The fields of an event that name cards of the database: a name, references, a list of references."""

@@ -411,9 +411,13 @@ def _held(zone: Zone) -> Zone:
     return other
 
 
-@dataclass
+@dataclass(init=False)
 class TurnFlags:
-    """What has happened this turn (reset as each turn begins)."""
+    """What has happened this turn (reset as each turn begins).
+
+    Its ``__init__`` is written out (``init=False``), as those of the classes below: the one
+    dataclasses generates stays a Python function in the compiled build, and these are made
+    on many events (a new turn, a copy for each snapshot, an effect used or set off)."""
 
     drew: bool = False
     plays: int = 0
@@ -429,12 +433,24 @@ class TurnFlags:
     destroyed: int = 0
     played: int = 0
 
+    def __init__(self, drew: bool = False, plays: int = 0, extra: list[tuple[int, tuple[str, ...]]] | None = None,
+                 extra_sources: list[str] | None = None, attacked: set[int] | None = None, discarded: int = 0,
+                 destroyed: int = 0, played: int = 0) -> None:
+        self.drew = drew
+        self.plays = plays
+        self.extra = [] if extra is None else extra
+        self.extra_sources = [] if extra_sources is None else extra_sources
+        self.attacked = set() if attacked is None else attacked
+        self.discarded = discarded
+        self.destroyed = destroyed
+        self.played = played
+
     def copy(self) -> TurnFlags:
         return TurnFlags(self.drew, self.plays, list(self.extra), list(self.extra_sources), set(self.attacked),
                          self.discarded, self.destroyed, self.played)
 
 
-@dataclass
+@dataclass(init=False)
 class Lasting:
     """A change an effect made that lasts: a boost, a set value, a restriction, a prohibition.
 
@@ -458,12 +474,27 @@ class Lasting:
     """It ends as this turn ends; with neither, it lasts while its cards are on the field."""
     order: int = 0
 
+    def __init__(self, kind: str, controller: str, what: str, amount: int = 0, uids: tuple[int, ...] | None = None,
+                 selector: Any = None, using: Any = None, until_start: int | None = None, until_end: int | None = None,
+                 order: int = 0) -> None:
+        # written out (init=False), as TurnFlags's
+        self.kind = kind
+        self.controller = controller
+        self.what = what
+        self.amount = amount
+        self.uids = uids
+        self.selector = selector
+        self.using = using
+        self.until_start = until_start
+        self.until_end = until_end
+        self.order = order
+
     def copy(self) -> Lasting:
         return Lasting(self.kind, self.controller, self.what, self.amount, self.uids, self.selector, self.using,
                        self.until_start, self.until_end, self.order)
 
 
-@dataclass
+@dataclass(init=False)
 class Link:
     """An effect on the chain: who used it, its card, and what it does."""
 
@@ -482,8 +513,23 @@ class Link:
     event_card: CardObj | None = None
     """For a trigger: the card the event happened to."""
 
+    def __init__(self, controller: str, source: CardObj, pile: int | None, effect: tuple[A.Step, ...], index: int, kind: str,
+                 label: str = "normal", leaves_field: bool = False, negated: bool = False,
+                 event_card: CardObj | None = None) -> None:
+        # written out (init=False), as TurnFlags's
+        self.controller = controller
+        self.source = source
+        self.pile = pile
+        self.effect = effect
+        self.index = index
+        self.kind = kind
+        self.label = label
+        self.leaves_field = leaves_field
+        self.negated = negated
+        self.event_card = event_card
 
-@dataclass
+
+@dataclass(init=False)
 class Battle:
     """A declared attack waiting to be resolved (2.2.7)."""
 
@@ -493,8 +539,14 @@ class Battle:
     target: int | None
     """Pile id of the defending creature, or ``None`` for a direct attack (2.2.7.d)."""
 
+    def __init__(self, attacker: int, player: str, target: int | None) -> None:
+        # written out (init=False), as TurnFlags's
+        self.attacker = attacker
+        self.player = player
+        self.target = target
 
-@dataclass
+
+@dataclass(init=False)
 class Delayed:
     """An effect waiting for the end of the turn ("at the end of this turn")."""
 
@@ -502,6 +554,13 @@ class Delayed:
     controller: str
     source: CardObj
     effect: tuple[A.Step, ...]
+
+    def __init__(self, turn: int, controller: str, source: CardObj, effect: tuple[A.Step, ...]) -> None:
+        # written out (init=False), as TurnFlags's
+        self.turn = turn
+        self.controller = controller
+        self.source = source
+        self.effect = effect
 
 
 @dataclass
