@@ -756,3 +756,29 @@ def test_events_that_find_nothing_give_the_one_shared_empty_result(paths: list[P
     assert len(G.NONE_FOUND) == 0
     with pytest.raises(AttributeError):
         G.NONE_FOUND.append(None)  # type: ignore[arg-type]
+
+
+# ====================================================================== constructors written out for mypyc
+
+
+def _written_out_met(state: BakuganState) -> dict[type, list[Any]]:
+    """The objects of the dataclasses of spec.bakugan.state with a written-out ``__init__`` in ``state``."""
+    from spec.bakugan.state import Attack, Bakugan, EnergyCard, Lasting, Side, TurnFlags
+
+    sides = list(state.sides.values())
+    return {BakuganState: [state], Side: sides, Bakugan: [b for s in sides for b in s.team.values()],
+            EnergyCard: [e for s in sides for e in s.energy], Lasting: list(state.lasting),
+            Attack: [] if state.attack is None else [state.attack], TurnFlags: [state.flags]}
+
+
+def test_constructors_written_out_take_each_field_as_the_generated_one_would() -> None:
+    """The state's dataclasses with a written-out ``__init__`` (the generated one stays interpreted
+    when compiled): each object met along the shipped replays, made again from its fields by keyword
+    and by position, has the same fields; made from its required fields alone, the declared defaults
+    (tests/written_out.py)."""
+    from tests.written_out import check_along_shipped, defaults_as_declared
+
+    first = check_along_shipped("bakugan", _written_out_met)
+    assert len(first) == 7, sorted(c.__name__ for c in first)
+    for cls, obj in first.items():
+        defaults_as_declared(cls, obj, stamps=frozenset({"in_play", "conflicts_clock"}))

@@ -633,3 +633,31 @@ def test_the_shared_list_of_no_rulings_stays_empty_along_the_replays() -> None:
     for path in paths:
         verify_file(path, keep_going=True)
         assert NO_RULINGS == [], path
+
+
+# ====================================================================== constructors written out for mypyc
+
+
+def _written_out_met(state: EpicBattlesState) -> dict[type, list[Any]]:
+    """The objects of the dataclasses of spec.epic_battles.state with a written-out ``__init__`` in ``state``."""
+    from spec.epic_battles.state import Side, Strike
+
+    return {EpicBattlesState: [state], Side: list(state.sides.values()), Strike: list(state.strikes)}
+
+
+def test_constructors_written_out_take_each_field_as_the_generated_one_would() -> None:
+    """The state's dataclasses with a written-out ``__init__`` (the generated one stays interpreted
+    when compiled): each object met along the shipped replays, made again from its fields by keyword
+    and by position, has the same fields; made from its required fields alone, the declared defaults,
+    and the fields left out of ``__init__`` set: the catalog of the cards, nothing worked out from the
+    characters yet, no move (tests/written_out.py)."""
+    from spec.epic_battles.catalog import catalog
+    from tests.written_out import check_along_shipped, defaults_as_declared
+
+    def left_out(made: Any, name: str) -> Any:
+        return catalog(made.cards) if name == "cat" else None  # by_characters and move: their declared defaults
+
+    first = check_along_shipped("epic_battles", _written_out_met)
+    assert len(first) == 3, sorted(c.__name__ for c in first)
+    for cls, obj in first.items():
+        defaults_as_declared(cls, obj, stamps=frozenset({"conflicts_clock"}), left_out=left_out if cls is EpicBattlesState else None)

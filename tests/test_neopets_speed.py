@@ -634,3 +634,37 @@ def test_board_parts_are_its_key(path: Path, monkeypatch: pytest.MonkeyPatch) ->
         return board
 
     _verify_patched(monkeypatch, path, B, "_board", checked)
+
+
+# ====================================================================== constructors written out for mypyc
+
+
+def _written_out_met(state: Any) -> dict[type, list[Any]]:
+    """The objects of the dataclasses of spec.neopets.state with a written-out ``__init__`` in ``state``."""
+    from spec.neopets.state import ActiveNeopet, Lasting, NeopetsState, Side, TurnFlags
+
+    sides = list(state.sides.values())
+    return {NeopetsState: [state], Side: sides, ActiveNeopet: [s.neopet for s in sides if s.neopet is not None],
+            Lasting: list(state.lasting), TurnFlags: [state.flags]}
+
+
+def test_constructors_written_out_take_each_field_as_the_generated_one_would() -> None:
+    """The state's dataclasses with a written-out ``__init__`` (the generated one stays interpreted
+    when compiled): each object met along the shipped replays, made again from its fields by keyword
+    and by position, has the same fields; made from its required fields alone, the declared defaults,
+    and ``pair`` and ``opponent`` read off the players and sides (tests/written_out.py)."""
+    from spec.neopets.state import NeopetsState
+    from tests.written_out import check_along_shipped, defaults_as_declared
+
+    def read_off(made: Any, name: str) -> Any:
+        if name == "pair":
+            return tuple(made.sides[p] for p in made.players)
+        if name == "opponent":
+            a, b = made.players
+            return {a: b, b: a}
+        return None
+
+    first = check_along_shipped("neopets", _written_out_met, {NeopetsState: frozenset({"pair", "opponent"})})
+    assert len(first) == 5, sorted(c.__name__ for c in first)
+    for cls, obj in first.items():
+        defaults_as_declared(cls, obj, left_out=read_off if cls is NeopetsState else None)

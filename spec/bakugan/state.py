@@ -31,7 +31,7 @@ _STAMPS: Final = itertools.count(1)
 """The numbers :attr:`BakuganState.in_play` takes: never the same twice, across all states."""
 
 
-@dataclass
+@dataclass(init=False)
 class Bakugan:
     """One Bakugan of a team: its Character card, the Evo cards on it, and the toy's state."""
 
@@ -46,6 +46,26 @@ class Bakugan:
     opened_turn: int = -1
     """The turn in which it last opened."""
 
+    def __init__(self, name: str, character: CardObj, evos: list[CardObj] | None = None, face_up: bool = False,
+                 open: bool = False, holding: list[int] | None = None, opened_turn: int = -1) -> None:
+        # Written out (init=False), with the dataclass's fields, order and defaults (a fresh list,
+        # set or dict where it has a factory): the __init__ that dataclasses generates stays an
+        # interpreted function even in the compiled class, setting each field through a
+        # descriptor, and the classes of this module are made on many events (copies of the
+        # state for inferred passes, a TurnFlags every turn, an Attack every damage step, Lasting changes).
+        # Written out (init=False), with the dataclass's fields, order and defaults (a fresh list
+        # where it has a factory): the __init__ dataclasses generates stays an interpreted function
+        # even in the compiled class, and setting each field from there goes through a descriptor.
+        # The classes of this module are made on many events (copies for inferred passes, a
+        # new TurnFlags every turn, an Attack every damage step).
+        self.name = name
+        self.character = character
+        self.evos = [] if evos is None else evos
+        self.face_up = face_up
+        self.open = open
+        self.holding = [] if holding is None else holding
+        self.opened_turn = opened_turn
+
     @property
     def top(self) -> CardObj:
         """The card whose stats and abilities count: the top Evo, else the Character (3.3.3)."""
@@ -56,18 +76,23 @@ class Bakugan:
                        self.opened_turn)
 
 
-@dataclass
+@dataclass(init=False)
 class EnergyCard:
     """A card in play as an Energy card (3.7.2); ``charged`` when upright (7.2.1)."""
 
     card: CardObj
     charged: bool = True
 
+    def __init__(self, card: CardObj, charged: bool = True) -> None:
+        # written out (init=False, as Bakugan's): the generated one stays interpreted when compiled
+        self.card = card
+        self.charged = charged
+
     def copy(self) -> EnergyCard:
         return EnergyCard(self.card.copy(), self.charged)
 
 
-@dataclass
+@dataclass(init=False)
 class Side:
     """Everything one player has."""
 
@@ -87,6 +112,25 @@ class Side:
     placed: int = 0
     shuffled: bool = False
     opening_draws: int = 0
+
+    def __init__(self, name: str, deck: Zone, hand: Zone, discard: Zone, knowledge: DeckKnowledge,
+                 team: dict[str, Bakugan], cores_left: list[str] | None, heroes: list[CardObj] | None = None,
+                 energy: list[EnergyCard] | None = None, pool: int = 0, placed: int = 0, shuffled: bool = False,
+                 opening_draws: int = 0) -> None:
+        # written out (init=False, as Bakugan's): the generated one stays interpreted when compiled
+        self.name = name
+        self.deck = deck
+        self.hand = hand
+        self.discard = discard
+        self.knowledge = knowledge
+        self.team = team
+        self.cores_left = cores_left
+        self.heroes = [] if heroes is None else heroes
+        self.energy = [] if energy is None else energy
+        self.pool = pool
+        self.placed = placed
+        self.shuffled = shuffled
+        self.opening_draws = opening_draws
 
     def copy(self) -> Side:
         """A copy sharing the card objects that are never changed in place (discard pile, Heroes)."""
@@ -112,7 +156,7 @@ def _shallow(zone: Zone) -> Zone:
     return other
 
 
-@dataclass
+@dataclass(init=False)
 class Lasting:
     """A change that lasts the turn (3.5.3.p1): a stat change on one Bakugan, or a new base value."""
 
@@ -127,11 +171,22 @@ class Lasting:
     source: str = ""
     """The card whose effect made the change, with its controller (for reports of conflicts)."""
 
+    def __init__(self, player: str, bakugan: str, stat: str, amount: int, base: bool = False, uid: int = 0,
+                 source: str = "") -> None:
+        # written out (init=False, as Bakugan's): the generated one stays interpreted when compiled
+        self.player = player
+        self.bakugan = bakugan
+        self.stat = stat
+        self.amount = amount
+        self.base = base
+        self.uid = uid
+        self.source = source
+
     def copy(self) -> Lasting:
         return Lasting(self.player, self.bakugan, self.stat, self.amount, self.base, self.uid, self.source)
 
 
-@dataclass
+@dataclass(init=False)
 class Attack:
     """Damage being dealt by an attack, card by card (1.16.2, 5.11.1).
 
@@ -153,6 +208,22 @@ class Attack:
     dealt: int = 0
     stopped: bool = False
 
+    def __init__(self, to: str, source: str, factions: tuple[str, ...], holding: tuple[str, ...], rating: int,
+                 frost: int = 0, strikes: int = 1, shadow: bool = False, by_card: bool = False, dealt: int = 0,
+                 stopped: bool = False) -> None:
+        # written out (init=False, as Bakugan's): the generated one stays interpreted when compiled
+        self.to = to
+        self.source = source
+        self.factions = factions
+        self.holding = holding
+        self.rating = rating
+        self.frost = frost
+        self.strikes = strikes
+        self.shadow = shadow
+        self.by_card = by_card
+        self.dealt = dealt
+        self.stopped = stopped
+
     def copy(self) -> Attack:
         return Attack(self.to, self.source, self.factions, self.holding, self.rating, self.frost, self.strikes, self.shadow,
                       self.by_card, self.dealt, self.stopped)
@@ -171,7 +242,7 @@ class Attack:
         return self.dealt <= self.frost
 
 
-@dataclass
+@dataclass(init=False)
 class TurnFlags:
     """What has happened this turn (made afresh as each turn begins)."""
 
@@ -188,13 +259,30 @@ class TurnFlags:
     rerolls_used: set[tuple[str, str]] = field(default_factory=set)
     end_triggers_fired: bool = False
 
+    def __init__(self, drew: set[str] | None = None, energize_done: set[str] | None = None,
+                 selected: dict[str, str] | None = None, rolled: set[str] | None = None,
+                 missed: dict[str, bool] | None = None, first_roll_done: bool = False, victor_begun: bool = False,
+                 plays: dict[str, int] | None = None, rerolls_used: set[tuple[str, str]] | None = None,
+                 end_triggers_fired: bool = False) -> None:
+        # written out (init=False, as Bakugan's): the generated one stays interpreted when compiled
+        self.drew = set() if drew is None else drew
+        self.energize_done = set() if energize_done is None else energize_done
+        self.selected = {} if selected is None else selected
+        self.rolled = set() if rolled is None else rolled
+        self.missed = {} if missed is None else missed
+        self.first_roll_done = first_roll_done
+        self.victor_begun = victor_begun
+        self.plays = {} if plays is None else plays
+        self.rerolls_used = set() if rerolls_used is None else rerolls_used
+        self.end_triggers_fired = end_triggers_fired
+
     def copy(self) -> TurnFlags:
         return TurnFlags(set(self.drew), set(self.energize_done), dict(self.selected), set(self.rolled),
                          dict(self.missed), self.first_roll_done, self.victor_begun, dict(self.plays),
                          set(self.rerolls_used), self.end_triggers_fired)
 
 
-@dataclass
+@dataclass(init=False)
 class BakuganState:
     """The whole game at one moment."""
 
@@ -274,6 +362,62 @@ class BakuganState:
     seq: int | None = field(default=None, compare=False, repr=False)
     """The ``seq`` of the event being judged (``None`` before the first): the date each deck's journal
     gives what it records (``DeckKnowledge.now``, set just before it records, see ``DeckKnowledge.dated``)."""
+
+    def __init__(self, players: tuple[str, str], sides: dict[str, Side], cards: CardDatabase, explicit_passes: bool,
+                 stage: str = "setup", first: str | None = None, field_cores: dict[int, tuple[str, str]] | None = None,
+                 last_placer: str | None = None, starting: str = "", turn: int = 0, node: str = "draw", mode: str = "",
+                 batch: PendingQueue | None = None, priority: Priority | None = None, resolution: Resolution | None = None,
+                 pending_item: QueueItem | None = None, waiting: list[QueueItem] | None = None,
+                 flags: TurnFlags | None = None, lasting: list[Lasting] | None = None, to_roll: list[str] | None = None,
+                 in_brawl: dict[str, str] | None = None, victor: str | None = None, team_attack: bool = False,
+                 tie: dict[str, str | None] | None = None, attack: Attack | None = None, offer: CardObj | None = None,
+                 discarding: dict[str, int] | None = None, damage_log: list[tuple[str, int]] | None = None,
+                 damage_claimed: int = 0, victors: list[str] | None = None, last_resolved: str | None = None,
+                 winner: str | None = None, drawn: bool = False, end_rule: str | None = None, next_uid: int = 1,
+                 in_play: int | None = None, conflicts_clock: int | None = None,
+                 watching: dict[str, tuple[Any, Any]] | None = None, statics: dict[str, Any] | None = None,
+                 seq: int | None = None) -> None:
+        # written out (init=False, as Bakugan's): the generated one stays interpreted when compiled
+        self.players = players
+        self.sides = sides
+        self.cards = cards
+        self.explicit_passes = explicit_passes
+        self.stage = stage
+        self.first = first
+        self.field_cores = {} if field_cores is None else field_cores
+        self.last_placer = last_placer
+        self.starting = starting
+        self.turn = turn
+        self.node = node
+        self.mode = mode
+        self.batch = PendingQueue("lifo") if batch is None else batch
+        self.priority = Priority("") if priority is None else priority
+        self.resolution = resolution
+        self.pending_item = pending_item
+        self.waiting = [] if waiting is None else waiting
+        self.flags = TurnFlags() if flags is None else flags
+        self.lasting = [] if lasting is None else lasting
+        self.to_roll = [] if to_roll is None else to_roll
+        self.in_brawl = {} if in_brawl is None else in_brawl
+        self.victor = victor
+        self.team_attack = team_attack
+        self.tie = {} if tie is None else tie
+        self.attack = attack
+        self.offer = offer
+        self.discarding = {} if discarding is None else discarding
+        self.damage_log = [] if damage_log is None else damage_log
+        self.damage_claimed = damage_claimed
+        self.victors = [] if victors is None else victors
+        self.last_resolved = last_resolved
+        self.winner = winner
+        self.drawn = drawn
+        self.end_rule = end_rule
+        self.next_uid = next_uid
+        self.in_play = next(_STAMPS) if in_play is None else in_play
+        self.conflicts_clock = next(_STAMPS) if conflicts_clock is None else conflicts_clock
+        self.watching = watching
+        self.statics = statics
+        self.seq = seq
 
     def in_play_changed(self, sources: bool = True) -> None:
         """Take a new :attr:`in_play` stamp: call after changing anything it covers.

@@ -35,7 +35,7 @@ _CLOCK: Final = count(1)
 """Where :attr:`EpicBattlesState.conflicts_clock` takes its readings: no two are alike."""
 
 
-@dataclass
+@dataclass(init=False)
 class Strike:
     """One attack being carried out, from its cost to its arrival in the energy pile."""
 
@@ -53,6 +53,24 @@ class Strike:
     position: int = 1
     """Its place in the combo: 1 for the first attack of an action."""
 
+    def __init__(self, sid: int, attacker: str, defender: str, card: CardObj, taunted: bool = False, stage: str = "paying",
+                 blocked: bool = False, negated: bool = False, alternative: bool = False, position: int = 1) -> None:
+        # Written out (init=False), with the dataclass's fields, order and defaults (a fresh list,
+        # set or dict where it has a factory): the __init__ that dataclasses generates stays an
+        # interpreted function even in the compiled class, setting each field through a
+        # descriptor, and the classes of this module are made on many events (copies of the
+        # state for inferred passes, a Strike for every attack).
+        self.sid = sid
+        self.attacker = attacker
+        self.defender = defender
+        self.card = card
+        self.taunted = taunted
+        self.stage = stage
+        self.blocked = blocked
+        self.negated = negated
+        self.alternative = alternative
+        self.position = position
+
     def copy(self, cards: bool = True) -> Strike:
         return replace(self, card=self.card.copy() if cards else self.card)
 
@@ -67,7 +85,7 @@ class Delayed:
     effect: tuple[Any, ...]
 
 
-@dataclass
+@dataclass(init=False)
 class Side:
     """Everything one player has."""
 
@@ -91,6 +109,28 @@ class Side:
     shuffled: bool = False
     drawn: int = 0
     """Cards drawn in the current set-up or Draw step."""
+
+    def __init__(self, name: str, deck: Zone, hand: Zone, energy: Zone, discard: Zone, arena: Zone, removed: Zone,
+                 knowledge: DeckKnowledge, deck_size: int, registered_character: str | None = None,
+                 character: CardObj | None = None, top: list[str] | None = None, down: str | None = None,
+                 rounds_won: int = 0, shuffled: bool = False, drawn: int = 0) -> None:
+        # written out (init=False, as Strike's): the generated one stays interpreted when compiled
+        self.name = name
+        self.deck = deck
+        self.hand = hand
+        self.energy = energy
+        self.discard = discard
+        self.arena = arena
+        self.removed = removed
+        self.knowledge = knowledge
+        self.deck_size = deck_size
+        self.registered_character = registered_character
+        self.character = character
+        self.top = [] if top is None else top
+        self.down = down
+        self.rounds_won = rounds_won
+        self.shuffled = shuffled
+        self.drawn = drawn
 
     def copy(self, cards: bool = True) -> Side:
         return Side(self.name, self.deck.copy(cards), self.hand.copy(cards), self.energy.copy(cards), self.discard.copy(cards),
@@ -127,7 +167,7 @@ class Move(MoveContext):
         """The moment that lets each of them be flipped now (``actions.flip_moment``)."""
 
 
-@dataclass
+@dataclass(init=False)
 class EpicBattlesState:
     """The whole game at one moment."""
 
@@ -201,9 +241,55 @@ class EpicBattlesState:
     """What the checks of the attack or flip being judged share with its carrying out
     (:class:`Move`); ``None`` otherwise. A copy has none."""
 
-    def __post_init__(self) -> None:
-        self.cat = catalog(self.cards)
-        self.move = None  # (set here too: compiled with mypyc, a field outside __init__ has no class default)
+    def __init__(self, players: tuple[str, str], sides: dict[str, Side], cards: CardDatabase, explicit_passes: bool,
+                 stage: str = "setup", round: int = 1, turn: int = 0, aggressor: str | None = None, node: str = "setup",
+                 window: str = "", holder: str = "", passes: int = 0, strikes: list[Strike] | None = None,
+                 combo: list[tuple[int, str]] | None = None, combo_owner: str | None = None,
+                 resolution: Resolution | None = None, pending: list[Job] | None = None, waiting: list[Job] | None = None,
+                 scheduled: list[Job] | None = None, suspended: list[tuple[Resolution | None, list[Job]]] | None = None,
+                 lasting: list[Lasting] | None = None, delayed: list[Delayed] | None = None,
+                 recent: list[Occurrence] | None = None, facts: list[tuple[Any, ...]] | None = None, facts_mark: int = 0,
+                 claimed: set[int] | None = None, round_winners: list[str] | None = None, winner: str | None = None,
+                 next_uid: int = 1, next_sid: int = 1, notes: list[Any] | None = None, marked: bool = False,
+                 seq: int | None = None, conflicts_clock: int | None = None) -> None:
+        # written out (init=False, as Strike's): the generated one stays interpreted when compiled
+        self.players = players
+        self.sides = sides
+        self.cards = cards
+        self.explicit_passes = explicit_passes
+        self.stage = stage
+        self.round = round
+        self.turn = turn
+        self.aggressor = aggressor
+        self.node = node
+        self.window = window
+        self.holder = holder
+        self.passes = passes
+        self.strikes = [] if strikes is None else strikes
+        self.combo = [] if combo is None else combo
+        self.combo_owner = combo_owner
+        self.resolution = resolution
+        self.pending = [] if pending is None else pending
+        self.waiting = [] if waiting is None else waiting
+        self.scheduled = [] if scheduled is None else scheduled
+        self.suspended = [] if suspended is None else suspended
+        self.lasting = [] if lasting is None else lasting
+        self.delayed = [] if delayed is None else delayed
+        self.recent = [] if recent is None else recent
+        self.facts = [] if facts is None else facts
+        self.facts_mark = facts_mark
+        self.claimed = set() if claimed is None else claimed
+        self.round_winners = [] if round_winners is None else round_winners
+        self.winner = winner
+        self.next_uid = next_uid
+        self.next_sid = next_sid
+        self.notes = [] if notes is None else notes
+        self.marked = marked
+        self.seq = seq
+        self.conflicts_clock = next(_CLOCK) if conflicts_clock is None else conflicts_clock
+        self.cat = catalog(cards)
+        self.by_characters = {}
+        self.move = None  # (set here: compiled with mypyc, a field outside __init__ has no class default)
 
     def other(self, player: str) -> str:
         a, b = self.players

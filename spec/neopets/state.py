@@ -22,7 +22,7 @@ STATS: Final = ("Attack", "Defence", "Agility", "Hit Points")
 STAT_KEYS: Final = {"Attack": "attack", "Defence": "defence", "Agility": "agility", "Hit Points": "hp"}
 
 
-@dataclass
+@dataclass(init=False)
 class Lasting:
     """A change that lasts for a while: a stat change, a can't, a may, an immunity."""
 
@@ -40,8 +40,24 @@ class Lasting:
     order: int = 0
     """When it began, for the longer-standing rule (8.18.5)."""
 
+    def __init__(self, kind: str, controller: str, affects: str, what: str, amount: int = 0, until: str = "permanent",
+                 turn: int = 0, order: int = 0) -> None:
+        # Written out (init=False), with the dataclass's fields, order and defaults (a fresh list,
+        # set or dict where it has a factory): the __init__ that dataclasses generates stays an
+        # interpreted function even in the compiled class, setting each field through a
+        # descriptor, and the classes of this module are made on many events (copies of the
+        # state for inferred passes, Lasting effects, an ActiveNeopet for every Neopet chosen).
+        self.kind = kind
+        self.controller = controller
+        self.affects = affects
+        self.what = what
+        self.amount = amount
+        self.until = until
+        self.turn = turn
+        self.order = order
 
-@dataclass
+
+@dataclass(init=False)
 class ActiveNeopet:
     """The Neopet in a player's Active Neopet slot, with what it carries."""
 
@@ -55,6 +71,17 @@ class ActiveNeopet:
     """Per stat key, the printed total last worked out (:func:`spec.neopets.board.stat`), with
     the Neopet card and the Codestones it was worked out for: a copy starts without."""
 
+    def __init__(self, card: CardObj, damage: int = 0, frozen_for_turn: int | None = None,
+                 codestones: list[CardObj] | None = None, painted_with: str | None = None,
+                 printed: dict[str, tuple[CardObj, list[CardObj], int]] | None = None) -> None:
+        # written out (init=False, as Lasting's): the generated one stays interpreted when compiled
+        self.card = card
+        self.damage = damage
+        self.frozen_for_turn = frozen_for_turn
+        self.codestones = [] if codestones is None else codestones
+        self.painted_with = painted_with
+        self.printed = {} if printed is None else printed
+
     def copy(self, cards: bool = True) -> ActiveNeopet:
         if not cards:
             return ActiveNeopet(self.card, self.damage, self.frozen_for_turn, list(self.codestones), self.painted_with)
@@ -62,7 +89,7 @@ class ActiveNeopet:
                             [c.copy() for c in self.codestones], self.painted_with)
 
 
-@dataclass
+@dataclass(init=False)
 class Side:
     """Everything one player has."""
 
@@ -90,6 +117,35 @@ class Side:
     mulligan_pending: bool = False
     dice: list[int] = field(default_factory=list)
 
+    def __init__(self, name: str, deck: Zone, inventory: Zone, discard: Zone, void: Zone, play_area: Zone,
+                 knowledge: DeckKnowledge, neopet_deck: list[str] | None, rainbow_pool: list[str] | None,
+                 faerie: list[CardObj] | None = None, equipment: list[CardObj] | None = None,
+                 neopet: ActiveNeopet | None = None, chosen: str | None = None, used_species: list[str] | None = None,
+                 round_results: list[tuple[str, bool]] | None = None, rounds_won: int = 0, shuffled: bool = False,
+                 opening_draws: int = 0, mulligans: int = 0, mulligan_pending: bool = False, dice: list[int] | None = None) -> None:
+        # written out (init=False, as Lasting's): the generated one stays interpreted when compiled
+        self.name = name
+        self.deck = deck
+        self.inventory = inventory
+        self.discard = discard
+        self.void = void
+        self.play_area = play_area
+        self.knowledge = knowledge
+        self.neopet_deck = neopet_deck
+        self.rainbow_pool = rainbow_pool
+        self.faerie = [] if faerie is None else faerie
+        self.equipment = [] if equipment is None else equipment
+        self.neopet = neopet
+        self.chosen = chosen
+        self.used_species = [] if used_species is None else used_species
+        self.round_results = [] if round_results is None else round_results
+        self.rounds_won = rounds_won
+        self.shuffled = shuffled
+        self.opening_draws = opening_draws
+        self.mulligans = mulligans
+        self.mulligan_pending = mulligan_pending
+        self.dice = [] if dice is None else dice
+
     def copy(self, cards: bool = True) -> Side:
         return Side(
             self.name, self.deck.copy(cards), self.inventory.copy(cards), self.discard.copy(cards),
@@ -104,7 +160,7 @@ class Side:
         )
 
 
-@dataclass
+@dataclass(init=False)
 class TurnFlags:
     """What has happened this turn (reset as each turn begins)."""
 
@@ -116,6 +172,18 @@ class TurnFlags:
     rerolled: bool = False
     roll_window: int = -1
     """The priority-window number in which the last dice result became visible."""
+
+    def __init__(self, drew: bool = False, codestones_attached: int = 0, prep_plays: int = 0,
+                 activated: set[tuple[int, int]] | None = None, rolled: bool = False, rerolled: bool = False,
+                 roll_window: int = -1) -> None:
+        # written out (init=False, as Lasting's): the generated one stays interpreted when compiled
+        self.drew = drew
+        self.codestones_attached = codestones_attached
+        self.prep_plays = prep_plays
+        self.activated = set() if activated is None else activated
+        self.rolled = rolled
+        self.rerolled = rerolled
+        self.roll_window = roll_window
 
     def copy(self) -> TurnFlags:
         return TurnFlags(self.drew, self.codestones_attached, self.prep_plays, set(self.activated),
@@ -155,7 +223,7 @@ class Move(MoveContext):
         """The activated abilities of that card (``actions.activated_abilities``), once a check asked."""
 
 
-@dataclass
+@dataclass(init=False)
 class NeopetsState:
     """The whole game at one moment."""
 
@@ -236,9 +304,70 @@ class NeopetsState:
     """Each player's opponent (set from ``players`` when the state is made): one look-up
     where :meth:`other` is a call."""
 
-    def __post_init__(self) -> None:
-        self.pair = tuple(self.sides[player] for player in self.players)
-        a, b = self.players
+    def __init__(self, players: tuple[str, str], sides: dict[str, Side], cards: CardDatabase, explicit_passes: bool,
+                 stage: str = "setup", starting: str | None = None, first: str | None = None, active: str = "",
+                 turn: int = 0, turn_in_round: int = 0, round: int = 1, node: str = "beginning", window: str = "open",
+                 window_number: int = 0, queue: PendingQueue | None = None, priority: Priority | None = None,
+                 resolution: Resolution | None = None, pending_item: QueueItem | None = None,
+                 suspended: list[Resolution] | None = None, flags: TurnFlags | None = None,
+                 lasting: list[Lasting] | None = None, delayed: list[Delayed] | None = None,
+                 waiting: list[QueueItem] | None = None, round_effects: list[Delayed] | None = None,
+                 damage_log: list[tuple[str, int]] | None = None, damage_mark: int = 0, damage_claimed: int = 0,
+                 rounds_mark: int = 0, last_resolved: str | None = None, last_knockout: str | None = None,
+                 round_winners: list[str] | None = None, winner: str | None = None, next_uid: int = 1, next_order: int = 1,
+                 entered: dict[int, int] | None = None, last_entered: int = 0, play_version: int = 0,
+                 seq: int | None = None, marked: bool = False, changes: int = 0, unmarked: bool = False,
+                 move: Move | None = None, board_cache: Any = None, card_effects: dict[tuple, Any] | None = None,
+                 pair: tuple[Side, ...] = (), opponent: dict[str, str] | None = None) -> None:
+        # written out (init=False, as Lasting's): the generated one stays interpreted when compiled
+        self.players = players
+        self.sides = sides
+        self.cards = cards
+        self.explicit_passes = explicit_passes
+        self.stage = stage
+        self.starting = starting
+        self.first = first
+        self.active = active
+        self.turn = turn
+        self.turn_in_round = turn_in_round
+        self.round = round
+        self.node = node
+        self.window = window
+        self.window_number = window_number
+        self.queue = PendingQueue() if queue is None else queue
+        self.priority = Priority("") if priority is None else priority
+        self.resolution = resolution
+        self.pending_item = pending_item
+        self.suspended = [] if suspended is None else suspended
+        self.flags = TurnFlags() if flags is None else flags
+        self.lasting = [] if lasting is None else lasting
+        self.delayed = [] if delayed is None else delayed
+        self.waiting = [] if waiting is None else waiting
+        self.round_effects = [] if round_effects is None else round_effects
+        self.damage_log = [] if damage_log is None else damage_log
+        self.damage_mark = damage_mark
+        self.damage_claimed = damage_claimed
+        self.rounds_mark = rounds_mark
+        self.last_resolved = last_resolved
+        self.last_knockout = last_knockout
+        self.round_winners = [] if round_winners is None else round_winners
+        self.winner = winner
+        self.next_uid = next_uid
+        self.next_order = next_order
+        self.entered = {} if entered is None else entered
+        self.last_entered = last_entered
+        self.play_version = play_version
+        self.seq = seq
+        self.marked = marked
+        self.changes = changes
+        self.unmarked = unmarked
+        self.move = move
+        self.board_cache = board_cache
+        self.card_effects = {} if card_effects is None else card_effects
+        # pair and opponent are read off players and sides, whatever is passed (as the generated
+        # __init__ and then __post_init__ did: they are parameters only as fields of the dataclass)
+        self.pair = tuple(sides[player] for player in players)
+        a, b = players
         self.opponent = {a: b, b: a}
 
     def other(self, player: str) -> str:
