@@ -104,6 +104,7 @@ from grammar.bakugan_nodes import (
     TakeControl,
     VictorBy,
 )
+from grammar.lexer import constant, first_child
 from grammar.parser import NUMBER_WORDS as _WORDS
 from grammar.parser import CoreBuilder, GameGrammar
 from grammar.render import RenderError
@@ -159,18 +160,22 @@ def _faction(token: Token | str) -> str:
 
 
 def _const(value: Any) -> Callable[[Builder, list[Any]], Any]:
-    def callback(self: Builder, children: list[Any]) -> Any:
-        return value
-
-    return callback
+    """A callback that ignores its children and returns ``value`` (see :func:`grammar.lexer.constant`)."""
+    return constant(value)
 
 
-def _first(self: Builder, children: list[Any]) -> Any:
-    return children[0]
+_first = first_child
+"""A callback that passes its first child through (the fast loop takes the child without calling it)."""
 
 
 def _flat(children: list[Any]) -> tuple[Step, ...]:
     """Steps and tuples of steps, flattened in order."""
+    if len(children) == 1:  # the commonest list: one step, or one tuple of them kept as it is
+        only = children[0]
+        if type(only) is tuple:
+            return only
+        if not isinstance(only, tuple):
+            return (only,)
     out: list[Step] = []
     for child in children:
         if isinstance(child, tuple):
@@ -284,6 +289,8 @@ class Builder(CoreBuilder):
 
     def plain_ability(self, c: list[Any]) -> Ability:
         effect: tuple[Step, ...] = c[0]
+        if type(effect) is tuple and not any(isinstance(s, Spend) for s in effect):  # the common line: nothing to spend
+            return Spell(effect=effect, cost=())
         cost = tuple(s for s in effect if isinstance(s, Spend))
         return Spell(effect=tuple(s for s in effect if not isinstance(s, Spend)), cost=cost)
 
@@ -997,8 +1004,17 @@ _OPENERS = re.compile(
 _STATIC_AFTER_TRIGGER = re.compile(
     r"(?:[+\-][0-9X]* ?)?\[(?:B|Damage Rating|FrostStrike|DoubleStrike|ShadowStrike)\] to your ")
 _TRIGGER_START = re.compile(r"When|If|At the|The turn")
-_SENTENCE = re.compile(r"(?<=[.])\s+(?=\S)")
+_SENTENCE = re.compile(r"\.\s+(?=\S)")
+"""A sentence break: a period, spaces, then more text (a match ends where the next sentence begins).
+
+The period is part of the match rather than a look-behind: the engine then looks for
+periods alone instead of trying every position of the line."""
 _REMINDER = re.compile(r"\([^()]*\)")
+
+
+def _blank(match: re.Match[str]) -> str:
+    """Reminder text as as many spaces (columns stay those of the printed line)."""
+    return " " * len(match.group(0))
 
 
 def split(text: str) -> list[tuple[int, str]]:
@@ -1008,15 +1024,28 @@ def split(text: str) -> list[tuple[int, str]]:
     docstring), and before a stat change ``to your`` Bakugan or attacks that follows a
     triggered ability (a static printed after a trigger, as Hero cards do). Reminder text in parentheses is dropped. Every piece is
     left-padded with spaces, so the columns of a parse error are those of the line.
+
+    Most lines are one sentence, so the regular expressions run only where they can
+    find something: the reminders where a ``(`` is, the sentence breaks where a period
+    comes before the last character of the line (a break needs text after it), and the
+    trigger test at the first break.
     """
     out: list[tuple[int, str]] = []
     for number, raw in enumerate(text.split("\n"), start=1):
-        line = _REMINDER.sub(lambda m: " " * len(m.group(0)), raw.rstrip("\r"))
-        if not line.strip():
+        line = raw.rstrip("\r")
+        if "(" in line:
+            line = _REMINDER.sub(_blank, line)
+        kept = line.rstrip()
+        if not kept:
+            continue
+        if "." not in kept[:-1]:  # one sentence: the line is the piece
+            out.append((number, kept))
             continue
         starts = [0]
-        triggered = bool(_TRIGGER_START.match(line.lstrip()))
+        triggered: bool | None = None  # whether the ability being read is triggered, once a break is found
         for match in _SENTENCE.finditer(line):
+            if triggered is None:
+                triggered = bool(_TRIGGER_START.match(line.lstrip()))
             at = match.end()
             if _OPENERS.match(line, at):
                 starts.append(at)

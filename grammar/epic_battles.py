@@ -82,6 +82,7 @@ from grammar.epic_battles_nodes import (
     EpicBattlesRestriction,
     EpicBattlesTaunt,
 )
+from grammar.lexer import constant, first_child
 from grammar.parser import NUMBER_WORDS as _WORDS
 from grammar.parser import CoreBuilder, GameGrammar
 from grammar.render import RenderError
@@ -100,17 +101,12 @@ _YOU: Who = "you"
 
 
 def _const(value: Any) -> Callable[[Builder, list[Any]], Any]:
-    """A callback that ignores its children and returns ``value``."""
-
-    def callback(self: Builder, children: list[Any]) -> Any:
-        return value
-
-    return callback
+    """A callback that ignores its children and returns ``value`` (see :func:`grammar.lexer.constant`)."""
+    return constant(value)
 
 
-def _first(self: Builder, children: list[Any]) -> Any:
-    """A callback that passes its only child through."""
-    return children[0]
+_first = first_child
+"""A callback that passes its only child through (the fast loop takes the child without calling it)."""
 
 
 def _player(who: str) -> Selector:

@@ -45,6 +45,7 @@ import re._compiler as sre_compile
 import re._constants as sre_constants
 import re._parser as sre_parse
 from collections.abc import Callable, Iterable
+from functools import partial
 from operator import itemgetter
 from typing import Any, cast
 
@@ -76,6 +77,7 @@ __all__ = [
     "FastLALRParser",
     "constant",
     "first_chars",
+    "first_child",
     "plugins",
     "reader",
 ]
@@ -113,6 +115,45 @@ def constant(value: Any) -> Callable[[Any, list[Any]], Any]:
 
     callback.constant = (value,)  # type: ignore[attr-defined]
     return callback
+
+
+def first_child(self: Any, children: list[Any]) -> Any:
+    """A tree builder's method that gives its first child as it is.
+
+    The parse loop knows this function: where the rule always hands it at least one
+    child, the loop takes that child's value in place, with no call and no list of
+    children (see :func:`_reduction`); Lark's own parser calls it and gets the same.
+    """
+    return children[0]
+
+
+def _passes_first(callback: Any) -> bool:
+    """Whether ``callback`` is (bound from) :func:`first_child`."""
+    return getattr(callback, "__func__", callback) is first_child
+
+
+def _helper_tree(callback: Any) -> Any:
+    """``partial(tree, name)`` when ``callback`` is Lark's default callback of helper rule ``name``, else ``None``.
+
+    A rule without a method of its own gets Lark's default callback, which hands the
+    rule's name and children to the builder's ``__default__``. A builder whose
+    ``__default__`` carries ``helper_tree`` (a tree class) says it answers a helper
+    name (``_rule``, or Lark's own ``__rule`` for ``*`` and ``+``) with
+    ``helper_tree(name, children)``; the partial makes that same tree without the two
+    Python calls in between.
+    """
+    if type(callback) is not partial or callback.keywords or len(callback.args) != 1:
+        return None
+    name = callback.args[0]
+    func = callback.func
+    code = getattr(func, "__code__", None)
+    closure = getattr(func, "__closure__", None)
+    if code is None or not closure or code.co_name != "default_callback" or code.co_freevars != ("default_handler",) \
+            or not str(name).startswith("_"):
+        return None
+    handler = closure[0].cell_contents
+    tree = getattr(getattr(handler, "__func__", handler), "helper_tree", None)
+    return None if tree is None else partial(tree, name)
 
 
 def _constant_of(callback: Any) -> tuple[Any] | None:
@@ -1054,6 +1095,10 @@ def _reduction(
       children, the inner function. When the number of children is only known as the
       loop runs (inlined children), the layer is kept.
 
+    A :func:`first_child` callback that surely gets a child becomes ``None`` too, with
+    ``pick`` the offset of that first child, and Lark's default callback of a helper
+    rule the tree class the builder names for it (:func:`_helper_tree`).
+
     ``expansion`` names the rule's symbols and ``childless`` the ``_rule`` symbols whose
     trees never hold a child (see :func:`_childless_helpers`): inlining one adds
     nothing, so the filter leaves it out. A rule of such a symbol (``builds_nothing``)
@@ -1074,6 +1119,7 @@ def _reduction(
         return _PassOn((goto,)) if size == 1 else _Reduce(None, goto, size, 0)
     pick: Any = None
     kept: int | None = size
+    first = 1 - size  # the offset of the first child the callback gets
     if type(callback) is ChildFilterLALR_NoPlaceholders:
         include = callback.to_include
         if childless:
@@ -1087,15 +1133,21 @@ def _reduction(
             if not include:
                 pick = _NOTHING
             elif len(include) == 1:
-                pick = include[0][0] - size + 1
+                pick = first = include[0][0] - size + 1
             else:
                 pick = itemgetter(*(i for i, _inline in include))
+                first = include[0][0] - size + 1
     if type(callback) is ExpandSingleChild and kept is not None:
         if kept == 1:
             callback = None
             pick = 0 if pick is None else pick
         else:
             callback = callback.node_builder
+    if kept and callback is not None and _passes_first(callback):  # the first child is the value
+        callback = None
+        pick = first
+    if callback is not None:
+        callback = _helper_tree(callback) or callback
     known = _constant_of(callback) if callback is not None else None
     if known is not None:
         return _Constant(known[0], goto, size)

@@ -202,9 +202,8 @@ def _const(value: Any) -> Callable[[CoreBuilder, list[Any]], Any]:
     return fast.constant(value)
 
 
-def _first(self: CoreBuilder, children: list[Any]) -> Any:
-    """A callback that passes its only child through."""
-    return children[0]
+_first = fast.first_child
+"""A callback that passes its only child through (the fast loop takes the child without calling it)."""
 
 
 class CoreBuilder(Transformer):  # type: ignore[type-arg]
@@ -233,6 +232,8 @@ class CoreBuilder(Transformer):  # type: ignore[type-arg]
             # the tree builder only does that for Tree objects.
             return Tree(data, children)
         raise RuntimeError(f"no AST builder for grammar rule {data!r}")
+
+    __default__.helper_tree = Tree  # type: ignore[attr-defined]  # the fast loop makes these Trees itself
 
     # ---- ability lines
     start = _first

@@ -8,6 +8,7 @@ splitter, the renderer's round trip, the invented cards and the real-card covera
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -475,6 +476,54 @@ def test_reminder_text_is_dropped_and_columns_are_kept() -> None:
     with pytest.raises(CardTextError) as info:
         p("+1 [B]. Fury: Drow a card.", "Action")
     assert (info.value.line, info.value.column) == (1, 15)
+
+
+def _split_by_every_sentence(text: str) -> list[tuple[int, str]]:
+    """:func:`grammar.bakugan.split` without its short cuts: every expression tried on every line."""
+    sentence = re.compile(r"(?<=[.])\s+(?=\S)")
+    out: list[tuple[int, str]] = []
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = B._REMINDER.sub(lambda m: " " * len(m.group(0)), raw.rstrip("\r"))
+        if not line.strip():
+            continue
+        starts = [0]
+        triggered = bool(B._TRIGGER_START.match(line.lstrip()))
+        for match in sentence.finditer(line):
+            at = match.end()
+            if B._OPENERS.match(line, at):
+                starts.append(at)
+                triggered = bool(B._TRIGGER_START.match(line, at))
+            elif triggered and B._STATIC_AFTER_TRIGGER.match(line, at):
+                starts.append(at)
+                triggered = False
+        for begin, end in zip(starts, [*starts[1:], len(line)], strict=True):
+            piece = line[begin:end].rstrip()
+            if piece.strip():
+                out.append((number, " " * begin + piece))
+    return out
+
+
+_SPLIT_PARTS = [" ", ".", ". ", "\t", "\r", "\n", "\u00a0", "\u2003", "(", ")", "(a.) ", "Draw a card",
+                "When you play this,", "If you take damage", "+1 [B] to your ", "[FT]", " or ", ":", "Fury -",
+                "Victor:", "At the end of the turn,", "x"]
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_SPLIT_PARTS), max_size=14))
+def test_split_cuts_as_every_sentence_tried(parts: list[str]) -> None:
+    """The splitter's short cuts (one-sentence lines, reminders only where a '(' is) cut alike."""
+    text = "".join(parts)
+    assert B.split(text) == _split_by_every_sentence(text)
+
+
+def test_split_of_shipped_and_real_texts_is_unchanged() -> None:
+    texts = [str(card.get("text") or "") for card in shipped_cards("bakugan")]
+    if REAL_CARDS.is_file():
+        texts += [str(json.loads(line).get("text") or "")
+                  for line in REAL_CARDS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert texts
+    for text in texts:
+        assert B.split(text) == _split_by_every_sentence(text), text
 
 
 def test_missing_final_period_is_tolerated() -> None:

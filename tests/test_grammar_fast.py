@@ -679,3 +679,73 @@ def test_spaces_taken_along_spell_no_range_to_the_last_code_point() -> None:
     takes milliseconds to compile once per branch of every alternation a state's lexer
     builds (a cold start builds hundreds)."""
     assert "\\U" not in fast._spaces_before(frozenset({ord("r")}))
+
+
+def test_first_child_callbacks_become_pass_throughs() -> None:
+    """A :func:`~grammar.lexer.first_child` callback that surely gets a child is not called: its first child is the value.
+
+    The loop reads a ``None`` callback as "take the value at ``pick``", so ``pick`` must
+    be the offset of the first child the callback would get; with no child the
+    callback stays (it raises, as under Lark's own parser).
+    """
+    from lark.parse_tree_builder import ChildFilterLALR_NoPlaceholders
+
+    bound = fast.first_child.__get__(object())
+    goto: dict[Any, Any] = {}
+    assert type(fast._reduction(1, bound, goto)) is fast._PassOn
+    whole = fast._reduction(3, bound, goto)
+    assert type(whole) is fast._Reduce and whole.callback is None and whole.pick == -2
+    kept = fast._reduction(3, ChildFilterLALR_NoPlaceholders([(1, False), (2, False)], bound), goto)
+    assert type(kept) is fast._Reduce and kept.callback is None and kept.pick == -1
+    lone = fast._reduction(2, ChildFilterLALR_NoPlaceholders([(1, False)], bound), goto)
+    assert type(lone) is fast._Reduce and lone.callback is None and lone.pick == 0
+    none = fast._reduction(1, ChildFilterLALR_NoPlaceholders([], bound), goto)
+    assert type(none) is fast._Reduce and none.callback is bound
+    inlined = fast._reduction(2, ChildFilterLALR_NoPlaceholders([(0, True), (1, False)], bound), goto)
+    assert type(inlined) is fast._Reduce and inlined.callback is bound
+    assert [fast.first_child(None, ["a", "b"])] == ["a"]
+
+
+def test_helper_rules_of_a_marked_builder_make_their_trees_directly() -> None:
+    """Lark's default callback of a ``_rule`` or ``__rule`` becomes ``partial(Tree, name)`` when ``__default__`` says so.
+
+    The tree made is the one ``__default__`` makes; rules with methods of their own,
+    and builders whose ``__default__`` is not marked, keep Lark's callback.
+    """
+    from functools import partial
+
+    from lark import Transformer
+
+    grammar = 'start: _pair+ word\n_pair: word word\nword: /[a-z]+/\n%ignore " "\n'
+
+    class Marked(Transformer):  # type: ignore[type-arg]
+        def word(self, children: list[Any]) -> str:
+            return str(children[0])
+
+        def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
+            return Tree(data, children)
+
+        __default__.helper_tree = Tree  # type: ignore[attr-defined]
+
+    class Unmarked(Marked):
+        def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
+            return Tree(data, children)
+
+    def made(builder: Transformer) -> dict[str, Any]:  # type: ignore[type-arg]
+        parser = Lark(grammar, parser="lalr", lexer="contextual", transformer=builder)
+        callbacks = parser.parser.parser.parser.callbacks
+        out = {}
+        for rule, callback in callbacks.items():
+            inner = getattr(callback, "node_builder", callback)
+            out[str(rule.origin.name)] = fast._helper_tree(inner)
+        return out
+
+    marked = made(Marked())
+    helpers = {name: tree for name, tree in marked.items() if name.startswith("_")}
+    assert "_pair" in helpers and any(name.startswith("__") for name in helpers)
+    for name, tree in helpers.items():
+        assert type(tree) is partial and tree.func is Tree and tree.args == (name,)
+        assert tree(["a"]) == Tree(name, ["a"])
+    assert marked["word"] is None and marked["start"] is None
+    assert all(tree is None for tree in made(Unmarked()).values())
+    assert getattr(gp.CoreBuilder.__default__, "helper_tree", None) is Tree
