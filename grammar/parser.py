@@ -42,7 +42,6 @@ from __future__ import annotations
 import hashlib
 import importlib
 import logging
-import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -97,7 +96,7 @@ from grammar.ast import (
     Var,
     Who,
 )
-from grammar.tree_cache import user_cache_dirs
+from grammar.tree_cache import user_cache_file
 
 __all__ = [
     "CARD_TYPES",
@@ -618,20 +617,8 @@ def _cache_path(game: str) -> str | Literal[False]:
     digest = hashlib.sha256()
     for path in _grammar_files(game):
         digest.update(path.read_bytes())
-    name = f"lark-{game}-{digest.hexdigest()[:20]}.cache"
-    for folder in user_cache_dirs():
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            continue
-        target = folder / name
-        if target.exists():
-            if os.access(target, os.R_OK | os.W_OK):
-                return str(target)
-            continue
-        if os.access(folder, os.W_OK | os.X_OK):
-            return str(target)
-    return False
+    target = user_cache_file(f"lark-{game}-{digest.hexdigest()[:20]}.cache")
+    return str(target) if target is not None else False
 
 
 def _build(game: str, cache: str | Literal[False], *, plain: bool = False) -> Lark:

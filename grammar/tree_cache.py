@@ -138,18 +138,27 @@ class TreeCache:
 _CACHES: dict[str, TreeCache] = {}
 
 
-def cache_file(game: str) -> Path | None:
-    """Where ``game``'s trees are kept: the first writable folder of :func:`user_cache_dirs`."""
-    name = f"trees-{game}-{_own_digest()}.tsv"
+def user_cache_file(name: str) -> Path | None:
+    """The file ``name`` in the first of :func:`user_cache_dirs` where it can be read and
+    written (an existing one that can, or a new one in a writable folder), or ``None``."""
     for folder in user_cache_dirs():
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError:
             continue
         target = folder / name
-        if os.access(folder, os.W_OK | os.X_OK) and (not target.exists() or os.access(target, os.R_OK | os.W_OK)):
+        if target.exists():
+            if os.access(target, os.R_OK | os.W_OK):
+                return target
+            continue
+        if os.access(folder, os.W_OK | os.X_OK):
             return target
     return None
+
+
+def cache_file(game: str) -> Path | None:
+    """Where ``game``'s trees are kept (:func:`user_cache_file`)."""
+    return user_cache_file(f"trees-{game}-{_own_digest()}.tsv")
 
 
 def cache_of(game: str) -> TreeCache:
