@@ -18,6 +18,8 @@ What is kept, and why it cannot go stale:
 * Lines are appended, each in one write, by any process (workers of a batch too); a
   line cut short (a process killed mid-write) or unreadable is skipped. A file that has
   grown past :data:`MAX_FILE_BYTES` is read but no longer added to.
+* A cache folder or file that belongs to another user is never used
+  (:func:`user_cache_file`).
 
 ``ARBITER_TREE_CACHE=0`` in the environment turns the cache off (nothing is read or
 written); :func:`parse_cached` then simply parses.
@@ -138,18 +140,32 @@ class TreeCache:
 _CACHES: dict[str, TreeCache] = {}
 
 
+def _ours(path: Path) -> bool:
+    """Whether ``path`` belongs to the user running this process (always, where the system
+    has no user ids)."""
+    getuid = getattr(os, "getuid", None)
+    return getuid is None or path.stat().st_uid == getuid()
+
+
 def user_cache_file(name: str) -> Path | None:
     """The file ``name`` in the first of :func:`user_cache_dirs` where it can be read and
-    written (an existing one that can, or a new one in a writable folder), or ``None``."""
+    written (an existing one that can, or a new one in a writable folder), or ``None``.
+
+    A folder or file of another user is passed over: what a cache holds is believed (a
+    tree read back decides verdicts; Lark's cache is unpickled), and the last candidate is
+    the shared temporary folder, where anyone could have made it first.
+    """
     for folder in user_cache_dirs():
         try:
             folder.mkdir(parents=True, exist_ok=True)
+            if not _ours(folder):
+                continue
+            target = folder / name
+            if target.exists():
+                if _ours(target) and os.access(target, os.R_OK | os.W_OK):
+                    return target
+                continue
         except OSError:
-            continue
-        target = folder / name
-        if target.exists():
-            if os.access(target, os.R_OK | os.W_OK):
-                return target
             continue
         if os.access(folder, os.W_OK | os.X_OK):
             return target

@@ -153,3 +153,20 @@ def test_the_shipped_replays_are_judged_alike_with_the_cache_filled_and_read(tmp
     assert list((tmp_path / "tcg-arbiter").glob("trees-*.tsv"))
     reading = verify("1")
     assert parsed == filling == reading
+
+
+def test_a_cache_of_another_user_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder or file another user made (in the shared temporary folder, say) is never read."""
+    import os
+
+    mine = tmp_path / "mine"
+    monkeypatch.setattr(tree_cache, "user_cache_dirs", lambda: [tmp_path / "theirs", mine])
+    (tmp_path / "theirs").mkdir()
+    me = os.getuid()
+    owner = {tmp_path / "theirs": me + 1}
+    real_ours = tree_cache._ours
+    monkeypatch.setattr(tree_cache, "_ours", lambda path: owner.get(path, me) == me and real_ours(path))
+    assert tree_cache.user_cache_file("trees-x.tsv") == mine / "trees-x.tsv"
+    (mine / "trees-x.tsv").write_bytes(b"")
+    owner[mine / "trees-x.tsv"] = me + 1
+    assert tree_cache.user_cache_file("trees-x.tsv") is None
