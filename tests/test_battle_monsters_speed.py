@@ -31,6 +31,7 @@ from spec.battle_monsters import conflicts as BC
 from spec.battle_monsters import fieldlist as FL
 from spec.battle_monsters.corpus import play, replay_states
 from spec.battle_monsters.state import BattleMonstersState, Lasting, OnField
+from tests.written_out import defaults_as_declared, init_fields, made_again_by_keyword_and_position
 
 
 def shape(statics: list[B.Static]) -> list[tuple[Any, ...]]:
@@ -1051,12 +1052,6 @@ def _met() -> dict[type, list[Any]]:
     return _instances_along_games()
 
 
-def _init_fields(cls: type) -> list[Any]:
-    import dataclasses
-
-    return [f for f in dataclasses.fields(cls) if f.init]
-
-
 @pytest.mark.parametrize("name", [cls.__name__ for cls in _written_out()])
 def test_constructors_written_out_take_each_field_as_the_generated_one_would(name: str) -> None:
     """Each written-out ``__init__`` takes the dataclass's fields by their names and in their
@@ -1065,11 +1060,7 @@ def test_constructors_written_out_take_each_field_as_the_generated_one_would(nam
     cls = next(c for c in _written_out() if c.__name__ == name)
     met = _met()[cls]
     assert met, name
-    for obj in met[:300]:
-        values = {f.name: getattr(obj, f.name) for f in _init_fields(cls)}
-        for made in (cls(**values), cls(*values.values())):
-            assert {k: getattr(made, k) for k in values} == values
-            assert all(getattr(made, k) is v for k, v in values.items() if isinstance(v, (list, dict)))  # kept, not copied
+    assert made_again_by_keyword_and_position(cls, met[:300]) == len(met[:300])
 
 
 @pytest.mark.parametrize("name", [cls.__name__ for cls in _written_out()])
@@ -1077,25 +1068,15 @@ def test_constructors_written_out_give_the_declared_defaults(name: str) -> None:
     """Made with its required fields alone, each object has every other field at its declared
     default (a fresh list or dict per object where the declaration has a factory), and the fields
     left out of ``__init__`` set: those of :class:`OnField` read off its card."""
-    import dataclasses
-
     cls = next(c for c in _written_out() if c.__name__ == name)
-    obj = _met()[cls][0]
-    required = {f.name: getattr(obj, f.name) for f in _init_fields(cls)
-                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
-    one, two = cls(**required), cls(**required)
-    for f in dataclasses.fields(cls):
-        if f.name in required:
-            continue
-        if cls is OnField and f.name in ("name", "uid", "owner"):
-            assert getattr(one, f.name) == (getattr(one.card, f.name) or "" if f.name == "name" else getattr(one.card, f.name))
-        elif f.name == "conflicts_clock":
-            assert one.conflicts_clock != two.conflicts_clock  # a reading of its own
-        elif f.default_factory is not dataclasses.MISSING:
-            assert getattr(one, f.name) == f.default_factory(), f.name
-            assert getattr(one, f.name) is not getattr(two, f.name), f.name
-        else:
-            assert getattr(one, f.name) == f.default, f.name
+
+    def read_off_the_card(made: Any, field: str) -> Any:
+        if cls is not OnField or field not in ("name", "uid", "owner"):
+            return None
+        return getattr(made.card, field) or "" if field == "name" else getattr(made.card, field)
+
+    # conflicts_clock takes a reading of its own for each object
+    defaults_as_declared(cls, _met()[cls][0], stamps=frozenset({"conflicts_clock"}), left_out=read_off_the_card)
 
 
 def test_written_out_classes_not_frozen_hash_and_compare_as_frozen_ones() -> None:
@@ -1110,7 +1091,7 @@ def test_written_out_classes_not_frozen_hash_and_compare_as_frozen_ones() -> Non
     for cls in (Src, B.Passives, B.Conditional):
         for obj in _met()[cls][:300]:
             values = tuple(getattr(obj, f.name) for f in dataclasses.fields(cls) if f.compare)
-            assert obj == cls(*[getattr(obj, f.name) for f in _init_fields(cls)])
+            assert obj == cls(*[getattr(obj, f.name) for f in init_fields(cls)])
             try:
                 expected = hash(values)
             except TypeError:

@@ -77,6 +77,7 @@ from spec.core.game import Setup
 from spec.ttcg import board as B
 from spec.ttcg import conflicts as TC
 from spec.ttcg.state import EDITS, Pile, TtcgState
+from tests.written_out import defaults_as_declared, init_fields, made_again_by_keyword_and_position
 from verifier.replay import read
 from verifier.verify import Verifier, _decoder_for
 
@@ -1022,10 +1023,6 @@ def made_along_games(tmp_path_factory: pytest.TempPathFactory) -> dict[type, lis
     return found
 
 
-def _init_fields(cls: type) -> list[Any]:
-    return [f for f in dataclasses.fields(cls) if f.init]
-
-
 @pytest.mark.parametrize("name", [cls.__name__ for cls in _written_out_classes()])
 def test_constructors_written_out_take_each_field_as_the_generated_one_would(name: str, made_along_games: dict[type, list[Any]]) -> None:
     """Each written-out ``__init__`` takes the dataclass's fields by their names and in their order:
@@ -1034,14 +1031,12 @@ def test_constructors_written_out_take_each_field_as_the_generated_one_would(nam
     cls = next(c for c in _written_out_classes() if c.__name__ == name)
     met = made_along_games[cls]
     assert met, name
-    assert any(any(getattr(obj, f.name) != f.default for f in _init_fields(cls) if f.default is not dataclasses.MISSING)
-               for obj in met) or all(f.default is dataclasses.MISSING for f in _init_fields(cls)), name  # not defaults alone
+    assert any(any(getattr(obj, f.name) != f.default for f in init_fields(cls) if f.default is not dataclasses.MISSING)
+               for obj in met) or all(f.default is dataclasses.MISSING for f in init_fields(cls)), name  # not defaults alone
+    assert made_again_by_keyword_and_position(cls, met[:400]) == len(met[:400])
     for obj in met[:400]:
-        values = {f.name: getattr(obj, f.name) for f in _init_fields(cls)}
-        for made in (cls(**values), cls(*values.values())):
-            assert {k: getattr(made, k) for k in values} == values
-            assert made == obj
-            assert all(getattr(made, k) is v for k, v in values.items() if isinstance(v, (list, set, dict)))
+        values = {f.name: getattr(obj, f.name) for f in init_fields(cls)}
+        assert cls(**values) == obj and cls(*values.values()) == obj
 
 
 @pytest.mark.parametrize("name", [cls.__name__ for cls in _written_out_classes()])
@@ -1049,18 +1044,7 @@ def test_constructors_written_out_give_the_declared_defaults(name: str, made_alo
     """Made with its required fields alone, each object has every other field at its declared default
     (a fresh list or set per object where the declaration has a factory)."""
     cls = next(c for c in _written_out_classes() if c.__name__ == name)
-    obj = made_along_games[cls][0]
-    required = {f.name: getattr(obj, f.name) for f in _init_fields(cls)
-                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
-    one, two = cls(**required), cls(**required)
-    for f in dataclasses.fields(cls):
-        if f.name in required:
-            continue
-        if f.default_factory is not dataclasses.MISSING:
-            assert getattr(one, f.name) == f.default_factory(), f.name
-            assert getattr(one, f.name) is not getattr(two, f.name), f.name
-        else:
-            assert getattr(one, f.name) == f.default, f.name
+    defaults_as_declared(cls, made_along_games[cls][0])
 
 
 def test_a_choice_compares_and_hashes_as_a_frozen_one_would(made_along_games: dict[type, list[Any]]) -> None:
