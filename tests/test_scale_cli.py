@@ -114,6 +114,49 @@ def test_bench_warns_when_the_host_was_busy() -> None:
     assert to_text(result(0.12, 1.05)).splitlines()[-1] == _host_lines(result(0.12, 1.05))[-1]
 
 
+def _burn(seconds: float) -> None:
+    import time
+
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        pass
+
+
+def test_bench_counts_the_processor_time_of_the_workers_it_started() -> None:
+    """A run that leaves a worker to finish on its own (as the pool does with a worker that
+    owes nothing) has that worker's processor time counted, once the clock has stopped."""
+    import multiprocessing
+
+    from verifier.bench import _fastest, processor_seconds
+
+    if processor_seconds() is None:
+        pytest.skip("this system does not count processor time")
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    processor: list[float] = []
+    _fastest(1, lambda: context.Process(target=_burn, args=(0.3,), daemon=True).start(), processor=processor)
+    assert len(processor) == 1 and processor[0] >= 0.3  # the worker's time, though the run did not wait for it
+    assert not multiprocessing.active_children()  # waited for, after the clock stopped
+
+
+def test_bench_says_what_two_slower_cores_bound_the_speed_up_to() -> None:
+    from verifier.bench import TARGETS, _host_lines, _processor_ratio, to_text
+
+    assert _processor_ratio([0.9, 0.8, 1.0], [1.2, 1.0]) == pytest.approx(1.25)  # least over least
+    assert _processor_ratio([], [1.0]) is None and _processor_ratio([1.0], []) is None
+
+    def result(ratio: float | None) -> dict[str, object]:
+        game = {"game": "neopets", "events": 10, "corpus_files": 1, "verify_events_per_s": 1.0, "decode_events_per_s": 1.0,
+                "verify_over_decode": 1.0, "jobs2_speedup": 1.5, "jobs2_processor_ratio": ratio, "startup_s": 0.1,
+                "host_steal": 0.0, "verify_spread": 1.05}
+        return {"targets": TARGETS, "games": [game], "grammars": []}
+
+    assert len(_host_lines(result(1.08))) == 1  # a quiet pair of cores: nothing more said
+    slow = _host_lines(result(1.25))[-1]
+    assert "1.25x the processor time of one job" in slow and "faster than about 1.60x" in slow
+    assert "--jobs 2 speed-up 1.50x (target 1.8, 1.25x one job's processor time)" in to_text(result(1.25))
+    assert "--jobs 2 speed-up 1.50x (target 1.8)" in to_text(result(None))  # a system that does not count it
+
+
 def test_random_games_are_not_ended_by_choice_at_once() -> None:
     """Surrender and draw offers are always legal in Battle Monsters; the simulator plays
     such moves (Game.ending_moves) only rarely, so random games reach the rules."""

@@ -8,7 +8,11 @@ written once (kept under ``corpus_dir`` for the next run), then timed
 * ``verify``: events per second, one process, end to end from the JSONL files;
 * ``decode``: the same files merely decoded with msgspec (typed events), per second;
 * ``ratio``: verify time over decode time;
-* ``jobs2``: the speed-up of two worker processes over one on the same files.
+* ``jobs2``: the speed-up of two worker processes over one on the same files, and
+  beside it the processor time the two-job batch took (this process and its workers)
+  over the one-job batch's (``jobs2_processor_ratio``). Two cores that kept their
+  single-core pace, fed by a pool that cost nothing, would give 1.0; on two cores the
+  speed-up cannot pass about 2 over that ratio.
 
 For each game with a grammar: card texts (shipped cards and the real texts of
 ``../shared/cards`` when present) parsed to trees per second, beside the rate of Lark's
@@ -54,6 +58,10 @@ BUSY_STEAL = 0.05
 BUSY_SPREAD = 1.25
 """A slowest-over-fastest ratio of the same verify run above which the text output warns."""
 
+SLOW_PAIR = 1.15
+"""A two-job batch's processor time over the one-job batch's above which the text output
+says what that bounds the speed-up to (a quiet two-core host gives about 1.1)."""
+
 TARGETS = {"verify_events_per_s": 150_000, "verify_over_decode": 20.0, "texts_per_s": 10_000, "jobs2_speedup": 1.8}
 """The goals of issue 8, printed beside the measurements."""
 
@@ -70,6 +78,10 @@ class GameBench:
     decode_events_per_s: float = 0.0
     verify_over_decode: float = 0.0
     jobs2_speedup: float | None = None
+    jobs2_processor_ratio: float | None = None
+    """The processor time of the fastest-in-processor-time two-job batch (this process and its
+    workers) over that of the one-job batch: how much work the second core cost (``None``
+    where the system does not count it)."""
     verdicts: dict[str, int] = field(default_factory=dict)
     host_steal: float | None = None
     """The share of the machine's processor time taken by other guests while this game was timed."""
@@ -145,34 +157,76 @@ def _spread(runs: list[float]) -> float:
     return max(warm) / min(warm) if warm and min(warm) > 0 else 1.0
 
 
-def _fastest(repeat: int, run: Callable[[], object], runs: list[float] | None = None) -> float:
+def processor_seconds() -> float | None:
+    """Processor time (user and system) of this process and of its children that have ended
+    and been waited for; ``None`` where the system does not count it."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - a system without getrusage
+        return None
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _wait_for_workers() -> None:
+    """Wait for this process's worker processes to end, so that their processor time is counted.
+
+    A pool does not wait for workers that sent every report they owed (nothing of the
+    batch depends on them); the bench does, after the clock has stopped.
+    """
+    for child in multiprocessing.active_children():
+        child.join()
+
+
+def _fastest(repeat: int, run: Callable[[], object], runs: list[float] | None = None,
+             processor: list[float] | None = None) -> float:
     """The shortest wall time of ``repeat`` runs of ``run`` (at least one); every run's
-    time is added to ``runs`` when given."""
+    time is added to ``runs`` when given.
+
+    With ``processor``, each run's processor time (this process and the workers it
+    started, waited for once the clock has stopped) is added to it as well.
+    """
     best = float("inf")
     for _ in range(max(1, repeat)):
+        before = processor_seconds() if processor is not None else None
         start = time.perf_counter()
         run()
         took = time.perf_counter() - start
         best = min(best, took)
         if runs is not None:
             runs.append(took)
+        if processor is not None and before is not None:
+            _wait_for_workers()
+            after = processor_seconds()
+            if after is not None:
+                processor.append(after - before)
     return best
 
 
 def _fastest_in_turns(repeat: int, first: Callable[[], object], second: Callable[[], object],
-                      first_runs: list[float] | None = None) -> tuple[float, float]:
+                      first_runs: list[float] | None = None,
+                      processor: tuple[list[float], list[float]] | None = None) -> tuple[float, float]:
     """The shortest wall times of ``repeat`` runs each of ``first`` and ``second``, run in turns.
 
     A ratio of two timings (verify against decode, one job against two) is only as good
     as the host was alike for both: a host whose speed moves between runs (a shared
     machine) would slow one side's whole series and not the other's if each were timed
     in one stretch. Taken in turns, each side's best run comes from the same stretch.
+    With ``processor``, each side's runs' processor times are added to its list.
     """
+    first_cpu, second_cpu = processor if processor is not None else (None, None)
     best_first = best_second = float("inf")
     for _ in range(max(1, repeat)):
-        best_first = min(best_first, _fastest(1, first, first_runs))
-        best_second = min(best_second, _fastest(1, second))
+        best_first = min(best_first, _fastest(1, first, first_runs, first_cpu))
+        best_second = min(best_second, _fastest(1, second, None, second_cpu))
     return best_first, best_second
+
+
+def _processor_ratio(first: list[float], second: list[float]) -> float | None:
+    """The least processor time of ``second``'s runs over the least of ``first``'s."""
+    if not first or not second or min(first) <= 0:
+        return None
+    return min(second) / min(first)
 
 
 def bench_game(game: str, folder: Path, min_events: int, jobs: bool = True, repeat: int = REPEAT) -> GameBench:
@@ -218,9 +272,12 @@ def bench_game(game: str, folder: Path, min_events: int, jobs: bool = True, repe
     out.decode_events_per_s = decoded / decode_s if decode_s else 0.0
     out.verify_over_decode = out.verify_s / decode_s if decode_s else 0.0
     if jobs:
+        cpu_one: list[float] = []
+        cpu_two: list[float] = []
         one, two = _fastest_in_turns(repeat, lambda: list(verify_many(files, jobs=1)),
-                                     lambda: list(verify_many(files, jobs=2)))
+                                     lambda: list(verify_many(files, jobs=2)), processor=(cpu_one, cpu_two))
         out.jobs2_speedup = one / two if two else None
+        out.jobs2_processor_ratio = _processor_ratio(cpu_one, cpu_two)
     out.host_steal = host.steal_share
     return out
 
@@ -324,10 +381,11 @@ def to_text(result: dict[str, Any]) -> str:
     lines.append(f"verification (one process, end to end from JSONL; {how})")
     for g in result["games"]:
         speed = f"{g['jobs2_speedup']:.2f}x" if g["jobs2_speedup"] else "-"
+        work = f", {g['jobs2_processor_ratio']:.2f}x one job's processor time" if g.get("jobs2_processor_ratio") else ""
         lines.append(f"  {g['game']:16} {g['events']:>8} events in {g['corpus_files']} files: "
                      f"verify {g['verify_events_per_s']:>10,.0f}/s (target {t['verify_events_per_s']:,}), "
                      f"decode {g['decode_events_per_s']:>10,.0f}/s, verify/decode {g['verify_over_decode']:.1f} "
-                     f"(target <= {t['verify_over_decode']:.0f}), --jobs 2 speed-up {speed} (target {t['jobs2_speedup']}); "
+                     f"(target <= {t['verify_over_decode']:.0f}), --jobs 2 speed-up {speed} (target {t['jobs2_speedup']}{work}); "
                      f"start-up {g['startup_s']:.2f} s")
     lines.append("card texts")
     for g in result["grammars"]:
@@ -345,6 +403,7 @@ def _host_lines(result: dict[str, Any]) -> list[str]:
     parts = result["games"] + result["grammars"]
     steals = [p["host_steal"] for p in parts if p.get("host_steal") is not None]
     spreads = [g["verify_spread"] for g in result["games"] if "verify_spread" in g]
+    pairs = [g["jobs2_processor_ratio"] for g in result["games"] if g.get("jobs2_processor_ratio")]
     if not steals and not spreads:
         return []
     said = []
@@ -356,4 +415,8 @@ def _host_lines(result: dict[str, Any]) -> list[str]:
     if (steals and max(steals) > BUSY_STEAL) or (spreads and max(spreads) > BUSY_SPREAD):
         lines.append("  the host was busy: the rates are lower bounds and the ratios noisy; "
                      "compare versions with --against, or by instruction counts (docs/performance.rst)")
+    if pairs and max(pairs) > SLOW_PAIR:
+        lines.append(f"  with two jobs a batch took up to {max(pairs):.2f}x the processor time of one job: "
+                     f"two jobs cannot be faster than about {2 / max(pairs):.2f}x on two cores (that time is "
+                     f"the pool's own work and the cores' slower pace when both are busy)")
     return lines

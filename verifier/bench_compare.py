@@ -38,6 +38,7 @@ MEASURES: dict[str, tuple[str, bool]] = {
     "decode_events_per_s": ("decode events/s", True),
     "verify_over_decode": ("verify/decode", False),
     "jobs2_speedup": ("--jobs 2 speed-up", True),
+    "jobs2_processor_ratio": ("--jobs 2 processor", False),
     "texts_per_s": ("card texts/s", True),
     "lexer_texts_per_s": ("lexer alone texts/s", True),
 }
