@@ -637,3 +637,48 @@ def test_an_unparsed_card_and_an_unknown_event_are_reported(tmp_path: Any) -> No
     bad.write_text("\n".join([json.dumps(header), json.dumps({"seq": 1, "by": "alice", "do": "teleport"})]) + "\n", encoding="utf-8")
     report = verify_file(bad)
     assert report.verdict == "malformed" and report.findings[0].line == 2
+
+
+def test_a_selection_names_the_one_kind_of_thing_its_slot_takes() -> None:
+    """6.2.1.2: a BakuCore is selected by its slot alone, a card by its name with no slot.
+    A selection naming both does not say which was chosen: it is refused, where the slot
+    alone used to be read and the card ignored (found by mutation testing)."""
+    from grammar import ast as A
+    from spec.bakugan import actions as BA
+    from spec.bakugan import targets as T
+
+    state = state_where(lambda s: s.stage == "turn" and bool(s.field_cores) and bool(B.face_up(s)))
+    core = T.Slot("x", "core", A.Selector("a", "BakuCore"))
+    found = T.candidates(state, state.starting, core)
+    number = found[0][1]
+    assert T.pick(found, core, E.TargetRef(core=number)) == number
+    assert T.pick(found, core, E.TargetRef("Wren Halloway", core=number)) is None
+    assert T.pick(found, core, E.TargetRef(core=number, owner=state.starting)) is None
+    bakugan = T.Slot("y", "bakugan", A.Selector("a", "Bakugan"))
+    player, bak = B.face_up(state)[0]
+    found = T.candidates(state, player, bakugan)
+    assert T.pick(found, bakugan, E.TargetRef(bak.name, player)) is not None
+    assert T.pick(found, bakugan, E.TargetRef(bak.name, player, core=number)) is None
+
+    step = A.Attach(A.Selector("a", "BakuCore"), A.Selector("a", "Bakugan"))
+    refs = [E.TargetRef("Wren Halloway", core=number), E.TargetRef(bak.name, player)]
+    rule, violation = BA.targets_violation(state, player, (step,), refs) or ("", None)
+    assert rule == "6.2.1.2" and violation is not None and "names BakuCore slot" in violation.message
+    assert BA.targets_violation(state, player, (step,), [E.TargetRef(core=number), E.TargetRef(bak.name, player)]) is None
+
+
+def test_a_placement_is_offered_whichever_placed_bakucores_it_touches() -> None:
+    """legal_moves offers each BakuCore placement touching one placed BakuCore, drawn at
+    random: which ones it touches is the table's geometry, checked against the Field
+    (1.4/4.3.1) but not enumerated. ``offers`` (what mutation testing asks of a mutant the
+    verifier accepts) therefore matches a placement by player and icon; the verifier still
+    judges what it touches."""
+    lines = simulate("bakugan", 1, passes="explicit")
+    state, event = next((s.copy(), e) for s, e, _raw in replay_states(lines)
+                        if type(e) is E.Place and len(s.field_cores) >= 2)
+    for slot in sorted(state.field_cores):
+        assert GAME.offers(state, E.Place(0, event.by, event.core, [slot]))
+    assert GAME.offers(state, E.Place(0, event.by, event.core, sorted(state.field_cores)))
+    assert not GAME.offers(state, E.Place(0, state.other(event.by or ""), event.core, [1]))  # out of turn
+    stray = E.Place(0, event.by, event.core, [99])
+    assert GAME.offers(state, stray) and GAME.apply(state.copy(), stray)[0].rule == "bakugan:1.4/4.3.1"

@@ -675,3 +675,28 @@ def test_d28_a_copy_more_than_the_deck_holds_is_explained_from_the_journal() -> 
     assert [(r.rule, r.violation.severity) for r in found] == [("ttcg:2.2.1.b", "inconsistent")]
     assert "holds 1 copy of Mire Tentacle" in found[0].violation.message and "at seq 9, ann drew Mire Tentacle" in found[0].violation.message
     assert state.sides["ann"].knowledge.marks == 0
+
+
+def test_a_choice_among_cards_in_play_is_offered_whichever_cards_it_picks() -> None:
+    """legal_moves samples a few picks for a choice among cards in play; ``offers`` (what
+    mutation testing asks of a mutant the verifier accepts) takes any pick legal_moves could
+    have listed: distinct cards of its pool, as many as the choice allows, judged legal.
+    A recorded legal pick outside the sample was counted a miss before."""
+    from spec.ttcg.corpus import replay_states
+    from spec.ttcg.effects import Choice
+    from verifier.simulate import simulate
+
+    lines = simulate("ttcg", 3, passes="explicit")
+    state, event = next((s.copy(), e) for s, e, raw in replay_states(lines) if raw["seq"] == 572)
+    need = state.resolution.need if state.resolution is not None else None
+    assert type(event) is E.Choose and need is not None and isinstance(need.detail, Choice)
+    assert (need.detail.low, need.detail.high) == (1, 1)
+    key = GAME.choice_key(event)
+    assert not any(GAME.choice_key(move) == key for move in GAME.legal_moves(state))  # not in the sample
+    assert GAME.offers(state, event)
+    pool = GAME._pool_refs(state, need.detail)
+    assert len(pool) > 3 and all(GAME.offers(state, E.Choose(0, event.by, [ref])) for ref in pool)
+    assert not GAME.offers(state, E.Choose(0, event.by, pool[:2]))  # more cards than the choice allows
+    assert not GAME.offers(state, E.Choose(0, event.by, []))  # fewer
+    assert not GAME.offers(state, E.Choose(0, event.by, [E.Ref("No Such Card", event.by)]))  # not in the pool
+    assert not GAME.offers(state, E.Choose(0, "nobody", [pool[0]]))  # not the chooser: legal_moves lists none

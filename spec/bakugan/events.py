@@ -26,7 +26,8 @@ class TargetRef(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
 
     ``card`` names a Bakugan (by its Character), a Hero or Evo in play, or a card in the
     batch; ``owner`` is the player it belongs to (its controller for a batch entry);
-    ``core`` is the slot of a BakuCore instead of a card.
+    ``core`` is the slot of a BakuCore instead of a card. A selection names one or the
+    other: one naming both does not say what was chosen and is refused (6.2.1.2).
     """
 
     card: str = ""

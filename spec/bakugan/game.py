@@ -144,8 +144,12 @@ class Bakugan(Game[BakuganState, Event]):
 
     pass_snapshot_shares_cards = False  # the saved state copies the cards too
 
-    chance_fields: ClassVar[dict[str, tuple[str, ...]]] = {"draw": ("card",), "flip": ("card",), "roll": ("core",)}
-    """Chance outcomes legal_moves samples (left out when matching moves, see Game.choice_key)."""
+    chance_fields: ClassVar[dict[str, tuple[str, ...]]] = {"draw": ("card",), "flip": ("card",), "roll": ("core",),
+                                                            "place": ("touches",)}
+    """What legal_moves samples (left out when matching moves, see Game.choice_key): chance
+    outcomes, and which placed BakuCores a new one touches. That is the table's geometry,
+    which the spec checks against the Field (1.4/4.3.1) but does not enumerate: legal_moves
+    offers each placement with one placed BakuCore touched."""
 
     id: ClassVar[str] = "bakugan"
     title: ClassVar[str] = "Bakugan TCG (2023)"

@@ -174,8 +174,20 @@ def resolve(state: BakuganState, controller: str, slot: Slot, ref: TargetRef) ->
     return pick(candidates(state, controller, slot), slot, ref)
 
 
+def names_one_kind(slot: Slot, ref: TargetRef) -> bool:
+    """Whether a selection names the one kind of thing its slot takes (6.2.1.2): a BakuCore's
+    slot and nothing else for a BakuCore, no BakuCore's slot for a card. A selection naming
+    both a BakuCore and a card does not say which was chosen."""
+    if slot.kind == "core":
+        return ref.core is not None and not ref.card and ref.owner is None
+    return ref.core is None
+
+
 def pick(found: list[tuple[TargetRef, Any]], slot: Slot, ref: TargetRef) -> Any:
-    """The object ``ref`` means among a slot's :func:`candidates` ``found``, or ``None`` when it is none of them."""
+    """The object ``ref`` means among a slot's :func:`candidates` ``found``, or ``None`` when it
+    is none of them (or names more than its slot takes, :func:`names_one_kind`)."""
+    if not names_one_kind(slot, ref):
+        return None
     for candidate, obj in found:
         if slot.kind == "core":
             if ref.core == candidate.core:

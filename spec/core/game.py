@@ -260,8 +260,10 @@ class Game(ABC, Generic[S, E]):
     only rarely, or random games would end at once."""
 
     chance_fields: ClassVar[dict[str, tuple[str, ...]]] = {}
-    """Per event kind, the fields holding a chance outcome that :meth:`legal_moves` samples
-    (a drawn card's name, a die's face): :meth:`choice_key` leaves them out."""
+    """Per event kind, the fields whose value :meth:`legal_moves` samples instead of listing
+    every one: a chance outcome (a drawn card's name, a die's face), or a fact of the table
+    the spec checks but does not enumerate (where a piece lies). :meth:`choice_key` leaves
+    them out; the event is still applied and judged with them."""
 
     def choice_key(self, event: E) -> Any:
         """What identifies a move among the moves :meth:`legal_moves` offers.

@@ -1282,13 +1282,7 @@ class Ttcg(Game[TtcgState, Event]):
             options = [[]] if choice.low == 0 else []
             options += [[E.Ref(n)] for n in fits]
             return options
-        pool = self.effects.candidates(state, choice)
-        refs = []
-        for card in pool:
-            owner = card.owner
-            pile = B.pile_of(state, card.uid)
-            slot = B.slot_of(state, owner, pile) if pile is not None else None
-            refs.append(E.Ref(card.name or "", owner, slot))
+        refs = self._pool_refs(state, choice)
         options = []
         for size in sorted({choice.low, choice.high}):
             if size == 0:
@@ -1297,6 +1291,51 @@ class Ttcg(Game[TtcgState, Event]):
             for _ in range(3):
                 options.append(rng.sample(refs, size) if len(refs) >= size else list(refs))
         return options
+
+    def _pool_refs(self, state: TtcgState, choice: Choice) -> list[E.Ref]:
+        """How a ``choose`` event names each card a choice among cards outside a hand or deck may pick."""
+        refs = []
+        for card in self.effects.candidates(state, choice):
+            owner = card.owner
+            pile = B.pile_of(state, card.uid)
+            slot = B.slot_of(state, owner, pile) if pile is not None else None
+            refs.append(E.Ref(card.name or "", owner, slot))
+        return refs
+
+    def offers(self, state: TtcgState, event: Event) -> bool:
+        """Whether :meth:`legal_moves` offers ``event``, or would have had it listed every choice.
+
+        Among cards outside a hand or deck, legal_moves samples a few picks of the least and
+        the most cards (every subset would be too many). A ``choose`` there is offered when
+        it could be such a pick of any size between: distinct cards of the pool legal_moves
+        draws from (all of them when fewer than the least), judged legal as legal_moves judges
+        its moves.
+        """
+        if type(event) is E.Choose:
+            res = state.resolution
+            need = res.need if res is not None else None
+            if (need is not None and need.kind == "choose" and need.player == event.by and isinstance(need.detail, Choice)
+                    and need.detail.zone not in ("deck", "hand")):
+                return self._could_pick(state, need.detail, event)
+        return super().offers(state, event)
+
+    def _could_pick(self, state: TtcgState, choice: Choice, event: E.Choose) -> bool:
+        pool = self._pool_refs(state, choice)
+        picked = list(event.cards)
+        size = len(picked)
+        if not (choice.low <= size <= choice.high or size == len(pool) < choice.low):
+            return False
+        for ref in picked:
+            if ref not in pool:
+                return False
+            pool.remove(ref)
+        trial = state.copy()
+        self._probing = True
+        try:
+            rulings = self.apply(trial, event)
+        finally:
+            self._probing = False
+        return not any(r.violation.severity in ("illegal", "inconsistent", "malformed", "unverifiable") for r in rulings)
 
 
 # The rules these methods of Ttcg encode, noted here rather than by ``@BOOK.encodes`` on each: compiled, a
