@@ -152,7 +152,7 @@ def test_bench_says_what_two_slower_cores_bound_the_speed_up_to() -> None:
 
     assert len(_host_lines(result(1.08))) == 1  # a quiet pair of cores: nothing more said
     slow = _host_lines(result(1.25))[-1]
-    assert "1.25x the processor time of one job" in slow and "faster than about 1.60x" in slow
+    assert "1.25x the processor time of one job" in slow and "room for a speed-up of about 1.60x" in slow
     assert "--jobs 2 speed-up 1.50x (target 1.8, 1.25x one job's processor time)" in to_text(result(1.25))
     assert "--jobs 2 speed-up 1.50x (target 1.8)" in to_text(result(None))  # a system that does not count it
 
