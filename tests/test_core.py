@@ -283,6 +283,23 @@ def item(name: str) -> QueueItem:
     return QueueItem("card", "alice", CardObj(1, name, "alice"), ())
 
 
+def test_queue_items_written_out_constructor_takes_each_field_as_the_generated_one_would() -> None:
+    """QueueItem's ``__init__`` is written out (tests/written_out.py): every field by keyword
+    and by position, ``context`` a fresh dict when not given, and a copy made with
+    ``dataclasses.replace`` (as PendingQueue.copy makes one) keeps the other fields."""
+    from dataclasses import replace
+
+    from tests.written_out import defaults_as_declared, made_again_by_keyword_and_position
+
+    card = CardObj(1, "Spark", "alice")
+    met = [item("plain"), QueueItem("triggered", "bob", card, (), ("x",), {"self": ("bob", "Spark")}, True),
+           QueueItem("activated", "alice", None, (), context={"neopet": "Kacheek"})]
+    assert made_again_by_keyword_and_position(QueueItem, met) == 3
+    defaults_as_declared(QueueItem, met[1])
+    copy = replace(met[1], context=dict(met[1].context))
+    assert copy == met[1] and copy.context is not met[1].context
+
+
 def test_fifo_queue_resolves_the_oldest_first() -> None:
     queue = PendingQueue("fifo")
     for name in ("first", "second", "third"):

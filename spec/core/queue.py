@@ -15,7 +15,7 @@ from grammar.ast import Step
 Order = Literal["fifo", "lifo"]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class QueueItem:
     """A card, activated ability or triggered ability waiting to resolve."""
 
@@ -27,6 +27,21 @@ class QueueItem:
     targets: tuple[Any, ...] = ()
     context: dict[str, Any] = field(default_factory=dict)
     negated: bool = False
+
+    def __init__(self, kind: Literal["card", "activated", "triggered", "delayed"], controller: str, source: Any,
+                 effect: tuple[Step, ...], targets: tuple[Any, ...] = (), context: dict[str, Any] | None = None,
+                 negated: bool = False) -> None:
+        # Written out (init=False), with the dataclass's fields, order and defaults (a fresh dict
+        # for ``context``): the __init__ dataclasses generates stays an interpreted function even
+        # in the compiled class, and an item is made for every card played, ability activated or
+        # trigger met, and copied with the state.
+        self.kind = kind
+        self.controller = controller
+        self.source = source
+        self.effect = effect
+        self.targets = targets
+        self.context = {} if context is None else context
+        self.negated = negated
 
     @property
     def name(self) -> str:
