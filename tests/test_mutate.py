@@ -53,6 +53,29 @@ def test_the_mutate_command(legal_game: Path) -> None:
     assert data["share_flagged"] == 1.0 and data["missed"] == []
 
 
+def test_the_verifiers_gaps_are_kept_as_replays_to_verify_again(legal_game: Path, tmp_path: Path) -> None:
+    """``--keep DIR`` writes each mutant missed or flagged without a rule as a replay file."""
+    from verifier.mutate import keep
+    from verifier.verify import verify_file
+
+    report = run([legal_game], count=4, seed=2)
+    assert keep(report, tmp_path / "none") == [] and (tmp_path / "none").is_dir()  # no gap: nothing written
+    gap = next(m for m in report.mutants if m.outcome == "flagged")
+    gap.outcome = "missed"  # stands for a gap the verifier would have
+    (written,) = keep(report, tmp_path / "kept")
+    assert written.name == "game-mutant-1.jsonl"
+    assert written.read_text(encoding="utf-8").splitlines() == gap.lines
+    assert verify_file(written).findings[0].rule == gap.rule  # the same game, verified again
+
+    result = CliRunner().invoke(app, ["mutate", str(legal_game), "-n", "2", "--keep", str(tmp_path / "cli"), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["kept"] == []
+    blocked = tmp_path / "a-file"
+    blocked.write_text("", encoding="utf-8")
+    result = CliRunner().invoke(app, ["mutate", str(legal_game), "-n", "2", "--keep", str(blocked / "sub")])
+    assert result.exit_code == 2 and "cannot write the mutants to" in result.output
+
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -93,6 +93,9 @@ def mutate(
     count: Annotated[int, typer.Option("--count", "-n", min=1, help="Mutants per replay.")] = 20,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the mutations.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
+    keep_in: Annotated[Path | None, typer.Option(
+        "--keep", metavar="DIR",
+        help="Write each mutant missed or flagged without a rule to DIR as a replay, to verify it again.")] = None,
 ) -> None:
     """Mutate legal replays (drop, duplicate, swap an event; change a card, number, player, target, phase)
     and report the share of illegal mutants the verifier flags with a rule.
@@ -100,7 +103,7 @@ def mutate(
     Exit code 1 when a mutant was missed (the verifier called it legal, legal_moves did not).
     """
     from verifier.cli import _replay_files
-    from verifier.mutate import run
+    from verifier.mutate import keep, run
 
     files = _replay_files(paths)
     if not files:
@@ -109,6 +112,14 @@ def mutate(
     report = run(files, count, seed)
     result = report.to_json()
     counts = result["counts"]
+    kept: list[Path] = []
+    if keep_in is not None:
+        try:
+            kept = keep(report, keep_in)
+        except OSError as error:
+            typer.echo(f"arbiter: cannot write the mutants to {keep_in}: {error.strerror or error}", err=True)
+            raise typer.Exit(2) from None
+        result["kept"] = [str(path) for path in kept]
     if as_json:
         typer.echo(json.dumps(result, indent=2))
     else:
@@ -116,4 +127,6 @@ def mutate(
         typer.echo(f"share of illegal mutants flagged with a rule: {report.share_flagged:.1%}")
         for miss in result["missed"]:
             typer.echo(f"  MISSED {miss['source']} [{miss['operator']}] {miss['change']}: {miss['why']}")
+        for path in kept:
+            typer.echo(f"  kept {path}")
     raise typer.Exit(1 if counts.get("missed") else 0)

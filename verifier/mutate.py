@@ -265,6 +265,23 @@ def judge(mutant: Mutant, game_id: str, header: dict[str, Any], folder: Path) ->
     mutant.why = why
 
 
+KEPT_OUTCOMES = ("missed", "flagged_without_rule")
+"""The outcomes whose mutants :func:`keep` writes out: the verifier's gaps."""
+
+
+def keep(report: MutationReport, folder: Path) -> list[Path]:
+    """Write each mutant the verifier missed or flagged without a rule to ``folder`` as a
+    replay file (``<replay>-mutant-<n>.jsonl``, numbered in the order met), so that it can
+    be verified again (``arbiter verify``) while the gap is mended. Returns the files."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for number, mutant in enumerate((m for m in report.mutants if m.outcome in KEPT_OUTCOMES), 1):
+        path = folder / f"{Path(mutant.source).stem}-mutant-{number}.jsonl"
+        path.write_text("\n".join(mutant.lines) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
+
+
 def run(paths: list[Path], count: int, seed: int = 0, operators: tuple[str, ...] = OPERATORS) -> MutationReport:
     """``count`` mutants per replay of ``paths`` (legal replays), each verified and classified."""
     rng = random.Random(seed)
