@@ -1303,7 +1303,7 @@ class Ttcg(Game[TtcgState, Event]):
         return refs
 
     def offers(self, state: TtcgState, event: Event) -> bool:
-        """Whether :meth:`legal_moves` offers ``event``, or would have had it listed every choice.
+        """Whether :meth:`legal_moves` offers ``event``, or would if it listed every pick.
 
         Among cards outside a hand or deck, legal_moves samples a few picks of the least and
         the most cards (every subset would be too many). A ``choose`` there is offered when
@@ -1320,6 +1320,7 @@ class Ttcg(Game[TtcgState, Event]):
         return super().offers(state, event)
 
     def _could_pick(self, state: TtcgState, choice: Choice, event: E.Choose) -> bool:
+        """Whether ``event`` is a pick legal_moves could list for ``choice`` (see :meth:`offers`)."""
         pool = self._pool_refs(state, choice)
         picked = list(event.cards)
         size = len(picked)
