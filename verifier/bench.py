@@ -61,7 +61,7 @@ BUSY_SPREAD = 1.25
 
 SLOW_PAIR = 1.15
 """A two-job batch's processor time over the one-job batch's above which the text output
-says what that bounds the speed-up to (a quiet two-core host gives about 1.1)."""
+says what room that leaves for the speed-up (a quiet two-core host gives about 1.1)."""
 
 TARGETS = {"verify_events_per_s": 150_000, "verify_over_decode": 20.0, "texts_per_s": 10_000, "jobs2_speedup": 1.8}
 """The goals of issue 8, printed beside the measurements."""
@@ -80,9 +80,9 @@ class GameBench:
     verify_over_decode: float = 0.0
     jobs2_speedup: float | None = None
     jobs2_processor_ratio: float | None = None
-    """The processor time of the fastest-in-processor-time two-job batch (this process and its
-    workers) over that of the one-job batch: how much work the second core cost (``None``
-    where the system does not count it)."""
+    """The least processor time of the two-job runs (this process and its workers) over the
+    least of the one-job runs: how much more processor time two jobs needed for the same
+    files (``None`` where the system does not count it)."""
     verdicts: dict[str, int] = field(default_factory=dict)
     host_steal: float | None = None
     """The share of the machine's processor time taken by other guests while this game was timed."""
