@@ -664,7 +664,8 @@ def targets_violation(state: BakuganState, player: str, steps: tuple[A.Step, ...
         if obj is None:
             if not T.names_one_kind(slot, ref):
                 named = f"BakuCore slot {ref.core} and card {ref.card or '(none)'}" + (f" of {ref.owner}" if ref.owner else "")
-                return "6.2.1.2", Violation(f"the selection names {named}: it must name one {slot.kind} alone",
+                wanted = "BakuCore" if slot.kind == "core" else "card"
+                return "6.2.1.2", Violation(f"the selection names {named}: it must name one {wanted} alone",
                                             expected="a BakuCore slot alone" if slot.kind == "core" else "a card, no BakuCore slot",
                                             actual=named)
             if slot.kind == "bakugan" and slot.key == "implied":
