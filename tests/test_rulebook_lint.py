@@ -178,3 +178,13 @@ def test_cli_text_report_and_bad_input(tmp_path: Path) -> None:
     assert "dangling-reference" in result.stdout and "77.7" in result.stdout
     assert runner.invoke(app, ["rulebook-lint", "no-such-game"]).exit_code == 2
     assert runner.invoke(app, ["rulebook-lint", "neopets", "--book", str(tmp_path / "missing.txt")]).exit_code == 2
+
+
+def test_the_checkout_is_found_whether_the_spec_runs_compiled_or_not() -> None:
+    """``ROOT`` is the checkout even when the package is imported from the compiled build's
+    copy under ``.build/compiled`` (which once hid ``../shared`` from the lint)."""
+    checkout = Path(__file__).resolve().parents[1]
+    assert checkout == L.ROOT
+    shared = checkout.parent / "shared"
+    if (shared / "rules").is_dir():
+        assert L.shared_dir() == shared

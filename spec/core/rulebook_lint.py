@@ -54,8 +54,11 @@ from typing import Literal
 
 import msgspec
 
-ROOT = Path(__file__).resolve().parents[2]
-"""The checkout (the folder holding ``spec/``)."""
+from spec import compiled
+
+ROOT = compiled.SOURCE.parent
+"""The checkout (the folder holding ``spec/``): read off the sources' place, since with the
+compiled build active this module is imported from its copy under ``.build/compiled``."""
 
 Severity = Literal["error", "warning", "note"]
 
