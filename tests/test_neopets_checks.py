@@ -17,6 +17,7 @@ from typing import Any, cast
 import pytest
 
 from spec import load_game
+from spec.core.cards import CardDatabase, CardDef
 from spec.core.state import CardObj
 from spec.neopets import events as E
 from spec.neopets.game import Neopets
@@ -414,3 +415,52 @@ def test_nothing_can_be_added_before_the_first_sentence_is_done() -> None:
     rulings = GAME.apply(state, E.Play(0, state.nonactive, "Crunchy Kelp Crisps"))
     assert rulings and rulings[0].violation.severity == "illegal"
     assert not state.queue.items
+
+
+# ---------------------------------------------------------------- optional steps and "may"
+
+
+def _refused(state: NeopetsState, move: Any) -> bool:
+    return any(r.violation.severity in ("illegal", "inconsistent", "malformed") for r in GAME.apply(state.copy(), move))
+
+
+def test_any_other_move_than_declining_lets_an_optional_step_go_and_is_offered() -> None:
+    """An optional step (here "reroll up to ...") waiting for its player is let go by any
+    other move, as a Decline would let it go (docs/neopets-decisions.rst). ``legal_moves``
+    and ``offers`` (what mutation testing asks of a mutant) must agree with the verifier:
+    every move legal once the step is declined is offered while it still waits."""
+    state = next(s.copy() for seed in range(1, 6) for s in _states(seed)
+                 if s.resolution is not None and s.resolution.need is not None
+                 and s.resolution.need.optional and s.resolution.need.kind != "may")
+    need = state.resolution.need if state.resolution is not None else None
+    assert need is not None
+    declined = state.copy()
+    assert not GAME.apply(declined, E.Decline(0, need.player))
+    later = [m for m in GAME.legal_moves(declined) if type(m) is not E.Decline]
+    assert later, "declining leads somewhere"
+    for move in later:
+        assert not _refused(state, move), move
+        assert GAME.offers(state, move), move
+
+
+def test_a_may_is_taken_up_by_doing_what_it_offers() -> None:
+    """8.20.15b: "you may" waits for its player; a Decline refuses it, and doing what it
+    offers (here the draw) takes it up. Both are offered, and the draw is legal."""
+    state = state_where(preparation)
+    picnic = CardDef("Picnic Crumb", "Food", "You may draw a card.")
+    state.cards = CardDatabase("test", "neopets", 1, list(state.cards) + [picnic])
+    player = state.active
+    state.sides[player].inventory.add(state.new_card(picnic.name, player, picnic))
+    assert not GAME.apply(state, E.Play(0, player, picnic.name))
+    GAME.apply(state, E.Pass(0, player))
+    GAME.apply(state, E.Pass(0, state.nonactive))
+    need = state.resolution.need if state.resolution is not None else None
+    assert need is not None and need.kind == "may" and need.player == player
+    moves = GAME.legal_moves(state)
+    assert E.Decline(0, player) in moves
+    draws = [m for m in moves if type(m) is E.Draw and m.by == player]
+    assert draws, "taking the may up by drawing is offered"
+    taken = state.copy()
+    assert not GAME.apply(taken, draws[0])
+    assert taken.resolution is None or taken.resolution.need is None
+    assert _refused(state, E.Pass(0, player)), "a pass takes the may up and then fails to draw"

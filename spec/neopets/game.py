@@ -1285,6 +1285,19 @@ class Neopets(Game[NeopetsState, Event]):
             out.extend(self._need_candidates(state, need, rng))
             if need.optional:
                 out.append(E.Decline(seq, need.player))
+                # any other event takes a "may" up, or lets an optional step go, first (see _feed):
+                # what the effect asks next, or the window it ends in, offers the rest
+                trial = state.copy()
+                trial_res = trial.resolution
+                assert trial_res is not None
+                trial_res.need = None
+                if need.kind == "may":
+                    trial_res.push(need.detail)
+                try:
+                    self._continue(trial)
+                except (B.Unmodelled, UnsupportedStep):
+                    return out
+                out.extend(self._candidates(trial, rng))
             return out
         for player in state.players:
             side = state.sides[player]
