@@ -682,3 +682,19 @@ def test_a_placement_is_offered_whichever_placed_bakucores_it_touches() -> None:
     assert not GAME.offers(state, E.Place(0, state.other(event.by or ""), event.core, [1]))  # out of turn
     stray = E.Place(0, event.by, event.core, [99])
     assert GAME.offers(state, stray) and GAME.apply(state.copy(), stray)[0].rule == "bakugan:1.4/4.3.1"
+
+
+def test_a_selection_naming_a_card_outside_the_database_is_refused_under_6_2_1_2() -> None:
+    """A selection is matched against what is on the table; one naming a card the database
+    does not hold names nothing there, so it is as illegal as any other selection of
+    nothing (6.2.1.2), not unverifiable: no card text is needed to judge it (found by
+    mutation testing, which counted it as flagged without a rule)."""
+    lines = simulate("bakugan", 1, passes="explicit")
+    state, event = next((s.copy(), e) for s, e, _raw in replay_states(lines)
+                        if type(e) is E.Play and any(t.card for t in e.targets))
+    assert not GAME.apply(state.copy(), event)
+    stray = E.TargetRef("Nowhere Wanderer", event.targets[0].owner)
+    assert "Nowhere Wanderer" not in state.cards
+    bad = E.Play(event.seq, event.by, event.card, [stray, *event.targets[1:]], event.on, event.x, event.uncharge)
+    rulings = GAME.apply(state, bad)
+    assert [(r.rule, r.violation.severity) for r in rulings] == [("bakugan:6.2.1.2", "illegal")]

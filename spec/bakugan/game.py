@@ -290,10 +290,6 @@ class Bakugan(Game[BakuganState, Event]):
                     name = getattr(ev, field)
                     if name is not None and name not in known:
                         return [self._unknown_card(state, name)]
-                if facts.targets:
-                    unknown = self._unknown_selection(state, ev)
-                    if unknown is not None:
-                        return [unknown]
             stage = state.stage
             if stage == "turn":
                 place = state.node
@@ -371,15 +367,6 @@ class Bakugan(Game[BakuganState, Event]):
         """The finding for a card an event names that the database does not hold."""
         return Ruling(None, Violation(f"{name!r} is not in the card database {state.cards.name}",
                                       "a card the spec knows", name, "unverifiable"))
-
-    @staticmethod
-    def _unknown_selection(state: BakuganState, ev: Any) -> Ruling | None:
-        """A selection of the event naming a card the database does not hold."""
-        for ref in ev.targets:
-            if ref.card and ref.card not in state.cards:
-                return Ruling(None, Violation(f"the selection {ref.card!r} is not in the card database {state.cards.name}",
-                                              "a card the spec knows", ref.card, "unverifiable"))
-        return None
 
     # ------------------------------------------------------------------ set-up
 
@@ -1579,7 +1566,10 @@ def _index_watchers(state: BakuganState) -> dict[str, tuple[_Watchers, _Watchers
 
 
 _NAMING: Final = ("card", "bakugan", "on")
-"""The fields of an event that name a card of the database (its selections, ``targets``, name some too)."""
+"""The fields of an event that name a card of the database. Its selections (``targets``) are
+not among them: a selection is matched against what is on the table, and one naming
+nothing there is refused under 6.2.1.2 whatever the name, in the database or not
+(:func:`spec.bakugan.actions.targets_violation`)."""
 
 
 class _KindFacts:
@@ -1588,9 +1578,9 @@ class _KindFacts:
     A class with slots (not a named tuple): its fields are read several times for every event,
     and reading a slot is the quickest attribute read there is."""
 
-    __slots__ = ("action", "check_of", "claim", "fed", "kind", "names", "perform", "performed", "staged", "targets", "tests")
+    __slots__ = ("action", "check_of", "claim", "fed", "kind", "names", "perform", "performed", "staged", "tests")
 
-    def __init__(self, kind: str, performed: bool, names: tuple[str, ...], targets: bool, claim: bool,
+    def __init__(self, kind: str, performed: bool, names: tuple[str, ...], claim: bool,
                  action: Action[Any, Any], staged: X.Staged, perform: Any) -> None:
         self.kind = kind
         """Its kind (the type's tag)."""
@@ -1598,8 +1588,6 @@ class _KindFacts:
         """A player performs it: the event must say who (every kind but :data:`NO_ACTOR`)."""
         self.names = names
         """Its fields of :data:`_NAMING`: each names a card of the database, or nothing (``None``)."""
-        self.targets = targets
-        """It has selections (``targets``), each of which may name a card of the database."""
         self.claim = claim
         """A claim (``E.KINDS``): it is still judged once the game is over, and while an effect waits."""
         forfeit = kind == "forfeit"
@@ -1609,8 +1597,6 @@ class _KindFacts:
         :attr:`perform` is ``Bakugan._do_forfeit``."""
         if forfeit and (action.checks or perform is not Bakugan._do_forfeit):
             raise ValueError("a concession is carried out before any check")
-        if targets and not names:
-            raise ValueError(f"{kind}: selections are read for the kinds that name a card (Bakugan.apply)")
         self.action = action
         """The action whose preconditions judge it (``BOOK.actions``)."""
         self.staged = staged
@@ -1633,7 +1619,7 @@ def _facts_for(cls: type) -> _KindFacts:
         kind = str(cls.__struct_config__.tag)  # type: ignore[attr-defined]
         fields = cls.__struct_fields__  # type: ignore[attr-defined]
         perform = _PERFORM.get(kind) or getattr(Bakugan, f"_do_{kind}", None) or Bakugan._do_nothing
-        facts = _FACTS[cls] = _KindFacts(kind, kind not in NO_ACTOR, tuple(f for f in _NAMING if f in fields), "targets" in fields,
+        facts = _FACTS[cls] = _KindFacts(kind, kind not in NO_ACTOR, tuple(f for f in _NAMING if f in fields),
                                          E.KINDS[kind] == "claim", BOOK.actions[kind], X.staged(BOOK.actions[kind]), perform)
         setattr(cls, "_facts", facts)  # noqa: B010  # read off the event itself in apply (a struct type: mypyc knows no such attribute)
     return facts
