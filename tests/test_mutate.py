@@ -138,3 +138,16 @@ def test_mutants_of_an_implicit_pass_game_are_judged_not_left_unconfirmed(tmp_pa
     report = run([path], count=12, seed=4)
     assert report.counts["missed"] == 0, [(m.description, m.why) for m in report.mutants if m.outcome == "missed"]
     assert {m.outcome for m in report.mutants} <= {"flagged", "still_legal"}
+
+
+def test_a_replay_that_is_not_legal_is_skipped_not_mutated(legal_game: Path) -> None:
+    """A mutant of a replay the verifier already refuses cannot show what the change did:
+    such a replay is skipped and listed with its verdict; given nothing else, the command
+    says there is no legal replay to mutate."""
+    illegal = Path(__file__).parent.parent / "replays" / "neopets" / "illegal" / "breaks-1-1-p2.jsonl"
+    report = run([illegal, legal_game], count=3, seed=1)
+    assert [source for source, _why in report.skipped] == [str(illegal)]
+    assert report.skipped[0][1].startswith("illegal at seq ")
+    assert report.mutants and {m.source for m in report.mutants} == {str(legal_game)}
+    result = CliRunner().invoke(app, ["mutate", str(illegal), "-n", "2"])
+    assert result.exit_code == 2 and "no legal replay to mutate" in result.output

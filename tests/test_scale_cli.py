@@ -170,6 +170,20 @@ def test_random_games_are_not_ended_by_choice_at_once() -> None:
     assert max(ended) < min(lengths), ended
 
 
+def test_random_games_steer_clear_of_clashes_no_rule_settles(tmp_path: Path) -> None:
+    """Showboat lets its player flip events and Heckling Fans forbids the rival to: a clash
+    between two cards that no Epic Battles rule settles, so the verifier calls a game
+    where both are in force unverifiable (Game.conflicts_met). The simulator, playing
+    both whenever it may, draws another move instead: every game it writes is legal."""
+    from verifier.simulate import simulate
+
+    for seed in range(1, 4):
+        path = tmp_path / f"clash-{seed}.jsonl"
+        path.write_bytes(b"\n".join(simulate("epic_battles", seed, prefer=("Showboat", "Heckling Fans"))) + b"\n")
+        report = verify_file(path)
+        assert report.verdict == "legal", (seed, [f.message for f in report.findings if f.severity != "info"][:1])
+
+
 def _against(ref: str, corpus: Path, *more: str) -> Any:
     return CliRunner().invoke(app, ["bench", "neopets", "--against", ref, "--events", "300", "--corpus", str(corpus),
                                     "--pairs", "1", "--repeat", "1", *more])

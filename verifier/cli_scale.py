@@ -110,6 +110,11 @@ def mutate(
         typer.echo("arbiter: no replay files found", err=True)
         raise typer.Exit(2)
     report = run(files, count, seed)
+    if len(report.skipped) == len(files):
+        for source, why in report.skipped:
+            typer.echo(f"arbiter: {source} is not legal ({why})", err=True)
+        typer.echo("arbiter: no legal replay to mutate", err=True)
+        raise typer.Exit(2)
     result = report.to_json()
     counts = result["counts"]
     kept: list[Path] = []
@@ -123,10 +128,12 @@ def mutate(
     if as_json:
         typer.echo(json.dumps(result, indent=2))
     else:
-        typer.echo(f"{len(report.mutants)} mutants of {len(files)} replay(s): " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+        typer.echo(f"{len(report.mutants)} mutants of {len(files) - len(report.skipped)} replay(s): " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
         typer.echo(f"share of illegal mutants flagged with a rule: {report.share_flagged:.1%}")
         for miss in result["missed"]:
             typer.echo(f"  MISSED {miss['source']} [{miss['operator']}] {miss['change']}: {miss['why']}")
+        for skipped in result["skipped"]:
+            typer.echo(f"  skipped {skipped['source']}, not legal: {skipped['why']}")
         for path in kept:
             typer.echo(f"  kept {path}")
     raise typer.Exit(1 if counts.get("missed") else 0)

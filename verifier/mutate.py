@@ -68,6 +68,9 @@ class MutationReport:
     """Outcomes over a set of mutants."""
 
     mutants: list[Mutant] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    """Replays given that are not legal, and why (their verdict and first finding): a
+    mutant of one could not be told apart from it, so none is made."""
 
     @property
     def counts(self) -> Counter[str]:
@@ -83,7 +86,8 @@ class MutationReport:
         return {"counts": dict(self.counts), "share_flagged": self.share_flagged,
                 "missed": [{"source": m.source, "operator": m.operator, "index": m.index, "change": m.description, "why": m.why}
                            for m in self.mutants if m.outcome == "missed"],
-                "by_operator": {op: dict(Counter(m.outcome for m in self.mutants if m.operator == op)) for op in OPERATORS}}
+                "by_operator": {op: dict(Counter(m.outcome for m in self.mutants if m.operator == op)) for op in OPERATORS},
+                "skipped": [{"source": source, "why": why} for source, why in self.skipped]}
 
 
 # ------------------------------------------------------------------ making mutants
@@ -283,12 +287,23 @@ def keep(report: MutationReport, folder: Path) -> list[Path]:
 
 
 def run(paths: list[Path], count: int, seed: int = 0, operators: tuple[str, ...] = OPERATORS) -> MutationReport:
-    """``count`` mutants per replay of ``paths`` (legal replays), each verified and classified."""
+    """``count`` mutants per replay of ``paths``, each verified and classified.
+
+    Each replay is verified first: one that is not legal is skipped (listed in
+    :attr:`MutationReport.skipped`), since whatever its mutants' verdicts, the change
+    would not be what made them.
+    """
     rng = random.Random(seed)
     report = MutationReport()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for path in paths:
+            original = verify_file(path)
+            if original.verdict != "legal":
+                first = next((f for f in original.findings if f.severity != "info"), None)
+                where = f" at seq {first.seq}" if first is not None and first.seq is not None else ""
+                report.skipped.append((str(path), original.verdict + (f"{where}: {first.message}" if first is not None else "")))
+                continue
             lines = path.read_text(encoding="utf-8").splitlines()
             header = json.loads(lines[0])
             events = [json.loads(line) for line in lines[1:] if line.strip()]

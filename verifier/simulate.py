@@ -3,10 +3,16 @@
 The simulator builds a random deck from the game's card database within its
 construction rules (:meth:`deck`), then plays moves picked at random among those the
 spec allows until the game ends. The same seed gives the same game, byte for byte.
+
+A move the spec allows can still bring two card effects into a clash that no rule of the
+game settles; the verifier reports such a game ``unverifiable`` (``Game.conflicts_met``).
+The simulator draws again instead, so that every game it writes is one the verifier can
+call legal; when no other move is left, the game stops there.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from pathlib import Path
 from typing import Any
@@ -40,26 +46,25 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
     header = {"replay": 1, "game": game_id, "ruleset": game.rulesets[-1], "players": list(players), "decks": decks,
               "cards": game.default_cards, "options": {"passes": passes}, "meta": {"generator": "arbiter simulate", "seed": seed}}
     events: list[dict[str, Any]] = []
+    memo: dict[str, Any] = {}  # what conflicts_met has reported, as the verifier keeps it
     while len(events) < max_events:
         moves = game.legal_moves(state, rng)
-        if not moves:
-            break
-        passes_only = [m for m in moves if m.__struct_config__.tag == "pass"]
-        others = [m for m in moves if m.__struct_config__.tag != "pass"]
-        playing_on = [m for m in others if m.__struct_config__.tag not in game.ending_moves]
-        if playing_on and len(playing_on) < len(others) and rng.random() >= ending_weight:
-            others = playing_on  # the players end a game by choice only now and then (Game.ending_moves)
-        favoured = [m for m in others if getattr(m, "card", None) in prefer]
-        if favoured:
-            pick = rng.choice(favoured)
-        else:
-            pick = rng.choice(passes_only) if passes_only and (not others or rng.random() < pass_weight) else rng.choice(others)
-        move = msgspec.structs.replace(pick, seq=len(events) + 1)
         before = game.facts(state)
-        rulings = game.apply(state, move)
-        bad = [r for r in rulings if r.violation.severity != "info"]
-        if bad:  # legal_moves and apply disagree: a bug in the spec
-            raise AssertionError(f"seed {seed}: the spec refused its own legal move {move}: {bad[0].rule} {bad[0].violation}")
+        while moves:
+            pick = _pick(game, moves, rng, prefer, pass_weight, ending_weight)
+            move = msgspec.structs.replace(pick, seq=len(events) + 1)
+            trial, trial_memo = state.copy(), copy.deepcopy(memo)
+            rulings = game.apply(trial, move)
+            bad = [r for r in rulings if r.violation.severity != "info"]
+            if bad:  # legal_moves and apply disagree: a bug in the spec
+                raise AssertionError(f"seed {seed}: the spec refused its own legal move {move}: {bad[0].rule} {bad[0].violation}")
+            if any(r.violation.severity != "info" for r in game.conflicts_met(trial, trial_memo)):
+                moves.remove(pick)  # a clash no rule settles: the verifier could not call the game legal
+                continue
+            state, memo = trial, trial_memo
+            break
+        else:
+            break  # no move left, or none the verifier could judge
         events.append(msgspec.to_builtins(move))
         if claims:
             for i, claim in enumerate(game.claims_since(state, before), len(events) + 1):
@@ -71,6 +76,21 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
         for i, e in enumerate(events, 1):
             e["seq"] = i
     return [_encoder.encode(header)] + [_encoder.encode(e) for e in events]
+
+
+def _pick(game: Game[Any, Any], moves: list[Any], rng: random.Random, prefer: tuple[str, ...], pass_weight: float,
+          ending_weight: float) -> Any:
+    """One of ``moves``, drawn as :func:`simulate` says: a preferred card whenever one can be
+    played, a pass with chance ``pass_weight``, a move ending the game only now and then."""
+    passes_only = [m for m in moves if m.__struct_config__.tag == "pass"]
+    others = [m for m in moves if m.__struct_config__.tag != "pass"]
+    playing_on = [m for m in others if m.__struct_config__.tag not in game.ending_moves]
+    if playing_on and len(playing_on) < len(others) and rng.random() >= ending_weight:
+        others = playing_on  # the players end a game by choice only now and then (Game.ending_moves)
+    favoured = [m for m in others if getattr(m, "card", None) in prefer]
+    if favoured:
+        return rng.choice(favoured)
+    return rng.choice(passes_only) if passes_only and (not others or rng.random() < pass_weight) else rng.choice(others)
 
 
 def write_games(game_id: str, count: int, seed: int, out: Path, passes: str = "explicit", claims: bool = False) -> list[Path]:
