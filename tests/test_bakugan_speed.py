@@ -726,7 +726,6 @@ def test_the_tests_apply_runs_are_the_checks_kept_per_place_and_name_their_check
         expected = G._PERFORM.get(facts.kind) or getattr(G.Bakugan, f"_do_{facts.kind}", None) or G.Bakugan._do_nothing
         assert facts.perform is expected
         assert facts.fed == (not facts.claim and facts.kind != "forfeit")  # a concession goes on while an effect waits
-        assert facts.targets <= bool(facts.names)  # apply reads the selections of the kinds naming a card
     forfeit = G._facts_for(E.Forfeit)
     assert not forfeit.action.checks and forfeit.perform is G.Bakugan._do_forfeit  # carried out wherever the game stands
 

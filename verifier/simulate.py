@@ -12,7 +12,6 @@ call legal; when no other move is left, the game stops there.
 
 from __future__ import annotations
 
-import copy
 import random
 from pathlib import Path
 from typing import Any
@@ -53,7 +52,7 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
         while moves:
             pick = _pick(game, moves, rng, prefer, pass_weight, ending_weight)
             move = msgspec.structs.replace(pick, seq=len(events) + 1)
-            trial, trial_memo = state.copy(), copy.deepcopy(memo)
+            trial, trial_memo = state.copy(), _memo_copy(memo)
             rulings = game.apply(trial, move)
             bad = [r for r in rulings if r.violation.severity != "info"]
             if bad:  # legal_moves and apply disagree: a bug in the spec
@@ -76,6 +75,12 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
         for i, e in enumerate(events, 1):
             e["seq"] = i
     return [_encoder.encode(header)] + [_encoder.encode(e) for e in events]
+
+
+def _memo_copy(memo: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a ``Game.conflicts_met`` memo to try a move with: its sets, lists and dicts
+    copied, everything else shared (the games replace those values, never change them)."""
+    return {key: value.copy() if type(value) in (set, dict, list) else value for key, value in memo.items()}
 
 
 def _pick(game: Game[Any, Any], moves: list[Any], rng: random.Random, prefer: tuple[str, ...], pass_weight: float,

@@ -323,7 +323,10 @@ class Game(ABC, Generic[S, E]):
         :attr:`conflicts_stamp`, after every event that moved it) with ``memo``, a dict it keeps for one
         replay (the game stores there what it has reported). A settled conflict gives an
         ``info`` finding naming the effects and the precedence rule; a gap in the rules, or
-        a check z3 could not decide, an ``unverifiable`` one. Keep it cheap: the default
+        a check z3 could not decide, an ``unverifiable`` one. What ``memo`` holds is either
+        a set, list or dict of plain values or a value replaced, never changed, once stored:
+        the simulator tries a move on copies of the state and of the memo, one level deep
+        (``verifier.simulate``). Keep it cheap: the default
         reports nothing, and a game should call z3 only once a pre-filter has found two
         effects that could clash.
         """
