@@ -13,6 +13,7 @@ call legal; when no other move is left, the game stops there.
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,8 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
               "cards": game.default_cards, "options": {"passes": passes}, "meta": {"generator": "arbiter simulate", "seed": seed}}
     events: list[dict[str, Any]] = []
     memo: dict[str, Any] = {}  # what conflicts_met has reported, as the verifier keeps it
+    stamp = attrgetter(game.conflicts_stamp) if game.conflicts_stamp else None
+    stamp_seen: Any = None  # and it is asked, as the verifier asks it, once the stamp moved
     while len(events) < max_events:
         moves = game.legal_moves(state, rng)
         before = game.facts(state)
@@ -57,10 +60,11 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
             bad = [r for r in rulings if r.violation.severity != "info"]
             if bad:  # legal_moves and apply disagree: a bug in the spec
                 raise AssertionError(f"seed {seed}: the spec refused its own legal move {move}: {bad[0].rule} {bad[0].violation}")
-            if any(r.violation.severity != "info" for r in game.conflicts_met(trial, trial_memo)):
+            now = stamp(trial) if stamp is not None else object()
+            if now != stamp_seen and any(r.violation.severity != "info" for r in game.conflicts_met(trial, trial_memo)):
                 moves.remove(pick)  # a clash no rule settles: the verifier could not call the game legal
                 continue
-            state, memo = trial, trial_memo
+            state, memo, stamp_seen = trial, trial_memo, now
             break
         else:
             break  # no move left, or none the verifier could judge
