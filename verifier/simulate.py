@@ -13,7 +13,6 @@ call legal; when no other move is left, the game stops there.
 from __future__ import annotations
 
 import random
-from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ import msgspec
 from spec import load_game
 from spec.core.cards import CardDatabase, shipped_database
 from spec.core.game import Game, Setup
+from verifier.verify import stamp_reader
 
 _encoder = msgspec.json.Encoder(order="deterministic")
 
@@ -47,7 +47,7 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
               "cards": game.default_cards, "options": {"passes": passes}, "meta": {"generator": "arbiter simulate", "seed": seed}}
     events: list[dict[str, Any]] = []
     memo: dict[str, Any] = {}  # what conflicts_met has reported, as the verifier keeps it
-    stamp = attrgetter(game.conflicts_stamp) if game.conflicts_stamp else None
+    stamp = stamp_reader(game)
     stamp_seen: Any = None  # and it is asked, as the verifier asks it, once the stamp moved
     while len(events) < max_events:
         moves = game.legal_moves(state, rng)
@@ -60,7 +60,7 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
             bad = [r for r in rulings if r.violation.severity != "info"]
             if bad:  # legal_moves and apply disagree: a bug in the spec
                 raise AssertionError(f"seed {seed}: the spec refused its own legal move {move}: {bad[0].rule} {bad[0].violation}")
-            now = stamp(trial) if stamp is not None else object()
+            now = stamp(trial)
             if now != stamp_seen and any(r.violation.severity != "info" for r in game.conflicts_met(trial, trial_memo)):
                 moves.remove(pick)  # a clash no rule settles: the verifier could not call the game legal
                 continue

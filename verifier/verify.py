@@ -56,6 +56,12 @@ def _unstamped(_state: Any) -> object:
     return object()
 
 
+def stamp_reader(game: Game[Any, Any]) -> Callable[[Any], Any]:
+    """What reads ``game``'s ``conflicts_stamp`` off a state: ``Game.conflicts_met`` is asked
+    after an event only when the stamp it gives has moved (every time for a game naming none)."""
+    return attrgetter(game.conflicts_stamp) if game.conflicts_stamp else _unstamped
+
+
 class Verifier(Visitor[Report]):
     """Checks a replay event by event against its game's spec."""
 
@@ -114,7 +120,7 @@ class Verifier(Visitor[Report]):
         self.game = game
         self._apply = game.apply
         self._conflicts_met = game.conflicts_met
-        self._stamp = attrgetter(game.conflicts_stamp) if game.conflicts_stamp else _unstamped
+        self._stamp = stamp_reader(game)
         setup = Setup((header.players[0], header.players[1]), dict(header.decks), dict(header.options), cards)
         self.state = game.setup(setup)
         if self.timeline is not None:
