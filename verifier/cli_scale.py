@@ -22,7 +22,9 @@ def simulate(
 ) -> None:
     """Play random legal games through the spec's legal moves, with random legal decks, as replay files.
 
-    The same seed gives the same files, byte for byte.
+    The same seed gives the same files, byte for byte. A move that would bring two card effects
+    into a clash no rule settles is drawn again (the verifier could not call that game legal);
+    a game with no other move left stops there.
     """
     from spec import GAMES
     from verifier.simulate import write_games
@@ -100,7 +102,9 @@ def mutate(
     """Mutate legal replays (drop, duplicate, swap an event; change a card, number, player, target, phase)
     and report the share of illegal mutants the verifier flags with a rule.
 
-    Exit code 1 when a mutant was missed (the verifier called it legal, legal_moves did not).
+    A replay that is not legal itself is skipped and listed with its verdict.
+    Exit code 1 when a mutant was missed (the verifier called it legal, legal_moves did not),
+    2 when no replay given is legal.
     """
     from verifier.cli import _replay_files
     from verifier.mutate import keep, run
