@@ -409,21 +409,84 @@ class NeopetsState:
         self.changes += 1
 
     def copy(self, cards: bool = True) -> NeopetsState:
-        """A cheap independent copy (mutable parts copied, card definitions shared).
+        """An independent copy that plays on exactly as the original would: mutable parts
+        copied, card definitions shared, and everything that points at a card, an Active
+        Neopet or an item (an item's source and targets, a resolution's, a delayed effect's)
+        pointing at the copy's own, since the rules find them by identity.
 
         ``cards=False`` shares the card objects too: enough for a snapshot to go back to
         while the game only moves on by passing (no card's identity is learnt then).
         """
+        sides = {k: v.copy(cards) for k, v in self.sides.items()}
+        moved: dict[int, Any] = {}
+        for name, side in self.sides.items():
+            _pair(side, sides[name], moved, cards)
+        items = _Items(moved)
+        queue = PendingQueue(self.queue.order, [items.copy(i) for i in self.queue.items])
         return NeopetsState(
-            self.players, {k: v.copy(cards) for k, v in self.sides.items()}, self.cards,
+            self.players, sides, self.cards,
             self.explicit_passes, self.stage, self.starting, self.first, self.active, self.turn,
             self.turn_in_round, self.round, self.node, self.window, self.window_number,
-            self.queue.copy(), Priority(self.priority.holder, self.priority.passes),
-            None if self.resolution is None else self.resolution.copy(), self.pending_item,
-            [r.copy() for r in self.suspended],
-            self.flags.copy(), [replace(x) for x in self.lasting], list(self.delayed),
-            list(self.waiting), list(self.round_effects), list(self.damage_log), self.damage_mark,
+            queue, Priority(self.priority.holder, self.priority.passes),
+            None if self.resolution is None else items.resolution(self.resolution),
+            None if self.pending_item is None else items.copy(self.pending_item),
+            [items.resolution(r) for r in self.suspended],
+            self.flags.copy(), [replace(x) for x in self.lasting], [items.delayed(d) for d in self.delayed],
+            [items.copy(i) for i in self.waiting], [items.delayed(d) for d in self.round_effects],
+            list(self.damage_log), self.damage_mark,
             self.damage_claimed, self.rounds_mark, self.last_resolved, self.last_knockout, list(self.round_winners), self.winner,
             self.next_uid, self.next_order, dict(self.entered), self.last_entered, self.play_version,
             self.seq, self.marked, self.changes, self.unmarked,
         )
+
+
+def _pair(old: Side, new: Side, moved: dict[int, Any], cards: bool) -> None:
+    """Note in ``moved`` which object of ``new`` (a copy of ``old``) stands for each card
+    object and Active Neopet of ``old``; card objects only when they were copied."""
+    if old.neopet is not None and new.neopet is not None:
+        moved[id(old.neopet)] = new.neopet
+    if not cards:
+        return
+    for zone, copied in ((old.deck, new.deck), (old.inventory, new.inventory), (old.discard, new.discard),
+                         (old.void, new.void), (old.play_area, new.play_area)):
+        for card, twin in zip(zone.cards, copied.cards, strict=True):
+            moved[id(card)] = twin
+    for card, twin in zip(old.faerie + old.equipment, new.faerie + new.equipment, strict=True):
+        moved[id(card)] = twin
+    if old.neopet is not None and new.neopet is not None:
+        moved[id(old.neopet.card)] = new.neopet.card
+        for card, twin in zip(old.neopet.codestones, new.neopet.codestones, strict=True):
+            moved[id(card)] = twin
+
+
+class _Items:
+    """Copies of queue items, resolutions and delayed effects for :meth:`NeopetsState.copy`:
+    each item copied once (an item in the queue is also the target of a negation, the item
+    of a resolution), its source and targets the copies' own."""
+
+    def __init__(self, moved: dict[int, Any]) -> None:
+        self.moved = moved
+
+    def at(self, thing: Any) -> Any:
+        """The copy's counterpart of a card object, Active Neopet or item (itself if it has none)."""
+        if isinstance(thing, QueueItem):
+            return self.copy(thing)
+        return self.moved.get(id(thing), thing)
+
+    def copy(self, item: QueueItem) -> QueueItem:
+        twin = self.moved.get(id(item))
+        if twin is None:
+            twin = QueueItem(item.kind, item.controller, self.moved.get(id(item.source), item.source), item.effect, (),
+                             dict(item.context), item.negated)
+            self.moved[id(item)] = twin
+            twin.targets = tuple(self.at(t) for t in item.targets)
+        return twin  # type: ignore[no-any-return]
+
+    def resolution(self, res: Resolution) -> Resolution:
+        twin = res.copy()
+        twin.source = self.at(res.source)
+        twin.item = None if res.item is None else self.at(res.item)
+        return twin
+
+    def delayed(self, effect: Delayed) -> Delayed:
+        return Delayed(effect.when, effect.controller, self.at(effect.source), effect.effect)
