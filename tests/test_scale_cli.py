@@ -32,6 +32,87 @@ def test_simulate_refuses_a_game_without_a_spec(tmp_path: Path) -> None:
     assert result.exit_code == 2
 
 
+def _lines(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    header, *events = (json.loads(line) for line in path.read_text().splitlines())
+    return header, events
+
+
+def test_simulate_prefer_holds_a_card_in_every_deck_and_plays_it(tmp_path: Path) -> None:
+    """--prefer tries a card out: the game's own deck builder is drawn from until each deck
+    holds it (Kaito's Rising Fang goes only in Kaito's decks, about one random Epic Battles
+    deck in twenty), and it is played whenever it may be. The games stay legal, the same
+    seed gives the same files, and the header's meta says which card was tried."""
+    from verifier.simulate import deck_names
+
+    card = "Kaito's Rising Fang"
+    for out in ("a", "b"):
+        result = CliRunner().invoke(app, ["simulate", "epic_battles", "-n", "2", "--seed", "5", "--prefer", card, "-o", str(tmp_path / out)])
+        assert result.exit_code == 0, result.output
+    for path in sorted((tmp_path / "a").glob("*.jsonl")):
+        header, events = _lines(path)
+        assert header["meta"]["prefer"] == [card]
+        assert all(card in deck_names(deck) for deck in header["decks"].values())
+        assert any(event.get("card") == card for event in events)
+        assert verify_file(path).verdict == "legal"
+        assert path.read_bytes() == (tmp_path / "b" / path.name).read_bytes()
+
+
+def test_simulate_prefer_shares_out_cards_no_single_deck_may_hold(tmp_path: Path) -> None:
+    """Two Epic Battles characters cannot be in one deck: each player gets one of them."""
+    result = CliRunner().invoke(app, ["simulate", "epic_battles", "-n", "2", "--seed", "5", "--prefer", "Brakka", "--prefer", "Rhea",
+                                      "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    for path in sorted(tmp_path.glob("*.jsonl")):
+        header, _events = _lines(path)
+        assert sorted(deck["character"] for deck in header["decks"].values()) == ["Brakka", "Rhea"]
+
+
+@pytest.mark.parametrize(("game", "card", "says"), [
+    ("battle_monsters", "Vigil Heorn", "'Vigil Heorn' is no card of the database (did you mean 'Vigil Heron'?)"),
+    ("ttcg", "Voidcaller", "'Voidcaller' is in the database, but the construction rules or the spec"),  # a card the spec does not model
+])
+def test_simulate_prefer_of_a_card_no_deck_holds_says_why(tmp_path: Path, game: str, card: str, says: str) -> None:
+    result = CliRunner().invoke(app, ["simulate", game, "--prefer", card, "-o", str(tmp_path)])
+    assert result.exit_code == 2
+    assert says in result.output
+    assert not list(tmp_path.glob("*.jsonl"))
+
+
+def test_simulate_tries_a_new_card_from_a_designer_s_card_file(tmp_path: Path) -> None:
+    """--cards builds the decks from a designer's file: here the shipped set and one new
+    Food. The headers name the file by its path from the output folder, so the verifier
+    finds it; the new card is played and the games are legal."""
+    from spec.core.cards import shipped_database
+
+    mine = tmp_path / "mine.toml"
+    mine.write_text(shipped_database("neopets", "base").read_text()
+                    + '\n[[card]]\nname = "Moonpetal Tart"\ntype = "Food"\ntext = "Freeze your opponent\'s Neopet."\n')
+    result = CliRunner().invoke(app, ["simulate", "neopets", "-n", "2", "--seed", "1", "--cards", str(mine), "--prefer", "Moonpetal Tart",
+                                      "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    for path in sorted((tmp_path / "out").glob("*.jsonl")):
+        header, events = _lines(path)
+        assert header["cards"] == "../mine.toml"
+        assert any(event["do"] == "play" and event.get("card") == "Moonpetal Tart" for event in events)
+        assert verify_file(path).verdict == "legal"
+
+
+def test_simulate_refuses_to_try_a_card_whose_text_the_spec_does_not_read(tmp_path: Path) -> None:
+    from spec.core.cards import shipped_database
+
+    mine = tmp_path / "mine.toml"
+    mine.write_text(shipped_database("neopets", "base").read_text()
+                    + '\n[[card]]\nname = "Gloomberry Pie"\ntype = "Food"\ntext = "Juggle three moons."\n')
+    result = CliRunner().invoke(app, ["simulate", "neopets", "--cards", str(mine), "--prefer", "Gloomberry Pie", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert "does not read the text of 'Gloomberry Pie'" in result.output
+    other = CliRunner().invoke(app, ["simulate", "ttcg", "--cards", str(mine), "-o", str(tmp_path / "out")])
+    assert other.exit_code == 2 and "a card file of neopets, not of ttcg" in other.output
+    missing = CliRunner().invoke(app, ["simulate", "ttcg", "--cards", str(tmp_path / "none.toml"), "-o", str(tmp_path / "out")])
+    assert missing.exit_code == 2 and "none.toml: cannot read the card file" in missing.output
+    assert not (tmp_path / "out").exists()
+
+
 def test_bench_reports_every_measure(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["bench", "neopets", "--events", "300", "--corpus", str(tmp_path), "--no-jobs", "--json"])
     assert result.exit_code == 0, result.output

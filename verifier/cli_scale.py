@@ -19,15 +19,27 @@ def simulate(
     out: Annotated[Path, typer.Option("--output", "-o", help="Folder to write the replays to.")] = Path("simulated"),
     passes: Annotated[str, typer.Option("--passes", help="explicit (every pass logged) or implicit")] = "explicit",
     claims: Annotated[bool, typer.Option("--claims", help="Add the derived facts (damage, winners) as claims.")] = False,
+    prefer: Annotated[list[str] | None, typer.Option(
+        "--prefer", metavar="CARD",
+        help="A card to try out (repeat for more): the decks are drawn to hold it and it is played whenever it may be.")] = None,
+    cards: Annotated[Path | None, typer.Option(
+        "--cards", metavar="FILE",
+        help="Build the decks from this card database (TOML or JSON Lines) instead of the game's shipped one.")] = None,
 ) -> None:
     """Play random legal games through the spec's legal moves, with random legal decks, as replay files.
 
     The same seed gives the same files, byte for byte. A move that would bring two card effects
     into a clash no rule settles is drawn again (the verifier could not call that game legal);
     a game with no other move left stops there.
+
+    With --prefer, each player's deck is drawn (by the game's own deck builder, so within
+    the construction rules) until it holds every card named, or else the most of them; a
+    card no deck holds is an error (exit 2). The cards are recorded in each header's meta.
+    With --cards, the headers name the file by its path from the output folder.
     """
     from spec import GAMES
-    from verifier.simulate import write_games
+    from spec.core.cards import CardFileError
+    from verifier.simulate import SimulationError, write_games
 
     if game not in GAMES:
         typer.echo(f"arbiter: no spec for {game!r}; games with one: {', '.join(sorted(GAMES))}", err=True)
@@ -35,7 +47,11 @@ def simulate(
     if passes not in ("explicit", "implicit"):
         typer.echo("arbiter: --passes is explicit or implicit", err=True)
         raise typer.Exit(2)
-    written = write_games(game, games, seed, out, passes=passes, claims=claims)
+    try:
+        written = write_games(game, games, seed, out, passes=passes, claims=claims, prefer=tuple(prefer or ()), card_file=cards)
+    except (SimulationError, CardFileError) as error:
+        typer.echo(f"arbiter: {error}", err=True)
+        raise typer.Exit(2) from None
     typer.echo(f"{len(written)} game(s) written to {out}")
 
 

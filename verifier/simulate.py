@@ -8,10 +8,17 @@ A move the spec allows can still bring two card effects into a clash that no rul
 game settles; the verifier reports such a game ``unverifiable`` (``Game.conflicts_met``).
 The simulator draws again instead, so that every game it writes is one the verifier can
 call legal; when no other move is left, the game stops there.
+
+To try a card out, the simulator can be asked to hold it in the decks and to play it
+whenever it may (``hold`` and ``prefer``; ``arbiter simulate --prefer CARD``). The game's
+own deck builder is kept: decks are drawn until one holds the cards (:func:`deck_holding`),
+so every deck still keeps the construction rules.
 """
 
 from __future__ import annotations
 
+import difflib
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -25,26 +32,50 @@ from verifier.verify import stamp_reader
 
 _encoder = msgspec.json.Encoder(order="deterministic")
 
+DECK_TRIES = 1000
+"""How many random decks are drawn for a player before giving up on holding every card asked for."""
+
+
+class SimulationError(ValueError):
+    """The games cannot be played as asked (for example, no legal deck holds a card asked for)."""
+
 
 def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "explicit",
              players: tuple[str, str] = ("alice", "bob"), pass_weight: float = 0.35, claims: bool = False,
-             prefer: tuple[str, ...] = (), ending_weight: float = 0.001) -> list[bytes]:
+             prefer: tuple[str, ...] = (), ending_weight: float = 0.001, hold: tuple[str, ...] = (),
+             card_file: Path | None = None, card_ref: str | None = None) -> list[bytes]:
     """One random legal game as replay lines (header first).
 
     ``claims`` adds the derived facts (damage dealt, knock-outs, round and game winners)
     as claim events; ``prefer`` names cards the simulator plays whenever it may;
-    ``ending_weight`` is the chance, at each move, that the moves ending the game by the
+    ``hold`` names cards the decks are drawn to hold (:func:`deck_holding`; raises
+    :class:`SimulationError` when no deck can); ``card_file`` is a card database to build the
+    decks from instead of the game's shipped one, named in the header as ``card_ref`` (by
+    default its absolute path); ``ending_weight`` is the chance, at each move, that the moves ending the game by the
     players' choice (``Game.ending_moves``) are among those drawn from.
     """
     rng = random.Random(seed)
     game: Game[Any, Any] = load_game(game_id)
-    set_name = game.default_cards.split("/", 1)[1]
-    cards = CardDatabase.load(shipped_database(game_id, set_name), game_id)
-    decks = {p: game.random_deck(cards, rng) for p in players}
+    if card_file is None:
+        cards = CardDatabase.cached(shipped_database(game_id, game.default_cards.split("/", 1)[1]), game_id)
+    else:
+        cards = CardDatabase.cached(card_file, game_id)  # raises CardFileError
+        if cards.game != game_id:
+            raise SimulationError(f"{card_file}: a card file of {cards.game}, not of {game_id}")
+    unread = [name for name in prefer if name in cards and not _reads(cards, name)]
+    if unread:
+        raise SimulationError(f"the spec does not read the text of {', '.join(map(repr, unread))}, so no move can play it "
+                              "(`arbiter lint` shows where the text leaves the templates)")
+    decks: dict[str, dict[str, Any]] = {}
+    for p in players:
+        decks[p] = deck_holding(game, cards, rng, hold, frozenset().union(*map(deck_names, decks.values())))
+    missing = [name for name in hold if not any(name in deck_names(deck) for deck in decks.values())]
+    if missing:
+        raise SimulationError(_not_held(game_id, missing, cards))
     setup = Setup(players, decks, {"passes": "explicit"}, cards)
     state = game.setup(setup)
     header = {"replay": 1, "game": game_id, "ruleset": game.rulesets[-1], "players": list(players), "decks": decks,
-              "cards": game.default_cards, "options": {"passes": passes}, "meta": {"generator": "arbiter simulate", "seed": seed}}
+              "cards": game.default_cards if card_file is None else card_ref or str(card_file.resolve()), "options": {"passes": passes}, "meta": {"generator": "arbiter simulate", "seed": seed, **({"prefer": list(prefer)} if prefer else {})}}
     events: list[dict[str, Any]] = []
     memo: dict[str, Any] = {}  # what conflicts_met has reported, as the verifier keeps it
     stamp = stamp_reader(game)
@@ -81,6 +112,70 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
     return [_encoder.encode(header)] + [_encoder.encode(e) for e in events]
 
 
+def deck_names(deck: Any) -> set[str]:
+    """Every card name a registered decklist mentions, whatever its shape: the names counted
+    in its card counts, the items of its lists (a team, the Neopets), its single names (a
+    character)."""
+    if isinstance(deck, str):
+        return {deck}
+    names: set[str] = set()
+    if isinstance(deck, dict):
+        for key, value in deck.items():
+            names |= {key} if isinstance(value, int) else deck_names(value)
+    elif isinstance(deck, list):
+        for item in deck:
+            names |= deck_names(item)
+    return names
+
+
+def deck_holding(game: Game[Any, Any], cards: CardDatabase, rng: random.Random, hold: tuple[str, ...],
+                 held: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """A random deck from the game's own builder; with ``hold``, the first of up to
+    :data:`DECK_TRIES` drawn that holds all those cards, else the best one drawn: the one
+    holding the most of them that ``held`` (the other players' decks) lacks, then the most.
+
+    Cards that no single deck can hold together (two heroes of Epic Battles, say) are thus
+    shared out between the players.
+    """
+    wanted = set(hold)
+
+    def score(deck: dict[str, Any]) -> tuple[int, int]:
+        names = wanted & deck_names(deck)
+        return len(names - held), len(names)
+
+    best: dict[str, Any] = game.random_deck(cards, rng)
+    best_score, tries = score(best), 1
+    while best_score[1] < len(wanted) and tries < DECK_TRIES:
+        deck = game.random_deck(cards, rng)
+        tries += 1
+        if (now := score(deck)) > best_score:
+            best, best_score = deck, now
+    return best
+
+
+def _reads(cards: CardDatabase, name: str) -> bool:
+    """Whether the spec reads the whole text of a card (else no move plays it)."""
+    try:
+        cards.complete_tree(name)
+    except Exception:  # noqa: BLE001 - the parse error or UnknownWording: either way, unread
+        return False
+    return True
+
+
+def _not_held(game_id: str, missing: list[str], cards: CardDatabase) -> str:
+    """Why the decks could not hold ``missing``, card by card."""
+    known = sorted(c.name for c in cards)
+    reasons = []
+    for name in missing:
+        if name in known:
+            reasons.append(f"{name!r} is in the database, but the construction rules or the spec (a card it does not model "
+                           "is left out of random decks) kept it out")
+            continue
+        close = difflib.get_close_matches(name, known, n=3)
+        reasons.append(f"{name!r} is no card of the database" + (f" (did you mean {', '.join(map(repr, close))}?)" if close else ""))
+    return f"no random {game_id} deck ({DECK_TRIES} drawn a player) holds every card asked for: " + "; ".join(reasons)
+
+
 def _memo_copy(memo: dict[str, Any]) -> dict[str, Any]:
     """A copy of a ``Game.conflicts_met`` memo to try a move with: its sets, lists and dicts
     copied, everything else shared (the games replace those values, never change them)."""
@@ -102,15 +197,22 @@ def _pick(game: Game[Any, Any], moves: list[Any], rng: random.Random, prefer: tu
     return rng.choice(passes_only) if passes_only and (not others or rng.random() < pass_weight) else rng.choice(others)
 
 
-def write_games(game_id: str, count: int, seed: int, out: Path, passes: str = "explicit", claims: bool = False) -> list[Path]:
-    """Simulate ``count`` games from ``seed`` and write them to ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
+def write_games(game_id: str, count: int, seed: int, out: Path, passes: str = "explicit", claims: bool = False,
+                prefer: tuple[str, ...] = (), card_file: Path | None = None) -> list[Path]:
+    """Simulate ``count`` games from ``seed`` and write them to ``out``; the cards of
+    ``prefer`` are held in the decks and played whenever they may be. A ``card_file`` is
+    named in the headers by its path from ``out``, so that the folder and the file can be
+    moved together."""
+    card_ref = None if card_file is None else os.path.relpath(card_file.resolve(), out.resolve())
     written = []
     for i in range(count):
         path = out / f"{game_id}-{seed + i:06d}.jsonl"
-        path.write_bytes(b"\n".join(simulate(game_id, seed + i, passes=passes, claims=claims)) + b"\n")
+        lines = simulate(game_id, seed + i, passes=passes, claims=claims, prefer=prefer, hold=prefer,
+                         card_file=card_file, card_ref=card_ref)
+        out.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"\n".join(lines) + b"\n")
         written.append(path)
     return written
 
 
-__all__ = ["simulate", "write_games"]
+__all__ = ["DECK_TRIES", "SimulationError", "deck_holding", "deck_names", "simulate", "write_games"]
