@@ -41,13 +41,15 @@ def test_simulate_prefer_holds_a_card_in_every_deck_and_plays_it(tmp_path: Path)
     """--prefer tries a card out: the game's own deck builder is drawn from until each deck
     holds it (Kaito's Rising Fang goes only in Kaito's decks, about one random Epic Battles
     deck in twenty), and it is played whenever it may be. The games stay legal, the same
-    seed gives the same files, and the header's meta says which card was tried."""
+    seed gives the same files, the header's meta says which card was tried, and the
+    command says how often it was played."""
     from verifier.simulate import deck_names
 
     card = "Kaito's Rising Fang"
     for out in ("a", "b"):
         result = CliRunner().invoke(app, ["simulate", "epic_battles", "-n", "2", "--seed", "5", "--prefer", card, "-o", str(tmp_path / out)])
         assert result.exit_code == 0, result.output
+        assert f"{card}: named by " in result.output and "move(s), in 2 of 2 game(s)" in result.output
     for path in sorted((tmp_path / "a").glob("*.jsonl")):
         header, events = _lines(path)
         assert header["meta"]["prefer"] == [card]

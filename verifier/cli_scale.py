@@ -34,12 +34,13 @@ def simulate(
 
     With --prefer, each player's deck is drawn (by the game's own deck builder, so within
     the construction rules) until it holds every card named, or else the most of them; a
-    card no deck holds is an error (exit 2). The cards are recorded in each header's meta.
+    card no deck holds is an error (exit 2). The cards are recorded in each header's meta,
+    and how many moves named each card, in how many games, is printed.
     With --cards, the headers name the file by its path from the output folder.
     """
     from spec import GAMES
     from spec.core.cards import CardFileError
-    from verifier.simulate import SimulationError, write_games
+    from verifier.simulate import SimulationError, moves_naming, write_games
 
     if game not in GAMES:
         typer.echo(f"arbiter: no spec for {game!r}; games with one: {', '.join(sorted(GAMES))}", err=True)
@@ -53,6 +54,9 @@ def simulate(
         typer.echo(f"arbiter: {error}", err=True)
         raise typer.Exit(2) from None
     typer.echo(f"{len(written)} game(s) written to {out}")
+    for name, (moves, played_in) in moves_naming(game, written, tuple(prefer or ())).items():
+        typer.echo(f"  {name}: named by {moves} move(s), in {played_in} of {len(written)} game(s)"
+                   + ("" if moves else " (never played: no move could play it in these games)"))
 
 
 @app.command()

@@ -112,6 +112,25 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
     return [_encoder.encode(header)] + [_encoder.encode(e) for e in events]
 
 
+def moves_naming(game_id: str, replays: list[Path], names: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+    """For each of ``names``: how many moves (a player's choices, not draws or claims) of
+    the ``replays`` name it as their card, and in how many replays: how often a card
+    tried out with ``prefer`` was played."""
+    kinds = load_game(game_id).event_kinds
+    counts = {name: [0, 0] for name in names}
+    for path in replays:
+        seen: set[str] = set()
+        for line in path.read_bytes().splitlines()[1:]:
+            event = msgspec.json.decode(line)
+            card = event.get("card")
+            if card in counts and kinds.get(event.get("do")) == "move":
+                counts[card][0] += 1
+                seen.add(card)
+        for card in seen:
+            counts[card][1] += 1
+    return {name: (moves, games) for name, (moves, games) in counts.items()}
+
+
 def deck_names(deck: Any) -> set[str]:
     """Every card name a registered decklist mentions, whatever its shape: the names counted
     in its card counts, the items of its lists (a team, the Neopets), its single names (a
@@ -215,4 +234,4 @@ def write_games(game_id: str, count: int, seed: int, out: Path, passes: str = "e
     return written
 
 
-__all__ = ["DECK_TRIES", "SimulationError", "deck_holding", "deck_names", "simulate", "write_games"]
+__all__ = ["DECK_TRIES", "SimulationError", "deck_holding", "deck_names", "moves_naming", "simulate", "write_games"]
