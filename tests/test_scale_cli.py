@@ -267,6 +267,24 @@ def test_random_games_steer_clear_of_clashes_no_rule_settles(tmp_path: Path) -> 
         assert report.verdict == "legal", (seed, [f.message for f in report.findings if f.severity != "info"][:1])
 
 
+def test_a_simulated_game_goes_back_from_a_dead_end_rather_than_give_up(tmp_path: Path) -> None:
+    """Battle Monsters seed 145 comes to a state (seq 73) where every move that plays on
+    brings a clash no rule settles, so only surrendering or agreeing to end was left, and
+    the game was given up there. The simulator now goes back a decision and plays on
+    another way: the game is played to its end, and legal."""
+    from spec import load_game
+    from verifier.simulate import simulate
+
+    lines = simulate("battle_monsters", 145, claims=True)
+    events = [json.loads(line) for line in lines[1:]]
+    assert not [e for e in events if e["do"] in load_game("battle_monsters").ending_moves]
+    assert events[-1]["do"] == "game" and events[-1]["winner"] in ("alice", "bob")  # played to a winner
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    report = verify_file(path)
+    assert report.verdict == "legal", [f.message for f in report.findings if f.severity != "info"][:1]
+
+
 def _against(ref: str, corpus: Path, *more: str) -> Any:
     return CliRunner().invoke(app, ["bench", "neopets", "--against", ref, "--events", "300", "--corpus", str(corpus),
                                     "--pairs", "1", "--repeat", "1", *more])

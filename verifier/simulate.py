@@ -7,7 +7,10 @@ spec allows until the game ends. The same seed gives the same game, byte for byt
 A move the spec allows can still bring two card effects into a clash that no rule of the
 game settles; the verifier reports such a game ``unverifiable`` (``Game.conflicts_met``).
 The simulator draws again instead, so that every game it writes is one the verifier can
-call legal; when no other move is left, the game stops there.
+call legal. When every move left would bring such a clash (or end the game by a
+player's choice), it goes back a decision and takes another move there, up to
+:data:`BACKTRACK_DEPTH` decisions back and :data:`MAX_BACKTRACKS` times a game; only
+then does the game stop where it is.
 
 To try a card out, the simulator can be asked to hold it in the decks and to play it
 whenever it may (``hold`` and ``prefer``; ``arbiter simulate --prefer CARD``). The game's
@@ -20,8 +23,9 @@ from __future__ import annotations
 import difflib
 import os
 import random
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -31,6 +35,12 @@ from spec.core.game import Game, Setup
 from verifier.verify import stamp_reader
 
 _encoder = msgspec.json.Encoder(order="deterministic")
+
+BACKTRACK_DEPTH = 8
+"""How many decisions back the simulator keeps, to take another move from a dead end."""
+
+MAX_BACKTRACKS = 200
+"""How many times a game may go back before it is left to stop at a dead end."""
 
 DECK_TRIES = 1000
 """How many random decks are drawn for a player before giving up on holding every card asked for."""
@@ -80,31 +90,32 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
     memo: dict[str, Any] = {}  # what conflicts_met has reported, as the verifier keeps it
     stamp = stamp_reader(game)
     stamp_seen: Any = None  # and it is asked, as the verifier asks it, once the stamp moved
+    history: list[_Decision] = []  # the last decisions taken, to go back to from a dead end
+    backtracks = 0
+    moves = game.legal_moves(state, rng)
     while len(events) < max_events:
-        moves = game.legal_moves(state, rng)
         before = game.facts(state)
-        while moves:
-            pick = _pick(game, moves, rng, prefer, pass_weight, ending_weight)
-            move = msgspec.structs.replace(pick, seq=len(events) + 1)
-            trial, trial_memo = state.copy(), _memo_copy(memo)
-            rulings = game.apply(trial, move)
-            bad = [r for r in rulings if r.violation.severity != "info"]
-            if bad:  # legal_moves and apply disagree: a bug in the spec
-                raise AssertionError(f"seed {seed}: the spec refused its own legal move {move}: {bad[0].rule} {bad[0].violation}")
-            now = stamp(trial)
-            if now != stamp_seen and any(r.violation.severity != "info" for r in game.conflicts_met(trial, trial_memo)):
-                moves.remove(pick)  # a clash no rule settles: the verifier could not call the game legal
-                continue
-            state, memo, stamp_seen = trial, trial_memo, now
-            break
-        else:
-            break  # no move left, or none the verifier could judge
+        found = _first_judgeable(game, state, memo, stamp_seen, moves, rng, prefer, pass_weight, ending_weight,
+                                 len(events) + 1, seed, stamp, can_go_back=bool(history) and backtracks < MAX_BACKTRACKS)
+        if found is None:  # a dead end: every move left brings a clash no rule settles (or ends the game)
+            if not history or backtracks >= MAX_BACKTRACKS:
+                break  # the game stops here
+            backtracks += 1
+            decision = history.pop()  # go back and take another of the moves that decision had
+            state, memo, stamp_seen, moves = decision.state, decision.memo, decision.stamp_seen, decision.untried
+            del events[decision.events:]
+            continue
+        move, trial, trial_memo, now = found
+        history.append(_Decision(state, memo, stamp_seen, moves, len(events)))
+        del history[:-BACKTRACK_DEPTH]
+        state, memo, stamp_seen = trial, trial_memo, now
         events.append(msgspec.to_builtins(move))
         if claims:
             for i, claim in enumerate(game.claims_since(state, before), len(events) + 1):
                 events.append({**claim, "seq": i})
         if getattr(state, "stage", None) == "over":
             break
+        moves = game.legal_moves(state, rng)
     if passes == "implicit":
         events = [e for e in events if e["do"] != "pass"]
         for i, e in enumerate(events, 1):
@@ -193,6 +204,47 @@ def _not_held(game_id: str, missing: list[str], cards: CardDatabase) -> str:
         close = difflib.get_close_matches(name, known, n=3)
         reasons.append(f"{name!r} is no card of the database" + (f" (did you mean {', '.join(map(repr, close))}?)" if close else ""))
     return f"no random {game_id} deck ({DECK_TRIES} drawn a player) holds every card asked for: " + "; ".join(reasons)
+
+
+class _Decision(NamedTuple):
+    """A move taken, and what to go back to instead: the state and memo before it, the
+    moves not yet tried there, how many events the game had."""
+
+    state: Any
+    memo: dict[str, Any]
+    stamp_seen: Any
+    untried: list[Any]
+    events: int
+
+
+def _first_judgeable(game: Game[Any, Any], state: Any, memo: dict[str, Any], stamp_seen: Any, moves: list[Any],
+                     rng: random.Random, prefer: tuple[str, ...], pass_weight: float, ending_weight: float, seq: int,
+                     seed: int, stamp: Callable[[Any], Any], can_go_back: bool) -> tuple[Any, Any, dict[str, Any], Any] | None:
+    """The first move drawn from ``moves`` (which loses it) that the verifier could judge,
+    tried on a copy of the state: ``(move, state after it, memo, stamp)``.
+
+    ``None`` at a dead end: no move left, or, once a move was drawn again for a clash no
+    rule settles, only moves ending the game by choice while there is a decision to go
+    back to (the game is then played on another way rather than given up).
+    """
+    redrawn = False
+    while moves:
+        if redrawn and can_go_back and all(m.__struct_config__.tag in game.ending_moves for m in moves):
+            return None
+        pick = _pick(game, moves, rng, prefer, pass_weight, ending_weight)
+        moves.remove(pick)
+        move = msgspec.structs.replace(pick, seq=seq)
+        trial, trial_memo = state.copy(), _memo_copy(memo)
+        rulings = game.apply(trial, move)
+        bad = [r for r in rulings if r.violation.severity != "info"]
+        if bad:  # legal_moves and apply disagree: a bug in the spec
+            raise AssertionError(f"seed {seed}: the spec refused its own legal move {move}: {bad[0].rule} {bad[0].violation}")
+        now = stamp(trial)
+        if now != stamp_seen and any(r.violation.severity != "info" for r in game.conflicts_met(trial, trial_memo)):
+            redrawn = True  # a clash no rule settles: the verifier could not call the game legal
+            continue
+        return move, trial, trial_memo, now
+    return None
 
 
 def _memo_copy(memo: dict[str, Any]) -> dict[str, Any]:
