@@ -77,11 +77,12 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
         raise SimulationError(f"the spec does not read the text of {', '.join(map(repr, unread))}, so no move can play it "
                               "(`arbiter lint` shows where the text leaves the templates)")
     decks: dict[str, dict[str, Any]] = {}
+    seen: set[str] = set()  # every name the decks drawn listed
     for p in players:
-        decks[p] = deck_holding(game, cards, rng, hold, frozenset().union(*map(deck_names, decks.values())))
+        decks[p] = deck_holding(game, cards, rng, hold, frozenset().union(*map(deck_names, decks.values())), seen)
     missing = [name for name in hold if not any(name in deck_names(deck) for deck in decks.values())]
     if missing:
-        raise SimulationError(_not_held(game_id, missing, cards))
+        raise SimulationError(_not_held(game_id, missing, cards, seen))
     setup = Setup(players, decks, {"passes": "explicit"}, cards)
     state = game.setup(setup)
     header = {"replay": 1, "game": game_id, "ruleset": game.rulesets[-1], "players": list(players), "decks": decks,
@@ -159,18 +160,21 @@ def deck_names(deck: Any) -> set[str]:
 
 
 def deck_holding(game: Game[Any, Any], cards: CardDatabase, rng: random.Random, hold: tuple[str, ...],
-                 held: frozenset[str] = frozenset()) -> dict[str, Any]:
+                 held: frozenset[str] = frozenset(), seen: set[str] | None = None) -> dict[str, Any]:
     """A random deck from the game's own builder; with ``hold``, the first of up to
     :data:`DECK_TRIES` drawn that holds all those cards, else the best one drawn: the one
     holding the most of them that ``held`` (the other players' decks) lacks, then the most.
 
     Cards that no single deck can hold together (two heroes of Epic Battles, say) are thus
-    shared out between the players.
+    shared out between the players. The names of every deck drawn are added to ``seen``.
     """
     wanted = set(hold)
 
     def score(deck: dict[str, Any]) -> tuple[int, int]:
-        names = wanted & deck_names(deck)
+        listed = deck_names(deck)
+        if seen is not None:
+            seen.update(listed)
+        names = wanted & listed
         return len(names - held), len(names)
 
     best: dict[str, Any] = game.random_deck(cards, rng)
@@ -192,11 +196,15 @@ def _reads(cards: CardDatabase, name: str) -> bool:
     return True
 
 
-def _not_held(game_id: str, missing: list[str], cards: CardDatabase) -> str:
-    """Why the decks could not hold ``missing``, card by card."""
+def _not_held(game_id: str, missing: list[str], cards: CardDatabase, seen: set[str]) -> str:
+    """Why the decks could not hold ``missing``, card by card (``seen``: the names the decks drawn listed)."""
     known = sorted(c.name for c in cards)
     reasons = []
     for name in missing:
+        longer = sorted(n for n in seen if n != name and f" {name} " in f" {n} ")
+        if longer:  # a part of the names decks list (a Battle Monsters prefix or suffix, say)
+            reasons.append(f"{name!r} is listed in decks only within longer names, such as {longer[0]!r}: prefer one of those")
+            continue
         if name in known:
             reasons.append(f"{name!r} is in the database, but the construction rules or the spec (a card it does not model "
                            "is left out of random decks) kept it out")
