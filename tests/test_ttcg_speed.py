@@ -258,12 +258,19 @@ def _dump(state: TtcgState) -> Any:
     def pile(p: Any) -> Any:
         return (p.id, card(p.card), p.row, [card(c) for c in p.under], p.tapped, p.tapped_turn, sorted(p.switched_on), p.equipped_to)
 
+    def link(x: Any) -> Any:  # a link of the chain, its cards as plain values (each copy has its own)
+        return None if x is None else (x.controller, card(x.source), x.pile, x.effect, x.index, x.kind, x.label,
+                                       x.leaves_field, x.negated, None if x.event_card is None else card(x.event_card))
+
     sides = {k: (s.name, zone(s.deck), zone(s.hand), zone(s.discard), dict(s.knowledge.located), s.knowledge.length,
                  [pile(p) for p in s.creatures], [pile(p) for p in s.magic], s.points, s.shuffled, s.opening_draws, s.skips)
              for k, s in state.sides.items()}
+    linked = ("chain", "resolving", "waiting", "paying", "delayed")
     rest = {f.name: getattr(state, f.name) for f in dataclasses.fields(state)  # (a compiled state has no __dict__)
-            if f.name not in ("sides", "priority", "flags", "lasting", "resolution", "battle")}
-    return (sides, rest, (state.priority.holder, state.priority.passes), state.flags, state.lasting, state.battle,
+            if f.name not in ("sides", "priority", "flags", "lasting", "resolution", "battle", *linked)}
+    links = ([link(x) for x in state.chain], [link(x) for x in state.resolving], [link(x) for x in state.waiting],
+             link(state.paying), [(d.turn, d.controller, card(d.source), d.effect) for d in state.delayed])
+    return (sides, rest, links, (state.priority.holder, state.priority.passes), state.flags, state.lasting, state.battle,
             None if state.resolution is None else (state.resolution.controller, state.resolution.vars))
 
 

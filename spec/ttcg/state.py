@@ -643,18 +643,70 @@ class TtcgState:
         return Snapshot(self._around({k: v.held() for k, v in self.sides.items()}))
 
     def _around(self, sides: dict[str, Side]) -> TtcgState:
-        """A copy of everything but the sides, around ``sides``."""
+        """A copy of everything but the sides, around ``sides``.
+
+        The links of the chain are copied (a counter marks one negated in place), once each,
+        with their cards, like those of the resolution and of delayed effects, the ones of
+        ``sides`` that have the same uid: the rules find a card by identity in its zone.
+        """
+        linked = _Relinked(sides)
         return TtcgState(
             self.players, sides, self.cards, self.explicit_passes,
             self.stage, self.first, self.active, self.turn, self.node,
-            Priority(self.priority.holder, self.priority.passes), list(self.chain), list(self.resolving),
-            None if self.resolution is None else self.resolution.copy(), self.paying,
+            Priority(self.priority.holder, self.priority.passes), [linked.link(x) for x in self.chain],
+            [linked.link(x) for x in self.resolving],
+            None if self.resolution is None else linked.resolution(self.resolution),
+            None if self.paying is None else linked.link(self.paying),
             None if self.battle is None else Battle(self.battle.attacker, self.battle.player, self.battle.target), self.flags.copy(),
-            [x.copy() for x in self.lasting], list(self.delayed), list(self.waiting),
+            [x.copy() for x in self.lasting], [linked.delayed(x) for x in self.delayed], [linked.link(x) for x in self.waiting],
             list(self.destroyed_log), self.destroyed_mark, self.destroyed_claimed, list(self.spared), self.spared_mark,
             list(self.notes), self.winner, self.fizzled,
             self.next_uid, self.next_order, self.seq,
         )
+
+
+class _Relinked:
+    """Links, resolutions and delayed effects for a state copied around ``sides``: each link
+    copied once (one on the chain is also a resolution's item), each card they name
+    replaced by the card of ``sides`` with its uid (a card no zone holds stays as it is)."""
+
+    def __init__(self, sides: dict[str, Side]) -> None:
+        self.sides = sides
+        self.by_uid: dict[int, CardObj] | None = None  # made at the first card asked for
+        self.links: dict[int, Link] = {}
+
+    def card(self, card: CardObj) -> CardObj:
+        by_uid = self.by_uid
+        if by_uid is None:
+            by_uid = self.by_uid = {}
+            for side in self.sides.values():
+                for zone in (side.deck, side.hand, side.discard):
+                    for held in zone.cards:
+                        by_uid[held.uid] = held
+                for pile in side.piles():
+                    by_uid[pile.card.uid] = pile.card
+                    for held in pile.under:
+                        by_uid[held.uid] = held
+        return by_uid.get(card.uid, card)
+
+    def link(self, link: Link) -> Link:
+        twin = self.links.get(id(link))
+        if twin is None:
+            twin = self.links[id(link)] = Link(
+                link.controller, self.card(link.source), link.pile, link.effect, link.index, link.kind, link.label,
+                link.leaves_field, link.negated, None if link.event_card is None else self.card(link.event_card))
+        return twin
+
+    def resolution(self, res: Resolution) -> Resolution:
+        twin = res.copy()
+        if isinstance(res.source, CardObj):
+            twin.source = self.card(res.source)
+        if isinstance(res.item, Link):
+            twin.item = self.link(res.item)
+        return twin
+
+    def delayed(self, effect: Delayed) -> Delayed:
+        return Delayed(effect.turn, effect.controller, self.card(effect.source), effect.effect)
 
 
 class Snapshot:
