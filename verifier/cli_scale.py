@@ -30,7 +30,8 @@ def simulate(
 
     The same seed gives the same files, byte for byte. A move that would bring two card effects
     into a clash no rule settles is drawn again (the verifier could not call that game legal);
-    a game with no other move left stops there.
+    when every move left would (or would end the game by a player's choice), the simulator
+    goes back up to 8 decisions and plays on another way; a game with no way on stops there.
 
     With --prefer, each player's deck is drawn (by the game's own deck builder, so within
     the construction rules) until it holds every card named, or else the most of them; a

@@ -85,8 +85,12 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
         raise SimulationError(_not_held(game_id, missing, cards, seen))
     setup = Setup(players, decks, {"passes": "explicit"}, cards)
     state = game.setup(setup)
+    meta: dict[str, Any] = {"generator": "arbiter simulate", "seed": seed}
+    if prefer:
+        meta["prefer"] = list(prefer)
     header = {"replay": 1, "game": game_id, "ruleset": game.rulesets[-1], "players": list(players), "decks": decks,
-              "cards": game.default_cards if card_file is None else card_ref or str(card_file.resolve()), "options": {"passes": passes}, "meta": {"generator": "arbiter simulate", "seed": seed, **({"prefer": list(prefer)} if prefer else {})}}
+              "cards": game.default_cards if card_file is None else card_ref or str(card_file.resolve()),
+              "options": {"passes": passes}, "meta": meta}
     events: list[dict[str, Any]] = []
     memo: dict[str, Any] = {}  # what conflicts_met has reported, as the verifier keeps it
     stamp = stamp_reader(game)
