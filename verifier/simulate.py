@@ -93,15 +93,15 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
               "options": {"passes": passes}, "meta": meta}
     events: list[dict[str, Any]] = []
     memo: dict[str, Any] = {}  # what conflicts_met has reported, as the verifier keeps it
-    stamp = stamp_reader(game)
+    chooser = _Chooser(game, rng, seed, prefer, pass_weight, ending_weight)
     stamp_seen: Any = None  # and it is asked, as the verifier asks it, once the stamp moved
     history: list[_Decision] = []  # the last decisions taken, to go back to from a dead end
     backtracks = 0
     moves = game.legal_moves(state, rng)
     while len(events) < max_events:
         before = game.facts(state)
-        found = _first_judgeable(game, state, memo, stamp_seen, moves, rng, prefer, pass_weight, ending_weight,
-                                 len(events) + 1, seed, stamp, can_go_back=bool(history) and backtracks < MAX_BACKTRACKS)
+        found = chooser.first_judgeable(state, memo, stamp_seen, moves, len(events) + 1,
+                                        can_go_back=bool(history) and backtracks < MAX_BACKTRACKS)
         if found is None:  # a dead end: every move left brings a clash no rule settles (or ends the game)
             if not history or backtracks >= MAX_BACKTRACKS:
                 break  # the game stops here
@@ -229,55 +229,72 @@ class _Decision(NamedTuple):
     events: int
 
 
-def _first_judgeable(game: Game[Any, Any], state: Any, memo: dict[str, Any], stamp_seen: Any, moves: list[Any],
-                     rng: random.Random, prefer: tuple[str, ...], pass_weight: float, ending_weight: float, seq: int,
-                     seed: int, stamp: Callable[[Any], Any], can_go_back: bool) -> tuple[Any, Any, dict[str, Any], Any] | None:
-    """The first move drawn from ``moves`` (which loses it) that the verifier could judge,
-    tried on a copy of the state: ``(move, state after it, memo, stamp)``.
+class _Chooser:
+    """How one simulated game draws its moves: what stays the same for the whole game (the
+    game, its random generator, the cards preferred, the weights) kept together, so that
+    each draw names only what changes from move to move."""
 
-    ``None`` at a dead end: no move left, or, once a move was drawn again for a clash no
-    rule settles, only moves ending the game by choice while there is a decision to go
-    back to (the game is then played on another way rather than given up).
-    """
-    redrawn = False
-    while moves:
-        if redrawn and can_go_back and all(m.__struct_config__.tag in game.ending_moves for m in moves):
-            return None
-        pick = _pick(game, moves, rng, prefer, pass_weight, ending_weight)
-        moves.remove(pick)
-        move = msgspec.structs.replace(pick, seq=seq)
-        trial, trial_memo = state.copy(), _memo_copy(memo)
-        rulings = game.apply(trial, move)
-        bad = [r for r in rulings if r.violation.severity != "info"]
-        if bad:  # legal_moves and apply disagree: a bug in the spec
-            raise AssertionError(f"seed {seed}: the spec refused its own legal move {move}: {bad[0].rule} {bad[0].violation}")
-        now = stamp(trial)
-        if now != stamp_seen and any(r.violation.severity != "info" for r in game.conflicts_met(trial, trial_memo)):
-            redrawn = True  # a clash no rule settles: the verifier could not call the game legal
-            continue
-        return move, trial, trial_memo, now
-    return None
+    def __init__(self, game: Game[Any, Any], rng: random.Random, seed: int, prefer: tuple[str, ...],
+                 pass_weight: float, ending_weight: float) -> None:
+        self.game = game
+        self.rng = rng
+        self.seed = seed
+        self.prefer = prefer
+        self.pass_weight = pass_weight
+        self.ending_weight = ending_weight
+        self.stamp: Callable[[Any], Any] = stamp_reader(game)
+
+    def first_judgeable(self, state: Any, memo: dict[str, Any], stamp_seen: Any, moves: list[Any], seq: int,
+                        can_go_back: bool) -> tuple[Any, Any, dict[str, Any], Any] | None:
+        """The first move drawn from ``moves`` (which loses it) that the verifier could judge,
+        tried on a copy of the state: ``(move, state after it, memo, stamp)``.
+
+        ``None`` at a dead end: no move left, or, once a move was drawn again for a clash no
+        rule settles, only moves ending the game by choice while there is a decision to go
+        back to (the game is then played on another way rather than given up).
+        """
+        game = self.game
+        redrawn = False
+        while moves:
+            if redrawn and can_go_back and all(m.__struct_config__.tag in game.ending_moves for m in moves):
+                return None
+            pick = self.pick(moves)
+            moves.remove(pick)
+            move = msgspec.structs.replace(pick, seq=seq)
+            trial, trial_memo = state.copy(), _memo_copy(memo)
+            rulings = game.apply(trial, move)
+            bad = [r for r in rulings if r.violation.severity != "info"]
+            if bad:  # legal_moves and apply disagree: a bug in the spec
+                raise AssertionError(f"seed {self.seed}: the spec refused its own legal move {move}: "
+                                     f"{bad[0].rule} {bad[0].violation}")
+            now = self.stamp(trial)
+            if now != stamp_seen and any(r.violation.severity != "info" for r in game.conflicts_met(trial, trial_memo)):
+                redrawn = True  # a clash no rule settles: the verifier could not call the game legal
+                continue
+            return move, trial, trial_memo, now
+        return None
+
+    def pick(self, moves: list[Any]) -> Any:
+        """One of ``moves``, drawn as :func:`simulate` says: a preferred card whenever one can be
+        played, a pass with chance ``pass_weight``, a move ending the game only now and then."""
+        rng = self.rng
+        passes_only = [m for m in moves if m.__struct_config__.tag == "pass"]
+        others = [m for m in moves if m.__struct_config__.tag != "pass"]
+        playing_on = [m for m in others if m.__struct_config__.tag not in self.game.ending_moves]
+        if playing_on and len(playing_on) < len(others) and rng.random() >= self.ending_weight:
+            others = playing_on  # the players end a game by choice only now and then (Game.ending_moves)
+        favoured = [m for m in others if getattr(m, "card", None) in self.prefer]
+        if favoured:
+            return rng.choice(favoured)
+        if passes_only and (not others or rng.random() < self.pass_weight):
+            return rng.choice(passes_only)
+        return rng.choice(others)
 
 
 def _memo_copy(memo: dict[str, Any]) -> dict[str, Any]:
     """A copy of a ``Game.conflicts_met`` memo to try a move with: its sets, lists and dicts
     copied, everything else shared (the games replace those values, never change them)."""
     return {key: value.copy() if type(value) in (set, dict, list) else value for key, value in memo.items()}
-
-
-def _pick(game: Game[Any, Any], moves: list[Any], rng: random.Random, prefer: tuple[str, ...], pass_weight: float,
-          ending_weight: float) -> Any:
-    """One of ``moves``, drawn as :func:`simulate` says: a preferred card whenever one can be
-    played, a pass with chance ``pass_weight``, a move ending the game only now and then."""
-    passes_only = [m for m in moves if m.__struct_config__.tag == "pass"]
-    others = [m for m in moves if m.__struct_config__.tag != "pass"]
-    playing_on = [m for m in others if m.__struct_config__.tag not in game.ending_moves]
-    if playing_on and len(playing_on) < len(others) and rng.random() >= ending_weight:
-        others = playing_on  # the players end a game by choice only now and then (Game.ending_moves)
-    favoured = [m for m in others if getattr(m, "card", None) in prefer]
-    if favoured:
-        return rng.choice(favoured)
-    return rng.choice(passes_only) if passes_only and (not others or rng.random() < pass_weight) else rng.choice(others)
 
 
 def write_games(game_id: str, count: int, seed: int, out: Path, passes: str = "explicit", claims: bool = False,
