@@ -11,15 +11,20 @@ way the simulator writes games the verifier does not call legal.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
+from collections import deque
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from spec import load_game
-from spec.core.cards import CardDatabase, shipped_database
+from spec.core.cards import CardDatabase, CardDef, shipped_database
 from spec.core.game import Setup
+from spec.core.state import CardObj
 from verifier.simulate import simulate
 
 CASES = [
@@ -104,3 +109,82 @@ def test_a_state_left_for_its_copy_stays_as_it_was(game_id: str, seed: int, pref
         game.apply(state, decoder.decode(line))
     changed = [number for number, kept, seen in left if repr(kept) != seen]
     assert not changed, f"the states before lines {changed[:5]} changed after they were left"
+
+
+# What a game's copy shares with its original by design: card objects nothing changes in
+# place once they are made, each kind with where the state keeps it (a pattern one of the
+# paths _card_objects gives must match). Any other card object a copy and its original both
+# hold is a bug.
+SHARED_BY_DESIGN: dict[str, tuple[str, ...]] = {
+    # Bakugan names cards in place only in the hand (spec.bakugan.game._take_from_hand), and
+    # its copies (spec.bakugan.state.Side.copy, Bakugan.copy, _item_copy) share the rest: the
+    # discard piles, the Heroes, the cards of the Energy (whether one is charged is the
+    # Energy's own), each Bakugan's Character and Evo cards (which way a Bakugan lies is the
+    # Bakugan's own), and the source of an entry of the batch (a card being played, on its way
+    # to the discard pile, or one of those)
+    "bakugan": (r"\.discard\.", r"\.heroes\[", r"\.energy\[\d+\]\.card$", r"\.team\[[^]]*\]\.(character|evos)",
+                r"\.source$"),
+    # a card gone from the field is remembered, for what it was, by a ghost made as it left
+    "battle_monsters": (r"\.ghost\.",),
+    # the card a job, a resolution or a delayed effect comes from is read only for its name
+    "epic_battles": (r"\.source$",),
+}
+
+
+def _card_objects(root: Any) -> dict[int, list[str]]:
+    """Every card object reachable from ``root`` (a game state), by identity, with the paths to
+    it: every way to it through a different object (a card in a zone that a queued ability
+    also names has both).
+
+    It follows lists, tuples, sets and dicts, dataclasses, msgspec structs and plain objects
+    (their ``__dict__`` and ``__slots__``), each once, nearest first; it stops at card
+    definitions and databases, which never change."""
+    found: dict[int, list[str]] = {}
+    seen: set[int] = set()
+    todo: deque[tuple[Any, str]] = deque([(root, "state")])
+    while todo:
+        obj, path = todo.popleft()
+        if isinstance(obj, CardObj):
+            found.setdefault(id(obj), []).append(path)
+            continue
+        if isinstance(obj, str | bytes | int | float | bool | type(None) | CardDef | CardDatabase | type) or id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, dict):
+            todo.extend((value, f"{path}[{key!r}]") for key, value in obj.items())
+        elif isinstance(obj, list | tuple | set | frozenset):
+            todo.extend((value, f"{path}[{i}]") for i, value in enumerate(obj))
+        elif isinstance(obj, msgspec.Struct):
+            todo.extend((getattr(obj, name), f"{path}.{name}") for name in obj.__struct_fields__)
+        elif not callable(obj):
+            names = list(getattr(obj, "__dict__", ()))
+            names += [n for cls in type(obj).__mro__ for n in getattr(cls, "__slots__", ()) if isinstance(n, str)]
+            names += [f.name for f in dataclasses.fields(obj)] if dataclasses.is_dataclass(obj) else []
+            todo.extend((getattr(obj, name), f"{path}.{name}") for name in dict.fromkeys(names)
+                        if not name.startswith("__") and hasattr(obj, name))
+    return found
+
+
+@pytest.mark.parametrize(("game_id", "seed", "prefer", "shares_at_passes"), CASES)
+def test_a_copy_holds_no_card_object_of_its_original(game_id: str, seed: int, prefer: tuple[str, ...],
+                                                     shares_at_passes: bool) -> None:
+    """A copy, and the original, each played on by the same event, hold no card object in
+    common: a card turned, named or moved in one stays as it was in the other (what the
+    Neopets and TTCG copies once got wrong: queued abilities and chain links pointing at the
+    original's cards). Only what the game shares by design (:data:`SHARED_BY_DESIGN`) may be."""
+    lines = simulate(game_id, seed, prefer=prefer, hold=prefer[:2])
+    header = json.loads(lines[0])
+    game = load_game(game_id)
+    cards = CardDatabase.cached(shipped_database(game_id, game.default_cards.split("/", 1)[1]), game_id)
+    state = game.setup(Setup(tuple(header["players"]), header["decks"], {"passes": "explicit"}, cards))
+    decoder = game.decoder()
+    allowed = SHARED_BY_DESIGN.get(game_id, ())
+    for number, line in enumerate(lines[1:], 2):
+        event = decoder.decode(line)
+        copy = state.copy()
+        game.apply(copy, event)
+        game.apply(state, event)
+        mine, theirs = _card_objects(state), _card_objects(copy)
+        common = sorted(mine[i][0] for i in mine.keys() & theirs.keys()
+                        if not any(re.search(a, path) for a in allowed for path in mine[i]))
+        assert not common, f"line {number}: the copy holds the original's {common[:3]}"

@@ -794,6 +794,7 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         card = self.take(state, player, state.sides[player].hand, ev.card, rulings)
         strike.stage = "blocking"
         strike.blocked = True
+        strike.block = card
         state.window = ""
         self.pay_energy(state, player, B.cost(state, card, player))
         effect, extra = B.spell(state, ev.card)
@@ -802,17 +803,18 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         if effect:
             self.schedule(state, Job("effect", player, card, effect, vars={"this": card.uid, "that": strike.card.uid,
                                                                             "rule": cite("EB.card.block.sequence")}))
-        self._then(state, self._block_done, strike.sid, card)
+        self._then(state, self._block_done, strike.sid)
         return rulings
 
     @BOOK.encodes("EB.card.attack.blocked", "EB.chip", "EB.kw.knockdown.blocked",
                   what="a blocked attack makes the blocker chip its printed cost; a blocked Knock Down still knocks down")
-    def _block_done(self, state: EpicBattlesState, sid: int, block: CardObj) -> None:
+    def _block_done(self, state: EpicBattlesState, sid: int) -> None:
         strike = state.strike(sid)
         if strike is None:
             return
         self.chip(state, strike.defender, B.printed(strike.card.defn, "cost"))
-        if state.stage != "turn":
+        block, strike.block = strike.block, None
+        if state.stage != "turn" or block is None:
             return
         state.sides[block.owner].discard.add(block)
         self.occur(state, "blocked", strike.defender, strike.card, owner=strike.attacker)

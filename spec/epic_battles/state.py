@@ -52,9 +52,13 @@ class Strike:
     alternative: bool = False
     position: int = 1
     """Its place in the combo: 1 for the first attack of an action."""
+    block: CardObj | None = None
+    """The card that blocked it, from its play to the discard pile (``EpicBattles._block_done``):
+    held here, so that a copy of the state has a card of its own."""
 
     def __init__(self, sid: int, attacker: str, defender: str, card: CardObj, taunted: bool = False, stage: str = "paying",
-                 blocked: bool = False, negated: bool = False, alternative: bool = False, position: int = 1) -> None:
+                 blocked: bool = False, negated: bool = False, alternative: bool = False, position: int = 1,
+                 block: CardObj | None = None) -> None:
         # Written out (init=False), with the dataclass's fields, order and defaults (a fresh list,
         # set or dict where it has a factory): the __init__ that dataclasses generates stays an
         # interpreted function even in the compiled class, setting each field through a
@@ -70,9 +74,12 @@ class Strike:
         self.negated = negated
         self.alternative = alternative
         self.position = position
+        self.block = block
 
     def copy(self, cards: bool = True) -> Strike:
-        return replace(self, card=self.card.copy() if cards else self.card)
+        if not cards:
+            return replace(self)
+        return replace(self, card=self.card.copy(), block=None if self.block is None else self.block.copy())
 
 
 @dataclass

@@ -421,7 +421,7 @@ class NeopetsState:
         moved: dict[int, Any] = {}
         for name, side in self.sides.items():
             _pair(side, sides[name], moved, cards)
-        items = _Items(moved)
+        items = _Items(moved, cards)
         queue = PendingQueue(self.queue.order, [items.copy(i) for i in self.queue.items])
         return NeopetsState(
             self.players, sides, self.cards,
@@ -462,21 +462,30 @@ def _pair(old: Side, new: Side, moved: dict[int, Any], cards: bool) -> None:
 class _Items:
     """Copies of queue items, resolutions and delayed effects for :meth:`NeopetsState.copy`:
     each item copied once (an item in the queue is also the target of a negation, the item
-    of a resolution), its source and targets the copies' own."""
+    of a resolution), its source and targets the copies' own. A card held by nothing but
+    what waits (one being played, on its way to the discard pile) is copied too, once, when
+    the copy has cards of its own (``cards``)."""
 
-    def __init__(self, moved: dict[int, Any]) -> None:
+    def __init__(self, moved: dict[int, Any], cards: bool) -> None:
         self.moved = moved
+        self.cards = cards
 
     def at(self, thing: Any) -> Any:
         """The copy's counterpart of a card object, Active Neopet or item (itself if it has none)."""
         if isinstance(thing, QueueItem):
             return self.copy(thing)
-        return self.moved.get(id(thing), thing)
+        twin = self.moved.get(id(thing))
+        if twin is not None:
+            return twin
+        if self.cards and type(thing) is CardObj:  # in no zone: held only by what waits
+            twin = self.moved[id(thing)] = thing.copy()
+            return twin
+        return thing
 
     def copy(self, item: QueueItem) -> QueueItem:
         twin = self.moved.get(id(item))
         if twin is None:
-            twin = QueueItem(item.kind, item.controller, self.moved.get(id(item.source), item.source), item.effect, (),
+            twin = QueueItem(item.kind, item.controller, self.at(item.source), item.effect, (),
                              dict(item.context), item.negated)
             self.moved[id(item)] = twin
             twin.targets = tuple(self.at(t) for t in item.targets)
