@@ -116,6 +116,98 @@ def test_simulate_refuses_to_try_a_card_whose_text_the_spec_does_not_read(tmp_pa
     assert not (tmp_path / "out").exists()
 
 
+def test_simulate_leaves_cards_whose_text_the_spec_does_not_read_out_of_the_decks(tmp_path: Path) -> None:
+    """A designer's file may hold texts that do not parse yet: the decks are drawn without
+    them (no move could play one and be judged), the command says which, and the games
+    are legal."""
+    from spec.core.cards import shipped_database
+
+    mine = tmp_path / "mine.toml"
+    mine.write_text(shipped_database("neopets", "base").read_text()
+                    + '\n[[card]]\nname = "Gloomberry Pie"\ntype = "Food"\ntext = "Juggle three moons."\n'
+                    + '\n[[card]]\nname = "Fogberry Pie"\ntype = "Food"\ntext = "Whistle at the moon."\n')
+    result = CliRunner().invoke(app, ["simulate", "neopets", "-n", "3", "--seed", "4", "--cards", str(mine), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert "left out of the decks: 2 card(s) the spec cannot play" in result.output
+    assert "(Gloomberry Pie, Fogberry Pie)" in result.output
+    for path in sorted((tmp_path / "out").glob("*.jsonl")):
+        header, _events = _lines(path)
+        listed = json.dumps(header["decks"])
+        assert "Gloomberry Pie" not in listed and "Fogberry Pie" not in listed
+        assert verify_file(path).verdict == "legal"
+
+
+def test_simulate_leaves_out_a_card_with_an_ability_the_spec_gives_no_meaning_to(tmp_path: Path) -> None:
+    """An Epic Battles attack that flips at a step parses, but the spec gives an attack's
+    triggers no meaning beyond its HIT text and being blocked (spec.epic_battles.board):
+    the decks leave it out, as they leave out a text that does not parse."""
+    from spec.core.cards import shipped_database
+
+    shipped = shipped_database("epic_battles", "base").read_text()
+    old = 'traits = ["Punch"]\ntext = ""\n'
+    assert shipped.count(old) == 1  # Quick Jab
+    mine = tmp_path / "mine.toml"
+    mine.write_text(shipped.replace(old, 'traits = ["Punch"]\ntext = "Flip at the beginning of the Action step."\n'))
+    result = CliRunner().invoke(app, ["simulate", "epic_battles", "-n", "2", "--seed", "3", "--cards", str(mine),
+                                      "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert "left out of the decks: 1 card(s) the spec cannot play" in result.output and "(Quick Jab)" in result.output
+    for path in sorted((tmp_path / "out").glob("*.jsonl")):
+        header, _events = _lines(path)
+        assert "Quick Jab" not in json.dumps(header["decks"])
+        assert verify_file(path).verdict == "legal"
+
+
+# A card file of each game too short of a kind of card for a legal deck: what it lacks, and
+# the rule the shortage breaks (each game's random_deck raises DeckError, or the deck it
+# draws breaks the game's construction check).
+TOO_FEW = [
+    ("neopets", "Codestone", "neopets:1.1.p1"),
+    ("bakugan", "40 cards", "bakugan:1.1/2.1.p3"),
+    ("ttcg", "two copies each", "ttcg:2.2.1.a"),
+    ("battle_monsters", "no monster card", "battle_monsters:BM.start.deck_min"),
+    ("epic_battles", "deck size", "epic_battles:EB.deck.size"),
+]
+
+
+@pytest.mark.parametrize(("game", "says", "rule"), TOO_FEW)
+def test_simulate_says_which_rule_a_card_file_too_small_for_a_deck_breaks(tmp_path: Path, game: str, says: str,
+                                                                           rule: str) -> None:
+    from spec.core.cards import shipped_database
+
+    text = shipped_database(game, "base").read_text()
+    kept = "[[card]]".join(text.split("[[card]]")[:7])  # the first six cards
+    if game == "battle_monsters":  # the first six are monsters: keep the others
+        parts = text.split("[[card]]")
+        kept = "[[card]]".join([parts[0]] + [p for p in parts[1:] if 'species = ' not in p and 'type = "Monster' not in p])
+    mine = tmp_path / "mine.toml"
+    mine.write_text(kept)
+    result = CliRunner().invoke(app, ["simulate", game, "--cards", str(mine), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert str(mine) in result.output and says in result.output and rule in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert not (tmp_path / "out").exists()
+
+
+def test_simulate_draws_again_a_move_the_spec_cannot_judge(tmp_path: Path) -> None:
+    """A text that parses may still meet a case the spec does not model when it resolves:
+    here a Food negates a Neopet's abilities once, which Neopets models only as a passive
+    ability, so passing to let it resolve is ``unverifiable``. The simulator draws again
+    there, as it does for a clash no rule settles, and the games it writes are legal."""
+    from spec.core.cards import shipped_database
+
+    old = 'text = "Freeze your opponent\'s Neopet."'
+    shipped = shipped_database("neopets", "base").read_text()
+    assert shipped.count(old) == 1
+    mine = tmp_path / "mine.toml"
+    mine.write_text(shipped.replace(old, 'text = "Negate the abilities of your opponent\'s Neopet."'))
+    result = CliRunner().invoke(app, ["simulate", "neopets", "-n", "2", "--seed", "9001", "--prefer", "Snowcone Surprise",
+                                      "--cards", str(mine), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    for path in sorted((tmp_path / "out").glob("*.jsonl")):
+        assert verify_file(path).verdict == "legal"
+
+
 def test_bench_reports_every_measure(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["bench", "neopets", "--events", "300", "--corpus", str(tmp_path), "--no-jobs", "--json"])
     assert result.exit_code == 0, result.output

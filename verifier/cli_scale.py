@@ -37,11 +37,13 @@ def simulate(
     the construction rules) until it holds every card named, or else the most of them; a
     card no deck holds is an error (exit 2). The cards are recorded in each header's meta,
     and how many moves named each card, in how many games, is printed.
-    With --cards, the headers name the file by its path from the output folder.
+    With --cards, the headers name the file by its path from the output folder; cards whose
+    text the spec does not read, or with an ability it gives no meaning to, are left out of
+    the decks (no move could play one and be judged), and they are listed. A move the spec cannot judge is drawn again, as a clash is.
     """
     from spec import GAMES
-    from spec.core.cards import CardFileError
-    from verifier.simulate import SimulationError, moves_naming, write_games
+    from spec.core.cards import CardDatabase, CardFileError
+    from verifier.simulate import SimulationError, kept_out, moves_naming, write_games
 
     if game not in GAMES:
         typer.echo(f"arbiter: no spec for {game!r}; games with one: {', '.join(sorted(GAMES))}", err=True)
@@ -55,6 +57,11 @@ def simulate(
         typer.echo(f"arbiter: {error}", err=True)
         raise typer.Exit(2) from None
     typer.echo(f"{len(written)} game(s) written to {out}")
+    left_out = [] if cards is None else kept_out(game, CardDatabase.cached(cards, game))
+    if left_out:
+        shown = ", ".join(left_out[:5]) + (f" and {len(left_out) - 5} more" if len(left_out) > 5 else "")
+        typer.echo(f"  left out of the decks: {len(left_out)} card(s) the spec cannot play, its text not read or an ability "
+                   f"given no meaning ({shown}); `arbiter lint {cards}` shows the texts that do not read")
     for name, (moves, played_in) in moves_naming(game, written, tuple(prefer or ())).items():
         typer.echo(f"  {name}: named by {moves} move(s), in {played_in} of {len(written)} game(s)"
                    + ("" if moves else " (never played: no move could play it in these games)"))

@@ -31,7 +31,7 @@ import msgspec
 
 from spec import load_game
 from spec.core.cards import CardDatabase, shipped_database
-from spec.core.game import Game, Setup
+from spec.core.game import DeckError, Game, Setup
 from verifier.verify import stamp_reader
 
 _encoder = msgspec.json.Encoder(order="deterministic")
@@ -72,19 +72,33 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
         cards = CardDatabase.cached(card_file, game_id)  # raises CardFileError
         if cards.game != game_id:
             raise SimulationError(f"{card_file}: a card file of {cards.game}, not of {game_id}")
-    unread = [name for name in prefer if name in cards and not _reads(cards, name)]
-    if unread:
-        raise SimulationError(f"the spec does not read the text of {', '.join(map(repr, unread))}, so no move can play it "
+    not_read = [name for name in prefer if name in cards and not _reads(cards, name)]
+    if not_read:
+        raise SimulationError(f"the spec does not read the text of {', '.join(map(repr, not_read))}, so no move can play it "
                               "(`arbiter lint` shows where the text leaves the templates)")
+    left_out = unread(cards)  # a card whose text the spec does not read could not be judged in play
+    pool = cards if not left_out else CardDatabase(cards.name, cards.game, cards.version,
+                                                   [c for c in cards if c.name not in set(left_out)])
     decks: dict[str, dict[str, Any]] = {}
     seen: set[str] = set()  # every name the decks drawn listed
+    source = "the shipped cards" if card_file is None else str(card_file)
+    if left_out:
+        source += f" ({len(left_out)} card(s) whose text the spec does not read left out)"
     for p in players:
-        decks[p] = deck_holding(game, cards, rng, hold, frozenset().union(*map(deck_names, decks.values())), seen)
+        try:
+            decks[p] = deck_holding(game, pool, rng, hold, frozenset().union(*map(deck_names, decks.values())), seen)
+        except DeckError as error:  # too few cards of a kind (those the spec does not read left out)
+            raise SimulationError(f"{source}: no {game_id} deck can be drawn: {error}") from None
     missing = [name for name in hold if not any(name in deck_names(deck) for deck in decks.values())]
     if missing:
         raise SimulationError(_not_held(game_id, missing, cards, seen))
     setup = Setup(players, decks, {"passes": "explicit"}, cards)
     state = game.setup(setup)
+    broken = [r for r in setup.rulings if r.violation.severity != "info"]
+    if broken:  # the pool ran short of what a legal deck needs: the game would be illegal from the start
+        why = broken[0].violation
+        raise SimulationError(f"{source}: the cards cannot make a legal {game_id} deck: the one drawn breaks "
+                              f"{broken[0].rule}: {why.message} (expected {why.expected}, drawn {why.actual})")
     meta: dict[str, Any] = {"generator": "arbiter simulate", "seed": seed}
     if prefer:
         meta["prefer"] = list(prefer)
@@ -191,6 +205,21 @@ def deck_holding(game: Game[Any, Any], cards: CardDatabase, rng: random.Random, 
     return best
 
 
+def unread(cards: CardDatabase) -> list[str]:
+    """The cards of ``cards`` whose text the spec does not read, in the database's order: no
+    move could play one and be judged, so the simulator leaves them out of its decks
+    (``arbiter lint`` shows where each text leaves the templates)."""
+    return [card.name for card in cards if not _reads(cards, card.name)]
+
+
+def kept_out(game_id: str, cards: CardDatabase) -> list[str]:
+    """The cards of ``cards`` no random deck of the simulator holds, in the database's order:
+    those whose text the spec does not read (:func:`unread`), and those with an ability the
+    game's spec gives no meaning to (``Game.supported``)."""
+    game: Game[Any, Any] = load_game(game_id)
+    return [card.name for card in cards if not _reads(cards, card.name) or not game.supported(cards, card.name)]
+
+
 def _reads(cards: CardDatabase, name: str) -> bool:
     """Whether the spec reads the whole text of a card (else no move plays it)."""
     try:
@@ -263,10 +292,13 @@ class _Chooser:
             move = msgspec.structs.replace(pick, seq=seq)
             trial, trial_memo = state.copy(), _memo_copy(memo)
             rulings = game.apply(trial, move)
-            bad = [r for r in rulings if r.violation.severity != "info"]
+            bad = [r for r in rulings if r.violation.severity not in ("info", "unverifiable")]
             if bad:  # legal_moves and apply disagree: a bug in the spec
                 raise AssertionError(f"seed {self.seed}: the spec refused its own legal move {move}: "
                                      f"{bad[0].rule} {bad[0].violation}")
+            if rulings and any(r.violation.severity == "unverifiable" for r in rulings):
+                redrawn = True  # the spec cannot judge the move (a text it does not model): no legal game through it
+                continue
             now = self.stamp(trial)
             if now != stamp_seen and any(r.violation.severity != "info" for r in game.conflicts_met(trial, trial_memo)):
                 redrawn = True  # a clash no rule settles: the verifier could not call the game legal

@@ -55,7 +55,7 @@ from spec.core import interpreter
 from spec.core.cards import CardDatabase, CardDef
 from spec.core.deck import over_limit, size_violation
 from spec.core.findings import Violation
-from spec.core.game import Event, Game, Ruling, Setup, actor_problem
+from spec.core.game import DeckError, Event, Game, Ruling, Setup, actor_problem
 from spec.core.hidden import DeckKnowledge
 from spec.core.hidden_z3 import DeckModel
 from spec.core.hidden_z3 import check as hidden_check
@@ -81,6 +81,10 @@ NO_ACTOR: Final = ("first", "phase", "victor", "damage", "resolve", "game")
 
 DECK_TYPES: Final = ("Evo", "Hero", "Action", "Flip")
 """Printed types a deck holds: every type but Character (3.2.1.p1)."""
+
+TEAM_TRIES: Final = 1000
+"""How many random teams ``Bakugan.random_deck`` draws before it gives up on the cards given
+(a team whose factions allow too few cards is drawn again)."""
 
 UNSUPPORTED_STEPS: Final = (K.Copy, K.SwapCore, K.EndTurn, K.VictorBy, K.Choice, K.Detach)
 """Steps the spec gives no meaning yet: a card using one is reported as unverifiable."""
@@ -1292,8 +1296,10 @@ class Bakugan(Game[BakuganState, Event]):
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
         """A random registered decklist within the construction rules (1.1/2.1, 1.2)."""
         characters = sorted(c.name for c in cards if c.type == "Character")
+        if len(characters) < TEAM_SIZE:
+            raise DeckError(f"a team is {TEAM_SIZE} Bakugan ({cite('1.1/2.1.p1')}), and the cards hold {len(characters)} Character cards")
         reader = _reader(cards)  # card texts read off its cards alone
-        while True:
+        for _ in range(TEAM_TRIES):
             team = rng.sample(characters, TEAM_SIZE)
             team_factions: set[str] = set()
             for name in team:
@@ -1313,6 +1319,9 @@ class Bakugan(Game[BakuganState, Event]):
                     break
             if sum(deck.values()) == DECK_SIZE:
                 break
+        else:
+            raise DeckError(f"none of {TEAM_TRIES} teams drawn allows {DECK_SIZE} cards ({cite('1.1/2.1.p3')}) of its "
+                            f"factions, three of each at most ({cite('1.2/2.1.p1')})")
         cores = sorted(c for name in team for c in cards[name].stats.get("cores", []))
         return {"deck": dict(sorted(deck.items())), "team": team, "bakucores": cores}
 

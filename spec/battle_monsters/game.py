@@ -43,7 +43,7 @@ from spec.battle_monsters.turn import TURN
 from spec.core import interpreter
 from spec.core.deck import size_violation
 from spec.core.findings import Violation
-from spec.core.game import Event, Game, Ruling, Setup, actor_problem
+from spec.core.game import DeckError, Event, Game, Ruling, Setup, actor_problem
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Frame, Resolution, UnsupportedStep
 from spec.core.rules import Action
@@ -822,6 +822,8 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
         """A random registered decklist of 30 to 40 printed cards (BM.start.deck_min; copies unlimited)."""
         roots = sorted(c.name for c in cards if B.kind_of(c) == "monster")
+        if not roots:
+            raise DeckError(f"no monster card to fill a deck with ({cite('BM.start.deck_min')})")
         magic = sorted(c.name for c in cards if B.kind_of(c) in ("spell", "trap"))
         prefixes = sorted(c.name for c in cards if "prefix" in c.type)
         suffixes = sorted(c.name for c in cards if "suffix" in c.type)

@@ -90,6 +90,11 @@ class Setup:
     """Deck-construction findings made while setting up."""
 
 
+class DeckError(ValueError):
+    """The cards given cannot make a deck within the construction rules (too few of a kind):
+    what :meth:`Game.random_deck` raises, with the shortage and the rule it breaks."""
+
+
 def actor_problem(kind: str, by: str | None, players: tuple[str, ...], needs_actor: bool) -> list[Ruling] | None:
     """What is wrong with an event's actor (``by``) when it names none of the players.
 
@@ -284,8 +289,15 @@ class Game(ABC, Generic[S, E]):
         return any(self.choice_key(move) == key for move in self.legal_moves(state))
 
     def random_deck(self, cards: Any, rng: Any) -> dict[str, Any]:
-        """A random registered decklist from ``cards`` that keeps the construction rules."""
+        """A random registered decklist from ``cards`` that keeps the construction rules;
+        :class:`DeckError` when ``cards`` hold too few of a kind of card for one."""
         raise NotImplementedError(f"{self.id}: no random deck builder")
+
+    def supported(self, cards: Any, name: str) -> bool:
+        """Whether the spec can run every ability of a card whose text it reads: a game whose
+        spec leaves some abilities without a meaning says which cards it therefore keeps out
+        of :meth:`random_deck`. By default, every card."""
+        return True
 
     def facts(self, state: S) -> Any:
         """A snapshot of the derived facts (damage, winners...) for :meth:`claims_since`."""

@@ -36,7 +36,7 @@ from grammar import ast as A
 from spec.core import interpreter
 from spec.core.deck import size_violation
 from spec.core.findings import Violation
-from spec.core.game import Event, Game, Ruling, Setup, actor_problem
+from spec.core.game import DeckError, Event, Game, Ruling, Setup, actor_problem
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Need, Resolution, UnsupportedStep
 from spec.core.state import CardObj, Zone
@@ -1421,10 +1421,19 @@ class EpicBattles(Game[EpicBattlesState, Event]):
 
     # ================================================================== simulation hooks
 
+    def supported(self, cards: Any, name: str) -> bool:
+        """Whether the spec gives a meaning to every ability of a card's text (for random decks:
+        a card the spec cannot run would make a game it cannot judge)."""
+        return _runs(EpicBattlesState(("a", "b"), {}, cards, False), name)
+
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
-        """A random registered decklist within the construction rules (EB.deck.*, EB.side.*)."""
+        """A random registered decklist within the construction rules (EB.deck.*, EB.side.*), of
+        cards the spec can run (:meth:`supported`)."""
         probe = EpicBattlesState(("a", "b"), {}, cards, False)
+        cards = [c for c in cards if _runs(probe, c.name)]
         characters = sorted(c.name for c in cards if B.is_character(c))
+        if not characters:
+            raise DeckError(f"no Character card the spec can run to build a deck around ({cite('EB.card.character.count')})")
         character = rng.choice(characters)
         usable = [c for c in cards if not B.is_character(c) and not B.keyword(probe, c.name, "side_deck_only")
                   and B.character_allows(probe, c, character) and B.game_allows(probe, c, character)]
@@ -1634,6 +1643,15 @@ class EpicBattles(Game[EpicBattlesState, Event]):
                       and (side.knowledge.registered is None or side.knowledge.registered.get(d.name, 0) > 0)]
             return [E.Search(0, p, n) for n in names]
         return []
+
+
+def _runs(probe: EpicBattlesState, name: str) -> bool:
+    """Whether the spec gives a meaning to every ability of the card ``name`` (read with ``probe``)."""
+    try:
+        B.text_of(probe, name)
+    except B.Unmodelled:
+        return False
+    return True
 
 
 __all__ = ["EpicBattles"]

@@ -27,7 +27,7 @@ from grammar import ast as A
 from spec.core import interpreter
 from spec.core.deck import over_limit, size_violation
 from spec.core.findings import Violation
-from spec.core.game import Event, Game, Ruling, Setup, actor_problem
+from spec.core.game import DeckError, Event, Game, Ruling, Setup, actor_problem
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Resolution, UnsupportedStep
 from spec.core.queue import Priority, QueueItem
@@ -1155,6 +1155,8 @@ class Neopets(Game[NeopetsState, Event]):
             limit = 1 if card.type in ("Faerie", "Hero", "Villain", "Map Piece") else 2
             main[card.name] = rng.randint(1, limit)
         stones = [c.name for c in cards if c.type == "Codestone"]
+        if not stones and sum(main.values()) < 50:
+            raise DeckError(f"no Codestone to fill the Main Deck up to 50 cards ({cite('1.1.p1')}): only {sum(main.values())} other cards")
         while sum(main.values()) < 50:
             name = rng.choice(stones)
             main[name] = main.get(name, 0) + 1
@@ -1162,6 +1164,8 @@ class Neopets(Game[NeopetsState, Event]):
         for card in cards:
             if card.type == "Neopet":
                 species.setdefault(card.species or card.name, card.name)
+        if len(species) < 3:
+            raise DeckError(f"three Neopets of different species are needed ({cite('1.4.p1')}), and the cards hold {len(species)}")
         neopets = rng.sample(sorted(species.values()), 3)
         pool = sorted(c.name for c in cards if c.type == "Rainbow Pool Neopet" or (c.type == "Location" and "Rainbow Pool." in c.text))
         return {"main": dict(sorted(main.items())), "neopets": neopets, "rainbow_pool": pool}

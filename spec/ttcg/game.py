@@ -36,7 +36,7 @@ from spec.core import interpreter
 from spec.core.cards import CardDef
 from spec.core.deck import over_limit, size_violation
 from spec.core.findings import Violation
-from spec.core.game import Event, Game, Ruling, Setup, actor_problem
+from spec.core.game import DeckError, Event, Game, Ruling, Setup, actor_problem
 from spec.core.hidden import DeckKnowledge
 from spec.core.interpreter import Need, Resolution, UnsupportedStep
 from spec.core.queue import Priority
@@ -1076,6 +1076,9 @@ class Ttcg(Game[TtcgState, Event]):
         names = sorted(c.name for c in cards if (B.is_creature(c) or B.is_magic(c)) and self.supported(cards, c.name))
         low = [n for n in names if B.printed_rank(cards[n]) == 1]
         high = [n for n in names if n not in low]
+        if 2 * len(names) < DECK_SIZE[0]:
+            raise DeckError(f"{len(names)} cards the spec models, two copies each ({cite('2.2.1.b')}), make fewer than "
+                            f"{DECK_SIZE[0]} ({cite('2.2.1.a')})")
         target = rng.randint(DECK_SIZE[0], min(DECK_SIZE[1], 2 * len(names)))
         deck: dict[str, int] = {n: 2 for n in low}
         rng.shuffle(high)
