@@ -49,7 +49,7 @@ def test_simulate_prefer_holds_a_card_in_every_deck_and_plays_it(tmp_path: Path)
     for out in ("a", "b"):
         result = CliRunner().invoke(app, ["simulate", "epic_battles", "-n", "2", "--seed", "5", "--prefer", card, "-o", str(tmp_path / out)])
         assert result.exit_code == 0, result.output
-        assert f"{card}: named by " in result.output and "move(s), in 2 of 2 game(s)" in result.output
+        assert f"{card}: named by " in result.output and " attack, " in result.output and "in 2 of 2 game(s)" in result.output
     for path in sorted((tmp_path / "a").glob("*.jsonl")):
         header, events = _lines(path)
         assert header["meta"]["prefer"] == [card]
@@ -57,6 +57,28 @@ def test_simulate_prefer_holds_a_card_in_every_deck_and_plays_it(tmp_path: Path)
         assert any(event.get("card") == card for event in events)
         assert verify_file(path).verdict == "legal"
         assert path.read_bytes() == (tmp_path / "b" / path.name).read_bytes()
+
+
+def test_a_card_tried_out_is_put_away_only_when_nothing_else_is_left() -> None:
+    """Trying a card out (``hold``), the simulator favours playing it and does not draw a move
+    that discards it while any other move but passing is left (``Game.parting_moves``);
+    with only that discard and passing left, the discard may be drawn."""
+    import random
+
+    from spec import load_game
+    from spec.epic_battles import events as E
+    from verifier.simulate import _Chooser
+
+    game = load_game("epic_battles")
+    card = "Kaito's Rising Fang"
+    chooser = _Chooser(game, random.Random(1), 1, (card,), 0.35, 0.001, keep=(card,))
+    discard, other, passing = E.Discard(1, "alice", card=card), E.Discard(1, "alice", card="Quick Jab"), E.Pass(1, "alice")
+    assert all(chooser.pick([discard, other, passing]) is not discard for _ in range(200))
+    assert any(chooser.pick([discard, passing]) is discard for _ in range(200))
+    attack = E.Attack(1, "alice", card=card)
+    assert all(chooser.pick([discard, attack, other, passing]) is attack for _ in range(50))
+    merely_preferred = _Chooser(game, random.Random(1), 1, (card,), 0.35, 0.001)  # as the corpora prefer cards: no keeping
+    assert all(merely_preferred.pick([discard, other, passing]) is discard for _ in range(50))
 
 
 def test_simulate_prefer_shares_out_cards_no_single_deck_may_hold(tmp_path: Path) -> None:

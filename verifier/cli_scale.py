@@ -35,8 +35,9 @@ def simulate(
 
     With --prefer, each player's deck is drawn (by the game's own deck builder, so within
     the construction rules) until it holds every card named, or else the most of them; a
-    card no deck holds is an error (exit 2). The cards are recorded in each header's meta,
-    and how many moves named each card, in how many games, is printed.
+    card no deck holds is an error (exit 2). Such a card is put away (discarded, energized...)
+    only when nothing else but passing is left. The cards are recorded in each header's meta,
+    and how many moves named each card, of which kinds, in how many games, is printed.
     With --cards, the headers name the file by its path from the output folder; cards whose
     text the spec does not read, or with an ability it gives no meaning to, are left out of
     the decks (no move could play one and be judged), and they are listed. A move the spec cannot judge is drawn again, as a clash is.
@@ -62,9 +63,10 @@ def simulate(
         shown = ", ".join(left_out[:5]) + (f" and {len(left_out) - 5} more" if len(left_out) > 5 else "")
         typer.echo(f"  left out of the decks: {len(left_out)} card(s) the spec cannot play, its text not read or an ability "
                    f"given no meaning ({shown}); `arbiter lint {cards}` shows the texts that do not read")
-    for name, (moves, played_in) in moves_naming(game, written, tuple(prefer or ())).items():
-        typer.echo(f"  {name}: named by {moves} move(s), in {played_in} of {len(written)} game(s)"
-                   + ("" if moves else " (never played: no move could play it in these games)"))
+    for name, named in moves_naming(game, written, tuple(prefer or ())).items():
+        how = ", ".join(f"{count} {kind}" for kind, count in named.kinds.items())
+        typer.echo(f"  {name}: named by {named.moves} move(s){f' ({how})' if how else ''}, in {named.games} of {len(written)} game(s)"
+                   + ("" if named.moves else " (never played: no move could play it in these games)"))
 
 
 @app.command()

@@ -13,9 +13,10 @@ player's choice), it goes back a decision and takes another move there, up to
 then does the game stop where it is.
 
 To try a card out, the simulator can be asked to hold it in the decks and to play it
-whenever it may (``hold`` and ``prefer``; ``arbiter simulate --prefer CARD``). The game's
-own deck builder is kept: decks are drawn until one holds the cards (:func:`deck_holding`),
-so every deck still keeps the construction rules.
+whenever it may (``hold`` and ``prefer``; ``arbiter simulate --prefer CARD``); a card held
+so is put away (discarded, and so on: ``Game.parting_moves``) only when nothing else but
+passing is left. The game's own deck builder is kept: decks are drawn until one holds the
+cards (:func:`deck_holding`), so every deck still keeps the construction rules.
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
               "options": {"passes": passes}, "meta": meta}
     events: list[dict[str, Any]] = []
     memo: dict[str, Any] = {}  # what conflicts_met has reported, as the verifier keeps it
-    chooser = _Chooser(game, rng, seed, prefer, pass_weight, ending_weight)
+    chooser = _Chooser(game, rng, seed, prefer, pass_weight, ending_weight, keep=hold)
     stamp_seen: Any = None  # and it is asked, as the verifier asks it, once the stamp moved
     history: list[_Decision] = []  # the last decisions taken, to go back to from a dead end
     backtracks = 0
@@ -142,23 +143,35 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
     return [_encoder.encode(header)] + [_encoder.encode(e) for e in events]
 
 
-def moves_naming(game_id: str, replays: list[Path], names: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+class Naming(NamedTuple):
+    """How the moves of some replays named one card (:func:`moves_naming`)."""
+
+    moves: int
+    """The moves that name it as their card."""
+    games: int
+    """The replays with at least one of them."""
+    kinds: dict[str, int]
+    """Those moves by kind (``play``, ``discard``, ``attack``...), in the order first met."""
+
+
+def moves_naming(game_id: str, replays: list[Path], names: tuple[str, ...]) -> dict[str, Naming]:
     """For each of ``names``: how many moves (a player's choices, not draws or claims) of
-    the ``replays`` name it as their card, and in how many replays: how often a card
-    tried out with ``prefer`` was played."""
-    kinds = load_game(game_id).event_kinds
-    counts = {name: [0, 0] for name in names}
+    the ``replays`` name it as their card, of which kinds, and in how many replays: how
+    often a card tried out with ``prefer`` was played (or discarded, set, blocked with...)."""
+    event_kinds = load_game(game_id).event_kinds
+    kinds: dict[str, dict[str, int]] = {name: {} for name in names}
+    games = dict.fromkeys(names, 0)
     for path in replays:
         seen: set[str] = set()
         for line in path.read_bytes().splitlines()[1:]:
             event = msgspec.json.decode(line)
-            card = event.get("card")
-            if card in counts and kinds.get(event.get("do")) == "move":
-                counts[card][0] += 1
+            card, do = event.get("card"), event.get("do")
+            if card in kinds and event_kinds.get(do) == "move":
+                kinds[card][do] = kinds[card].get(do, 0) + 1
                 seen.add(card)
         for card in seen:
-            counts[card][1] += 1
-    return {name: (moves, games) for name, (moves, games) in counts.items()}
+            games[card] += 1
+    return {name: Naming(sum(kinds[name].values()), games[name], kinds[name]) for name in names}
 
 
 def deck_names(deck: Any) -> set[str]:
@@ -264,11 +277,14 @@ class _Chooser:
     each draw names only what changes from move to move."""
 
     def __init__(self, game: Game[Any, Any], rng: random.Random, seed: int, prefer: tuple[str, ...],
-                 pass_weight: float, ending_weight: float) -> None:
+                 pass_weight: float, ending_weight: float, keep: tuple[str, ...] = ()) -> None:
         self.game = game
         self.rng = rng
         self.seed = seed
         self.prefer = prefer
+        self.keep = keep
+        """Cards tried out (``hold``): a move putting one away (``Game.parting_moves``) is drawn only
+        when no other move but passing is left."""
         self.pass_weight = pass_weight
         self.ending_weight = ending_weight
         self.stamp: Callable[[Any], Any] = stamp_reader(game)
@@ -308,13 +324,18 @@ class _Chooser:
 
     def pick(self, moves: list[Any]) -> Any:
         """One of ``moves``, drawn as :func:`simulate` says: a preferred card whenever one can be
-        played, a pass with chance ``pass_weight``, a move ending the game only now and then."""
+        played, a card tried out put away only when nothing else but passing is left, a pass
+        with chance ``pass_weight``, a move ending the game only now and then."""
         rng = self.rng
         passes_only = [m for m in moves if m.__struct_config__.tag == "pass"]
         others = [m for m in moves if m.__struct_config__.tag != "pass"]
         playing_on = [m for m in others if m.__struct_config__.tag not in self.game.ending_moves]
         if playing_on and len(playing_on) < len(others) and rng.random() >= self.ending_weight:
             others = playing_on  # the players end a game by choice only now and then (Game.ending_moves)
+        if self.keep:  # a card tried out is put away only when nothing else may be done
+            parting = self.game.parting_moves
+            keeping = [m for m in others if not (m.__struct_config__.tag in parting and getattr(m, "card", None) in self.keep)]
+            others = keeping or others
         favoured = [m for m in others if getattr(m, "card", None) in self.prefer]
         if favoured:
             return rng.choice(favoured)
@@ -347,4 +368,5 @@ def write_games(game_id: str, count: int, seed: int, out: Path, passes: str = "e
     return written
 
 
-__all__ = ["DECK_TRIES", "SimulationError", "deck_holding", "deck_names", "moves_naming", "simulate", "write_games"]
+__all__ = ["DECK_TRIES", "Naming", "SimulationError", "deck_holding", "deck_names", "kept_out", "moves_naming", "simulate", "unread",
+           "write_games"]

@@ -155,6 +155,8 @@ class Bakugan(Game[BakuganState, Event]):
     which the spec checks against the Field (1.4/4.3.1) but does not enumerate: legal_moves
     offers each placement with one placed BakuCore touched."""
 
+    parting_moves: ClassVar[frozenset[str]] = frozenset({"discard", "energize"})
+    """A card energized goes into the Energy, face down, instead of being played (7.2.4.1)."""
     id: ClassVar[str] = "bakugan"
     title: ClassVar[str] = "Bakugan TCG (2023)"
     rulesets: ClassVar[tuple[str, ...]] = ("bakugan/1",)

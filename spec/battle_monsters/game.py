@@ -147,6 +147,7 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
     book = BOOK
     turn = TURN
     ending_moves: ClassVar[frozenset[str]] = frozenset({"surrender", "agree"})
+    parting_moves: ClassVar[frozenset[str]] = frozenset({"discard", "bury"})
     conflicts_stamp: ClassVar[str | None] = "conflicts_clock"
     """Moved whenever ``conflicts_met`` could find something new (``BattleMonstersState.conflicts_clock``)."""
 

@@ -264,6 +264,10 @@ class Game(ABC, Generic[S, E]):
     surrender, a draw offered or agreed): nearly always legal, so the simulator plays them
     only rarely, or random games would end at once."""
 
+    parting_moves: ClassVar[frozenset[str]] = frozenset({"discard"})
+    """Kinds of move by which a player puts a card away rather than plays it (a discard, and
+    in some games more): the simulator, trying a card out, does not favour these for it."""
+
     chance_fields: ClassVar[dict[str, tuple[str, ...]]] = {}
     """Per event kind, the fields whose value :meth:`legal_moves` samples instead of listing
     every one: a chance outcome (a drawn card's name, a die's face), or a fact of the table
