@@ -507,8 +507,22 @@ def test_a_toml_card_file_with_two_cards_of_one_name_is_refused(tmp_path: Path) 
     path = tmp_path / "twice.toml"
     path.write_text('database = "neopets/x"\ngame = "neopets"\nversion = 1\n'
                     '[[card]]\nname = "Echo"\ntype = "Food"\n[[card]]\nname = "Echo"\ntype = "Food"\n', encoding="utf-8")
-    with pytest.raises(CardFileError, match="Echo"):
+    with pytest.raises(CardFileError, match="Echo") as info:
         CardDatabase.load(path)
+    assert info.value.line == 7  # the second card's [[card]] header
+
+
+def test_a_toml_card_the_format_refuses_is_named_with_its_line(tmp_path: Path) -> None:
+    """A card missing a required field (or with a field of the wrong kind) is named, by its
+    place and its name, with the line its ``[[card]]`` header is on."""
+    path = tmp_path / "untyped.toml"
+    path.write_text('database = "neopets/x"\ngame = "neopets"\nversion = 1\n\n'
+                    '[[card]]\nname = "Echo"\ntype = "Food"\n\n[[card]]\nname = "Hush"\ntext = ""\n', encoding="utf-8")
+    with pytest.raises(CardFileError) as info:
+        CardDatabase.load(path)
+    assert info.value.line == 9
+    assert "card 2 ('Hush')" in info.value.reason and "type" in info.value.reason
+    assert f"{path}:9:" in str(info.value)
 
 
 def test_load_a_json_lines_card_pool(ttcg_pool: Path) -> None:

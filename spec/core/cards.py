@@ -196,7 +196,8 @@ class CardDatabase:
     @classmethod
     def _load_toml(cls, path: Path) -> CardDatabase:
         try:
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+            source = path.read_text(encoding="utf-8")
+            raw = tomllib.loads(source)
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
             found = re.search(r"line (\d+)", str(error))
             line = getattr(error, "lineno", None) or (int(found.group(1)) if found else None)
@@ -204,11 +205,18 @@ class CardDatabase:
         try:
             data = msgspec.convert(raw, _TomlFile)
         except msgspec.ValidationError as error:
-            raise CardFileError(str(path), f"invalid card file: {error}") from None
+            at = re.search(r"\$\.card\[(\d+)\]", str(error))
+            if at is None:
+                raise CardFileError(str(path), f"invalid card file: {error}") from None
+            index = int(at.group(1))
+            name = raw["card"][index].get("name") if isinstance(raw["card"][index], dict) else None
+            raise CardFileError(str(path), f"invalid card file: card {index + 1}{f' ({name!r})' if isinstance(name, str) else ''}: "
+                                           f"{error}", _card_line(source, index)) from None
         seen: set[str] = set()
-        for card in data.card:
+        for index, card in enumerate(data.card):
             if card.name in seen:
-                raise CardFileError(str(path), f"two cards are named {card.name!r}; names are unique in a card file")
+                raise CardFileError(str(path), f"two cards are named {card.name!r}; names are unique in a card file",
+                                    _card_line(source, index))
             seen.add(card.name)
         return cls(data.database, data.game, data.version, data.card)
 
@@ -228,6 +236,13 @@ class CardDatabase:
             except UnicodeDecodeError:
                 raise CardFileError(str(path), "not UTF-8 text") from None
         return cls(path.stem, game, 1, cards)
+
+
+def _card_line(source: str, index: int) -> int | None:
+    """The line of a TOML card file where its card ``index`` (from 0) begins: the line of its
+    ``[[card]]`` header (``None`` when the cards are written otherwise)."""
+    headers = [number for number, line in enumerate(source.splitlines(), 1) if line.strip().startswith("[[card]]")]
+    return headers[index] if index < len(headers) else None
 
 
 def card_from_pool_record(obj: Any, path: str, line: int, game: str | None = None) -> CardDef:
