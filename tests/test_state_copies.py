@@ -90,17 +90,22 @@ def test_a_ttcg_card_its_own_trigger_returns_from_the_discard_pile_is_the_copy_s
     _copied_at_every_event("ttcg", lines, CardDatabase.cached(mine, "ttcg"), False)
 
 
+def _simulated(game_id: str, seed: int, prefer: tuple[str, ...]) -> tuple[Any, Any, list[bytes]]:
+    """A simulated game (trying ``prefer`` out), its game's spec and the state it starts from."""
+    lines = simulate(game_id, seed, prefer=prefer, hold=prefer[:2])
+    header = json.loads(lines[0])
+    game = load_game(game_id)
+    cards = CardDatabase.cached(shipped_database(game_id, game.default_cards.split("/", 1)[1]), game_id)
+    return game, game.setup(Setup(tuple(header["players"]), header["decks"], {"passes": "explicit"}, cards)), lines
+
+
 @pytest.mark.parametrize(("game_id", "seed", "prefer", "shares_at_passes"), CASES)
 def test_a_state_left_for_its_copy_stays_as_it_was(game_id: str, seed: int, prefer: tuple[str, ...],
                                                    shares_at_passes: bool) -> None:
     """The simulator plays each move on a copy and keeps the state it left, to go back to
     from a dead end: what is played on the copy and on its copies after it must leave that
     state as it was (nothing of it shared and changed in place)."""
-    lines = simulate(game_id, seed, prefer=prefer, hold=prefer[:2])
-    header = json.loads(lines[0])
-    game = load_game(game_id)
-    cards = CardDatabase.cached(shipped_database(game_id, game.default_cards.split("/", 1)[1]), game_id)
-    state = game.setup(Setup(tuple(header["players"]), header["decks"], {"passes": "explicit"}, cards))
+    game, state, lines = _simulated(game_id, seed, prefer)
     decoder = game.decoder()
     left: list[tuple[int, Any, str]] = []
     for number, line in enumerate(lines[1:], 2):
@@ -172,11 +177,7 @@ def test_a_copy_holds_no_card_object_of_its_original(game_id: str, seed: int, pr
     common: a card turned, named or moved in one stays as it was in the other (what the
     Neopets and TTCG copies once got wrong: queued abilities and chain links pointing at the
     original's cards). Only what the game shares by design (:data:`SHARED_BY_DESIGN`) may be."""
-    lines = simulate(game_id, seed, prefer=prefer, hold=prefer[:2])
-    header = json.loads(lines[0])
-    game = load_game(game_id)
-    cards = CardDatabase.cached(shipped_database(game_id, game.default_cards.split("/", 1)[1]), game_id)
-    state = game.setup(Setup(tuple(header["players"]), header["decks"], {"passes": "explicit"}, cards))
+    game, state, lines = _simulated(game_id, seed, prefer)
     decoder = game.decoder()
     allowed = SHARED_BY_DESIGN.get(game_id, ())
     for number, line in enumerate(lines[1:], 2):
