@@ -5,9 +5,11 @@ construction rules (:meth:`deck`), then plays moves picked at random among those
 spec allows until the game ends. The same seed gives the same game, byte for byte.
 
 A move the spec allows can still bring two card effects into a clash that no rule of the
-game settles; the verifier reports such a game ``unverifiable`` (``Game.conflicts_met``).
+game settles, or meet a case of a card's text the spec does not model; the verifier
+reports such a game ``unverifiable`` (``Game.conflicts_met``, or the move's own ruling).
 The simulator draws again instead, so that every game it writes is one the verifier can
-call legal. When every move left would bring such a clash (or end the game by a
+call legal. Cards whose text the spec does not read are left out of the decks
+(:func:`unread`). When every move left would bring such a clash (or end the game by a
 player's choice), it goes back a decision and takes another move there, up to
 :data:`BACKTRACK_DEPTH` decisions back and :data:`MAX_BACKTRACKS` times a game; only
 then does the game stop where it is.
@@ -78,8 +80,9 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
         raise SimulationError(f"the spec does not read the text of {', '.join(map(repr, not_read))}, so no move can play it "
                               "(`arbiter lint` shows where the text leaves the templates)")
     left_out = unread(cards)  # a card whose text the spec does not read could not be judged in play
-    pool = cards if not left_out else CardDatabase(cards.name, cards.game, cards.version,
-                                                   [c for c in cards if c.name not in set(left_out)])
+    omitted = set(left_out)
+    pool = cards if not omitted else CardDatabase(cards.name, cards.game, cards.version,
+                                                  [c for c in cards if c.name not in omitted])
     decks: dict[str, dict[str, Any]] = {}
     seen: set[str] = set()  # every name the decks drawn listed
     source = "the shipped cards" if card_file is None else str(card_file)
@@ -294,9 +297,10 @@ class _Chooser:
         """The first move drawn from ``moves`` (which loses it) that the verifier could judge,
         tried on a copy of the state: ``(move, state after it, memo, stamp)``.
 
-        ``None`` at a dead end: no move left, or, once a move was drawn again for a clash no
-        rule settles, only moves ending the game by choice while there is a decision to go
-        back to (the game is then played on another way rather than given up).
+        ``None`` at a dead end: no move left, or, once a move was drawn again (for a clash no
+        rule settles, or as one the spec cannot judge), only moves ending the game by choice
+        while there is a decision to go back to (the game is then played on another way
+        rather than given up).
         """
         game = self.game
         redrawn = False
