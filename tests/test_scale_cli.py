@@ -81,6 +81,16 @@ def test_a_card_tried_out_is_put_away_only_when_nothing_else_is_left() -> None:
     assert all(merely_preferred.pick([discard, other, passing]) is discard for _ in range(50))
 
 
+def test_simulate_says_when_a_card_tried_out_was_never_played(tmp_path: Path) -> None:
+    """A Bakugan Character is held by a team, not played from a deck, so no move names it:
+    the command says so rather than only counting nothing."""
+    result = CliRunner().invoke(app, ["simulate", "bakugan", "-n", "1", "--seed", "2", "--prefer", "Emberclaw", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert "Emberclaw: named by 0 move(s), in 0 of 1 game(s) (never played: no move could play it in these games)" in result.output
+    header, _events = _lines(next((tmp_path / "out").glob("*.jsonl")))
+    assert any("Emberclaw" in deck["team"] for deck in header["decks"].values())
+
+
 def test_simulate_prefer_shares_out_cards_no_single_deck_may_hold(tmp_path: Path) -> None:
     """Two Epic Battles characters cannot be in one deck: each player gets one of them."""
     result = CliRunner().invoke(app, ["simulate", "epic_battles", "-n", "2", "--seed", "5", "--prefer", "Brakka", "--prefer", "Rhea",
