@@ -151,3 +151,45 @@ def test_a_replay_that_is_not_legal_is_skipped_not_mutated(legal_game: Path) -> 
     assert report.mutants and {m.source for m in report.mutants} == {str(legal_game)}
     result = CliRunner().invoke(app, ["mutate", str(illegal), "-n", "2"])
     assert result.exit_code == 2 and "no legal replay to mutate" in result.output
+
+
+# A log kept by a judge often shows one player's draws and not the other's: the hidden
+# cards are named only when played. legal_moves must offer such a move too (a hidden card
+# of the hand can be any card the deck can still give), or mutate counts legal mutants of
+# the log as missed. These replays each move a hidden card at some point.
+HIDDEN_HAND = [("bakugan", "game-108"), ("neopets", "game-111"), ("ttcg", "ranks-20")]
+
+
+@pytest.mark.parametrize(("game", "name"), HIDDEN_HAND)
+def test_a_card_drawn_unseen_and_named_when_it_leaves_the_hand_is_offered(game: str, name: str) -> None:
+    from verifier.mutate import _offered_from
+
+    path = ROOT / "replays" / game / "legal" / f"{name}.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header, events = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+    first = header["players"][0]
+    hidden = 0
+    for event in events:
+        if event["do"] == "draw" and event.get("by") == first and event.get("card"):
+            event["card"], hidden = None, hidden + 1
+    assert hidden
+    assert _offered_from(game, header, events, 0, window=len(events), source=str(path)) == (True, "")
+
+
+def test_a_card_set_or_discarded_unseen_is_offered(tmp_path: Path) -> None:
+    """Epic Battles: a log may hide the card a player sets face down or discards (``null``);
+    a mutant that keeps the game legal is recognised, not counted as a miss."""
+    from verifier.mutate import _offered_from
+
+    path = ROOT / "replays" / "epic_battles" / "illegal" / "inconsistent-hidden-event.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header, events = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+    legal = [e for e in events if e["seq"] < header["expect"]["seq"]]  # the game before its inconsistency
+    assert any(e["do"] == "set" and e.get("card") is None for e in legal)
+    assert any(e["do"] == "discard" and e.get("card") is None for e in legal)
+    assert _offered_from("epic_battles", header, legal, 0, window=len(legal), source=str(path)) == (True, "")
+    replay = tmp_path / "hidden.jsonl"
+    replay.write_text("\n".join([json.dumps({**header, "expect": {"verdict": "legal"}})] + [json.dumps(e) for e in legal]) + "\n",
+                      encoding="utf-8")
+    report = run([replay], count=30, seed=3)
+    assert report.mutants and not [m for m in report.mutants if m.outcome == "missed"]

@@ -1515,7 +1515,7 @@ class Bakugan(Game[BakuganState, Event]):
             cls = E.Draw if need.kind == "draw" else E.Flip
             return [cls(0, p, self._drawable(state, p, rng))]
         if need.kind == "discard":
-            return [E.Discard(0, p, n) for n in sorted(set(side.hand.names()))] or [E.Discard(0, p, None)]
+            return [E.Discard(0, p, n) for n in self._hand_names(state, p)] or [E.Discard(0, p, None)]
         if need.kind == "search":
             found = [d.name for d in state.cards if need.detail.type in ("card", d.type) and side.knowledge.can_reveal(d.name)
                      and (side.knowledge.registered is None or side.knowledge.registered.get(d.name, 0) > 0)]
@@ -1528,7 +1528,7 @@ class Bakugan(Game[BakuganState, Event]):
         if need.kind == "coin":
             return [E.Coin(0, p, "heads"), E.Coin(0, p, "tails")]
         if need.kind == "play":
-            return [E.Play(0, p, n) for n in sorted(set(side.hand.names())) if need.detail.type in ("card", B.type_of(state, n))]
+            return [E.Play(0, p, n) for n in self._hand_names(state, p) if need.detail.type in ("card", B.type_of(state, n))]
         return []
 
 

@@ -152,6 +152,9 @@ class EpicBattles(Game[EpicBattlesState, Event]):
     chance_fields: ClassVar[dict[str, tuple[str, ...]]] = {"draw": ("card",), "reveal": ("card",)}
     """Chance outcomes legal_moves samples (left out when matching moves, see Game.choice_key)."""
 
+    hidden_fields: ClassVar[dict[str, tuple[str, ...]]] = {"set": ("card",), "discard": ("card",)}
+    """An event set face down, or a card discarded, that the log does not show (``null``)."""
+
     id: ClassVar[str] = "epic_battles"
     title: ClassVar[str] = "Epic Battles CCG"
     rulesets: ClassVar[tuple[str, ...]] = ("epic_battles/1",)

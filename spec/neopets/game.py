@@ -1310,10 +1310,8 @@ class Neopets(Game[NeopetsState, Event]):
             out.append(E.Mulligan(seq, player))
             out.append(E.Defer(seq, player))
             out.append(E.First(seq, None, player))
-            names = {n for n in side.inventory.names()}
+            names = set(self._inventory_names(state, player))
             names |= {n for n in side.rainbow_pool or [] if n in state.cards and state.cards[n].type not in ("Neopet", "Rainbow Pool Neopet")}
-            if side.inventory.unknown() is not None:
-                names |= {d.name for d in state.cards if side.knowledge.can_reveal(d.name) and d.type in MAIN_DECK_TYPES}
             neopets = side.neopet_deck if side.neopet_deck is not None else [d.name for d in state.cards if d.type == "Neopet"]
             out.extend(E.Choose(seq, player, n) for n in neopets)
             out.append(E.Pass(seq, player))
@@ -1388,18 +1386,27 @@ class Neopets(Game[NeopetsState, Event]):
             options = [o + [r] for o in options for r in refs]
         return options
 
+    def _inventory_names(self, state: NeopetsState, player: str) -> list[str]:
+        """The names a card of the Inventory can have: the known ones, and, while the log has
+        kept one hidden (a draw it did not show), any main-deck card the deck can still give."""
+        side = state.sides[player]
+        names = set(side.inventory.names())
+        if side.inventory.unknown() is not None:
+            names |= {d.name for d in state.cards if side.knowledge.can_reveal(d.name) and d.type in MAIN_DECK_TYPES}
+        return sorted(names)
+
     def _need_candidates(self, state: NeopetsState, need: interpreter.Need, rng: random.Random) -> list[Event]:
         p = need.player
         side = state.sides[p]
         if need.kind == "draw":
             return [E.Draw(0, p, n) for n in self._drawable(state, p, rng)]
         if need.kind in ("discard", "reveal"):
-            names = sorted({n for n in side.inventory.names()})
+            names = self._inventory_names(state, p)
             if need.kind == "discard":
                 return [E.Discard(0, p, n) for n in names] or [E.Discard(0, p, None)]
             return [E.Reveal(0, p, n) for n in names]
         if need.kind == "attach":
-            return [E.Attach(0, p, n) for n in sorted(set(side.inventory.names())) if state.cards[n].type == "Codestone"]
+            return [E.Attach(0, p, n) for n in self._inventory_names(state, p) if state.cards[n].type == "Codestone"]
         if need.kind == "scrap":
             return [E.Scrap(0, p, n) for n in self._drawable(state, p, rng)]
         if need.kind == "search":

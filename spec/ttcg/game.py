@@ -1202,7 +1202,7 @@ class Ttcg(Game[TtcgState, Event]):
             out.append(E.Pass(0, player))
             if player == state.active:
                 out.extend(E.Draw(0, player, n) for n in self._drawable(state, player, rng))
-                for name in sorted(set(side.hand.names())):
+                for name in self._hand_names(state, player):
                     out.append(E.Discard(0, player, name))
                     out.extend(self._play_candidates(state, player, name))
                 for pile in side.creatures:
@@ -1234,6 +1234,15 @@ class Ttcg(Game[TtcgState, Event]):
                 out.append(E.Play(0, player, name, E.Ref(pile.card.name or "", None, B.slot_of(state, player, pile))))
         return out
 
+    def _hand_names(self, state: TtcgState, player: str) -> list[str]:
+        """The names a card of the hand can have: the known ones, and, while the log has kept
+        one hidden (a draw it did not show), any its deck can still give (spec.core.hidden)."""
+        side = state.sides[player]
+        names = set(side.hand.names())
+        if side.hand.unknown() is not None:
+            names |= {d.name for d in state.cards if side.knowledge.can_reveal(d.name)}
+        return sorted(names)
+
     def _drawable(self, state: TtcgState, player: str, rng: random.Random) -> list[str | None]:
         """The names the top card of a registered deck can have (one ``None`` when unregistered)."""
         knowledge = state.sides[player].knowledge
@@ -1252,13 +1261,13 @@ class Ttcg(Game[TtcgState, Event]):
         if need.kind == "shuffle":
             return [E.Shuffle(0, p)]
         if need.kind == "discard":
-            return [E.Discard(0, p, n) for n in sorted(set(side.hand.names()))]
+            return [E.Discard(0, p, n) for n in self._hand_names(state, p)]
         if need.kind == "rank_up":
             targets, _using = need.detail
             out: list[Event] = []
             for pile in side.piles():
                 if pile.id in targets:
-                    for name in sorted(set(side.hand.names())):
+                    for name in self._hand_names(state, p):
                         out.append(E.Play(0, p, name, E.Ref(pile.card.name or "", None, B.slot_of(state, p, pile))))
             return out
         if need.kind == "choose":
