@@ -176,18 +176,25 @@ def test_a_card_drawn_unseen_and_named_when_it_leaves_the_hand_is_offered(game: 
     assert _offered_from(game, header, events, 0, window=len(events), source=str(path)) == (True, "")
 
 
-def test_a_card_set_or_discarded_unseen_is_offered(tmp_path: Path) -> None:
-    """Epic Battles: a log may hide the card a player sets face down or discards (``null``);
-    a mutant that keeps the game legal is recognised, not counted as a miss."""
+# Logs that leave a card unnamed where only its owner saw it: an Epic Battles event set face
+# down and a card discarded (``null``), a Neopets card revealed only as a kind (``""``).
+# Each game before the inconsistency it was written for is legal.
+UNNAMED = [("epic_battles", "inconsistent-hidden-event", {"set", "discard"}), ("neopets", "inconsistent-hidden-faerie", {"reveal"})]
+
+
+@pytest.mark.parametrize(("game", "name", "kinds"), UNNAMED)
+def test_a_card_left_unnamed_by_the_log_is_offered(game: str, name: str, kinds: set[str], tmp_path: Path) -> None:
+    """A mutant that keeps such a game legal is recognised (Game.hidden_fields), not counted as a miss."""
+    from spec import load_game
     from verifier.mutate import _offered_from
 
-    path = ROOT / "replays" / "epic_battles" / "illegal" / "inconsistent-hidden-event.jsonl"
+    path = ROOT / "replays" / game / "illegal" / f"{name}.jsonl"
     lines = path.read_text(encoding="utf-8").splitlines()
     header, events = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
-    legal = [e for e in events if e["seq"] < header["expect"]["seq"]]  # the game before its inconsistency
-    assert any(e["do"] == "set" and e.get("card") is None for e in legal)
-    assert any(e["do"] == "discard" and e.get("card") is None for e in legal)
-    assert _offered_from("epic_battles", header, legal, 0, window=len(legal), source=str(path)) == (True, "")
+    legal = [e for e in events if e["seq"] < header["expect"]["seq"]]
+    unnamed = {e["do"] for e in legal if e["do"] in load_game(game).hidden_fields and not e.get("card")}
+    assert unnamed == kinds
+    assert _offered_from(game, header, legal, 0, window=len(legal), source=str(path)) == (True, "")
     replay = tmp_path / "hidden.jsonl"
     replay.write_text("\n".join([json.dumps({**header, "expect": {"verdict": "legal"}})] + [json.dumps(e) for e in legal]) + "\n",
                       encoding="utf-8")

@@ -288,10 +288,11 @@ class Game(ABC, Generic[S, E]):
         return msgspec.json.encode(data, order="deterministic")
 
     hidden_fields: ClassVar[dict[str, tuple[str, ...]]] = {}
-    """Per event kind, the fields a log may leave ``null`` to keep a card hidden that only
-    its owner saw (a card set face down, discarded unseen). :meth:`legal_moves` names the
-    card; :meth:`offers` matches such an event against the offered moves with the same
-    fields hidden. (A drawn card's name is a chance field instead: see :attr:`chance_fields`.)"""
+    """Per event kind, the fields a log may leave empty (``null`` or ``""``) to keep a card
+    hidden that only its owner saw (a card set face down, discarded unseen, shown only as a
+    kind). :meth:`legal_moves` names the card; :meth:`offers` matches such an event against
+    the offered moves with the same fields emptied. (A drawn card's name is a chance field
+    instead: see :attr:`chance_fields`.)"""
 
     def offers(self, state: S, event: E) -> bool:
         """Whether :meth:`legal_moves` offers this event (as a choice) in ``state``; an event
@@ -302,7 +303,7 @@ class Game(ABC, Generic[S, E]):
         if any(self.choice_key(move) == key for move in moves):
             return True
         kind = event.__struct_config__.tag
-        unseen = {name: None for name in self.hidden_fields.get(str(kind), ()) if getattr(event, name) is None}
+        unseen = {name: getattr(event, name) for name in self.hidden_fields.get(str(kind), ()) if getattr(event, name) in (None, "")}
         return bool(unseen) and any(move.__struct_config__.tag == kind
                                     and self.choice_key(msgspec.structs.replace(move, **unseen)) == key for move in moves)
 

@@ -95,6 +95,9 @@ class Neopets(Game[NeopetsState, Event]):
 
     undecided_ends_inference = True  # a clash the rules leave open is judged where the game stands
 
+    hidden_fields: ClassVar[dict[str, tuple[str, ...]]] = {"reveal": ("card",)}
+    """A card of the Inventory revealed only as the kind the effect asks for (the log names none)."""
+
     id: ClassVar[str] = "neopets"
     title: ClassVar[str] = "Neopets Battledome TCG"
     rulesets: ClassVar[tuple[str, ...]] = ("neopets/1",)
