@@ -17,6 +17,13 @@
     "it", "that card" or "them" with more than one object earlier in the same ability
     that it could mean.
 
+One more kind is found outside this module, by ``arbiter lint`` asking the game's rules
+specification (``Game.unsupported``), since the grammar does not know what the spec runs:
+
+``meaning``
+    (a ``note``) the text parses, but the spec gives one of its abilities no meaning yet:
+    a replay that plays the card is reported ``unverifiable`` there.
+
 :func:`batch_result` gives the one-line JSON result of ``arbiter card --batch``.
 The module names no game: the games' vocabularies come from their grammars.
 """
@@ -33,14 +40,16 @@ import msgspec
 from grammar.ast import CardText, Selector, unknown_parts
 from grammar.parser import GAMES, CardTextError, get_parser, grammar_of, parse, parse_lenient
 
-Severity = Literal["error", "warning"]
+Severity = Literal["error", "warning", "note"]
+"""``error`` and ``warning`` findings fail a lint; a ``note`` says what a designer should know
+(an ability the rules specification does not run yet) without failing it."""
 
 
 class LintFinding(msgspec.Struct, frozen=True, omit_defaults=True):
     """One problem with a card's text."""
 
     card: str
-    kind: Literal["parse", "wording", "reference", "term", "referent"]
+    kind: Literal["parse", "wording", "reference", "term", "referent", "meaning"]
     severity: Severity
     message: str
     line: int | None = None

@@ -87,6 +87,32 @@ def test_every_shipped_card_file_is_lint_clean(runner: CliRunner, path: Path) ->
     assert result.exit_code == 0, result.output
 
 
+def test_lint_notes_a_card_the_rules_specification_does_not_run(runner: CliRunner, tmp_path: Path) -> None:
+    """A card whose text parses but which the spec cannot run (an effect type the TTCG
+    rulebook does not define) gets a ``meaning`` note; notes do not fail the lint."""
+    path = tmp_path / "new.toml"
+    path.write_text('database = "ttcg/new"\ngame = "ttcg"\nversion = 1\n'
+                    '[[card]]\nname = "Hushwing"\ntype = "Unit (Dark)"\nlevel = 1\ncost = 1\nstats = { attack = 100, defense = 100 }\n'
+                    'text = "Echo: Your opponent cannot play light cards next turn."\n'
+                    '[[card]]\nname = "Plainwing"\ntype = "Unit (Dark)"\nlevel = 1\ncost = 1\nstats = { attack = 100, defense = 100 }\n'
+                    'text = "Draw one card."\n', encoding="utf-8")
+    result = runner.invoke(app, ["lint", str(path), "--json"])
+    findings = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    assert result.exit_code == 0, result.output
+    assert [(f["card"], f["kind"], f["severity"]) for f in findings] == [("Hushwing", "meaning", "note")]
+    assert "Echo" in findings[0]["message"] and "unverifiable" in findings[0]["message"]
+    text = runner.invoke(app, ["lint", str(path)]).output
+    assert "Hushwing: note [meaning]" in text and "2 cards, 0 finding(s), 1 note(s)" in text
+
+
+def test_lint_notes_the_shipped_cards_the_spec_does_not_run(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["lint", str(ROOT / "spec" / "bakugan" / "cards" / "base.toml"), "--json"])
+    findings = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    assert result.exit_code == 0
+    assert [(f["card"], f["kind"]) for f in findings] == [("Ashen Mirror", "meaning")]
+    assert "Copy" in str(findings[0]["message"])
+
+
 def _lint_file(runner: CliRunner, tmp_path: Path, cards: str) -> tuple[int, list[dict[str, object]]]:
     path = tmp_path / "new.toml"
     path.write_text('database = "neopets/new"\ngame = "neopets"\nversion = 1\n' + cards, encoding="utf-8")

@@ -103,7 +103,7 @@ def test_simulate_prefer_shares_out_cards_no_single_deck_may_hold(tmp_path: Path
 
 @pytest.mark.parametrize(("game", "card", "says"), [
     ("battle_monsters", "Vigil Heorn", "'Vigil Heorn' is no card of the database (did you mean 'Vigil Heron'?)"),
-    ("ttcg", "Voidcaller", "'Voidcaller' is in the database, but the construction rules or the spec"),  # a card the spec does not model
+    ("ttcg", "Voidcaller", "'Voidcaller' is in the database, but the spec does not run it yet (its Overload effect is of a type"),
     ("battle_monsters", "the Unbroken", "'the Unbroken' is listed in decks only within longer names, such as '"),  # a suffix
 ])
 def test_simulate_prefer_of_a_card_no_deck_holds_says_why(tmp_path: Path, game: str, card: str, says: str) -> None:

@@ -274,11 +274,14 @@ def lint(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON finding per line.")] = False,
 ) -> None:
     """Check a card file's wording: parse failures, non-canonical wording (with the fix),
-    names that match no card, terms of another game, and ambiguous 'it'/'that'."""
+    names that match no card, terms of another game, and ambiguous 'it'/'that'; and note
+    the cards whose text parses but which the rules specification does not run yet."""
     import msgspec
 
-    from grammar.lint import lint_card, name_exists
+    from grammar.lint import LintFinding, lint_card, name_exists
     from grammar.parser import GAMES
+    from spec import GAMES as SPECS
+    from spec import load_game
     from spec.core.cards import CardDatabase, CardFileError, shipped_database
 
     try:
@@ -301,12 +304,22 @@ def lint(
         except CardFileError as error:
             typer.echo(f"arbiter: {error}", err=True)
             raise typer.Exit(2) from None
-    count = 0
+    spec = load_game(game) if game in SPECS else None
+    count = notes = 0
     for card_def in database:
         findings = lint_card(card_def.name, card_def.text, game, card_def.type or None,
                              known=lambda ref, partial: name_exists(ref, partial, names))
+        if spec is not None and not any(f.kind == "parse" for f in findings):
+            why = spec.unsupported(database, card_def.name)
+            if why is not None:
+                findings.append(LintFinding(card_def.name, "meaning", "note",
+                                            f"the rules specification does not run this card yet: {why}; "
+                                            "a replay that plays it is reported unverifiable there"))
         for finding in findings:
-            count += 1
+            if finding.severity == "note":
+                notes += 1
+            else:
+                count += 1
             if as_json:
                 sys.stdout.buffer.write(msgspec.json.encode(finding) + b"\n")
                 continue
@@ -317,7 +330,7 @@ def lint(
             if finding.fix is not None:
                 typer.echo("    canonical: " + finding.fix.replace("\n", "\n               "))
     if not as_json:
-        typer.echo(f"{len(database)} cards, {count} finding(s)")
+        typer.echo(f"{len(database)} cards, {count} finding(s)" + (f", {notes} note(s)" if notes else ""))
     raise typer.Exit(1 if count else 0)
 
 

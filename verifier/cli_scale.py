@@ -62,7 +62,7 @@ def simulate(
     if left_out:
         shown = ", ".join(left_out[:5]) + (f" and {len(left_out) - 5} more" if len(left_out) > 5 else "")
         typer.echo(f"  left out of the decks: {len(left_out)} card(s) the spec cannot play, its text not read or an ability "
-                   f"given no meaning ({shown}); `arbiter lint {cards}` shows the texts that do not read")
+                   f"given no meaning ({shown}); `arbiter lint {cards}` says why for each")
     for name, named in moves_naming(game, written, tuple(prefer or ())).items():
         how = ", ".join(f"{count} {kind}" for kind, count in named.kinds.items())
         typer.echo(f"  {name}: named by {named.moves} move(s){f' ({how})' if how else ''}, in {named.games} of {len(written)} game(s)"

@@ -255,8 +255,9 @@ def _not_held(game_id: str, missing: list[str], cards: CardDatabase, seen: set[s
             reasons.append(f"{name!r} is listed in decks only within longer names, such as {longer[0]!r}: prefer one of those")
             continue
         if name in known:
-            reasons.append(f"{name!r} is in the database, but the construction rules or the spec (a card it does not model "
-                           "is left out of random decks) kept it out")
+            why = load_game(game_id).unsupported(cards, name)
+            reasons.append(f"{name!r} is in the database, but the spec does not run it yet ({why}), so random decks leave it out"
+                           if why is not None else f"{name!r} is in the database, but the construction rules kept it out")
             continue
         close = difflib.get_close_matches(name, known, n=3)
         reasons.append(f"{name!r} is no card of the database" + (f" (did you mean {', '.join(map(repr, close))}?)" if close else ""))

@@ -1279,21 +1279,24 @@ class Bakugan(Game[BakuganState, Event]):
 
     # ================================================================== simulation hooks
 
-    def supported(self, cards: CardDatabase, name: str) -> bool:
-        """Whether the spec can run every step of a card's text (the simulator deals only with these)."""
+    def unsupported(self, cards: CardDatabase, name: str) -> str | None:
+        """Which step of a card's text the spec cannot run (the simulator deals only with cards
+        it runs whole), or ``None``."""
         tree = cards.tree(name)
-        if isinstance(tree, Exception) or A.unknown_parts(tree):
-            return False
+        if isinstance(tree, Exception):
+            return f"its text does not parse: {tree}"
+        if A.unknown_parts(tree):
+            return "parts of its text are not covered by the grammar"
         stack: list[Any] = [tree]
         while stack:
             node = stack.pop()
             if isinstance(node, UNSUPPORTED_STEPS):
-                return False
+                return f"the step {type(node).__name__} is not modelled"
             if isinstance(node, msgspec.Struct):
                 stack.extend(getattr(node, f) for f in node.__struct_fields__)
             elif isinstance(node, tuple):
                 stack.extend(node)
-        return True
+        return None
 
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
         """A random registered decklist within the construction rules (1.1/2.1, 1.2)."""

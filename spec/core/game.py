@@ -313,10 +313,16 @@ class Game(ABC, Generic[S, E]):
         raise NotImplementedError(f"{self.id}: no random deck builder")
 
     def supported(self, cards: Any, name: str) -> bool:
-        """Whether the spec can run every ability of a card whose text it reads: a game whose
-        spec leaves some abilities without a meaning says which cards it therefore keeps out
-        of :meth:`random_deck`. By default, every card."""
-        return True
+        """Whether the spec can run every ability of a card whose text it reads: the cards
+        :meth:`random_deck` and the simulator deal with (see :meth:`unsupported`)."""
+        return self.unsupported(cards, name) is None
+
+    def unsupported(self, cards: Any, name: str) -> str | None:
+        """Why the spec cannot run some ability of a card whose text it reads (a replay that
+        plays it is judged ``unverifiable`` there), or ``None`` when it can run them all. A
+        game whose spec leaves some abilities without a meaning says which and why; by
+        default every card is run."""
+        return None
 
     def facts(self, state: S) -> Any:
         """A snapshot of the derived facts (damage, winners...) for :meth:`claims_since`."""

@@ -1424,10 +1424,14 @@ class EpicBattles(Game[EpicBattlesState, Event]):
 
     # ================================================================== simulation hooks
 
-    def supported(self, cards: Any, name: str) -> bool:
-        """Whether the spec gives a meaning to every ability of a card's text (for random decks:
-        a card the spec cannot run would make a game it cannot judge)."""
-        return _runs(EpicBattlesState(("a", "b"), {}, cards, False), name)
+    def unsupported(self, cards: Any, name: str) -> str | None:
+        """Which ability of a card's text the spec gives no meaning to (for random decks: a card
+        the spec cannot run would make a game it cannot judge), or ``None``."""
+        try:
+            B.text_of(EpicBattlesState(("a", "b"), {}, cards, False), name)
+        except B.Unmodelled as error:
+            return str(error)
+        return None
 
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
         """A random registered decklist within the construction rules (EB.deck.*, EB.side.*), of

@@ -1051,25 +1051,27 @@ class Ttcg(Game[TtcgState, Event]):
 
     # ================================================================== simulation hooks
 
-    def supported(self, cards: Any, name: str) -> bool:
-        """Whether every effect of a card is one the spec can run (for random decks)."""
+    def unsupported(self, cards: Any, name: str) -> str | None:
+        """Which effect of a card the spec cannot run, and why (``None``: it runs them all)."""
         try:
             effects = B.effects_in(cards, name)
-        except B.Unmodelled:
-            return False
+        except B.Unmodelled as error:
+            return str(error)
         for label, ability in effects:
-            if label not in B.DEFINED_LABELS or isinstance(ability, A.Replacement):
-                return False
+            if label not in B.DEFINED_LABELS:
+                return f"its {label.capitalize()} effect is of a type the rulebook does not define (2.2.5.i)"
+            if isinstance(ability, A.Replacement):
+                return "replacing a destruction ('instead') is not modelled"
             for node in _walk(ability):
                 tag = getattr(getattr(node, "__struct_config__", None), "tag", None)
                 if isinstance(node, T.Cards) and node.zone == "revealed":
-                    return False
+                    return "picking among revealed cards is not modelled"
                 if tag in _STEP_TAGS and not hasattr(self.effects, f"do_{tag}"):
-                    return False
+                    return f"the step {tag!r} is not modelled"
                 if isinstance(node, A.Trigger) and node.event not in ("destroyed", "discarded", "played", "attacks",
                                                                       "attacked", "turn_begins"):
-                    return False
-        return True
+                    return f"a trigger on {node.event!r} is not modelled"
+        return None
 
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
         """A random registered decklist within the construction rules (2.2.1): 50 to 70 cards, two copies at most."""
