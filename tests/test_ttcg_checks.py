@@ -700,3 +700,28 @@ def test_a_choice_among_cards_in_play_is_offered_whichever_cards_it_picks() -> N
     assert not GAME.offers(state, E.Choose(0, event.by, []))  # fewer
     assert not GAME.offers(state, E.Choose(0, event.by, [E.Ref("No Such Card", event.by)]))  # not in the pool
     assert not GAME.offers(state, E.Choose(0, "nobody", [pool[0]]))  # not the chooser: legal_moves lists none
+
+
+def test_d29_a_card_named_without_its_slot_where_two_share_the_name_is_the_first() -> None:
+    """ranks-20 with two plays swapped: a second Hush Veil comes first, then Time Fold ranks
+    up "Hush Veil" with no slot. The verifier takes the first pile of that name, and
+    ``offers`` (mutation testing's oracle) reads the event the same way: before, this
+    legal mutant was counted a miss."""
+    import json
+    from pathlib import Path
+
+    import msgspec
+
+    from spec.ttcg.corpus import replay_states
+
+    lines = (Path(__file__).resolve().parents[1] / "replays" / "ttcg" / "legal" / "ranks-20.jsonl").read_bytes().splitlines()
+    at = next(i for i, line in enumerate(lines) if json.loads(line).get("seq") == 52)
+    lines[at], lines[at + 1] = lines[at + 1].replace(b'"seq":53', b'"seq":52'), lines[at].replace(b'"seq":52', b'"seq":53')
+    state, event = next((s.copy(), e) for s, e, raw in replay_states(lines) if raw["seq"] == 53)
+    assert type(event) is E.Play and event.on == E.Ref("Hush Veil")
+    veils = [i for i, pile in enumerate(state.sides["alice"].magic) if pile.card.name == "Hush Veil"]
+    assert len(veils) == 2  # the name alone does not say which
+    assert GAME.offers(state, event)
+    assert not GAME.offers(state, msgspec.structs.replace(event, on=E.Ref("Hush Veil", None, 7)))  # no such slot
+    ok(state, event)
+    assert [state.sides["alice"].magic[i].card.name for i in veils] == ["Time Fold", "Hush Veil"]

@@ -1324,6 +1324,10 @@ class Ttcg(Game[TtcgState, Event]):
         it could be such a pick of any size between: distinct cards of the pool legal_moves
         draws from (all of them when fewer than the least), judged legal as legal_moves judges
         its moves.
+
+        A card on the field named without its ``slot`` where its player has two piles of that
+        name is read as the verifier reads it, the first of them (docs/ttcg-decisions, 29):
+        legal_moves names that pile with its slot.
         """
         if type(event) is E.Choose:
             res = state.resolution
@@ -1331,7 +1335,24 @@ class Ttcg(Game[TtcgState, Event]):
             if (need is not None and need.kind == "choose" and need.player == event.by and isinstance(need.detail, Choice)
                     and need.detail.zone not in ("deck", "hand")):
                 return self._could_pick(state, need.detail, event)
-        return super().offers(state, event)
+        if super().offers(state, event):
+            return True
+        slotted = self._slotted(state, event)
+        return slotted is not event and super().offers(state, slotted)
+
+    def _slotted(self, state: TtcgState, event: Event) -> Event:
+        """``event`` with each card on the field it names without a slot given the slot of the
+        pile the verifier takes for it, when that name is shared (the event itself otherwise)."""
+        changes: dict[str, E.Ref] = {}
+        for name in event.__struct_fields__:
+            ref = getattr(event, name)
+            if type(ref) is E.Ref and ref.slot is None:
+                owner = ref.owner or event.by
+                pile = B.find_pile(state, owner, ref.card, None) if owner is not None else None
+                slot = B.slot_of(state, owner, pile) if owner is not None and pile is not None else None
+                if slot is not None:
+                    changes[name] = msgspec.structs.replace(ref, slot=slot)
+        return msgspec.structs.replace(event, **changes) if changes else event
 
     def _could_pick(self, state: TtcgState, choice: Choice, event: E.Choose) -> bool:
         """Whether ``event`` is a pick legal_moves could list for ``choice`` (see :meth:`offers`)."""
