@@ -1462,12 +1462,9 @@ class Bakugan(Game[BakuganState, Event]):
         return out
 
     def _hand_names(self, state: BakuganState, player: str) -> list[str]:
+        """The names a card of the hand can have (a card the log kept hidden: any the deck can still give)."""
         side = state.sides[player]
-        names = set(side.hand.names())
-        if side.hand.unknown() is not None:
-            names |= {d.name for d in state.cards if d.type in DECK_TYPES and side.knowledge.can_reveal(d.name)
-                      and (side.knowledge.registered is None or side.knowledge.registered.get(d.name))}
-        return sorted(names)
+        return side.knowledge.names_in(side.hand, state.cards, lambda d: d.type in DECK_TYPES)
 
     def _drawable(self, state: BakuganState, player: str, rng: random.Random) -> str | None:
         knowledge = state.sides[player].knowledge

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from spec.core.hidden_z3 import DeckModel, HiddenOutcome, Observation
+from spec.core.state import Zone
 
 
 class DeckKnowledge:
@@ -59,6 +60,15 @@ class DeckKnowledge:
         registered = self.registered  # bound(), spelt out: every card shown asks this
         bound = registered.get(name, 0) if registered is not None else self.limit(name)
         return bound is None or self.located.get(name, 0) < bound
+
+    def names_in(self, zone: Zone, cards: Iterable[Any], fits: Callable[[Any], bool] | None = None) -> list[str]:
+        """The names a card of ``zone`` (a hand, say) can have, sorted: the known ones and,
+        while the zone holds a card the log kept hidden (a draw it did not show), each card of
+        ``cards`` (definitions) that ``fits`` accepts and one more copy of which can come out."""
+        names = set(zone.names())
+        if zone.unknown() is not None:
+            names |= {d.name for d in cards if (fits is None or fits(d)) and self.can_reveal(d.name)}
+        return sorted(names)
 
     def dated(self, seq: int | None) -> DeckKnowledge:
         """This knowledge, its next notes dated with ``seq`` (the event being applied); ``None``

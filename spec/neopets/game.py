@@ -1390,13 +1390,10 @@ class Neopets(Game[NeopetsState, Event]):
         return options
 
     def _inventory_names(self, state: NeopetsState, player: str) -> list[str]:
-        """The names a card of the Inventory can have: the known ones, and, while the log has
-        kept one hidden (a draw it did not show), any main-deck card the deck can still give."""
+        """The names a card of the Inventory can have (a card the log kept hidden: any main-deck
+        card the deck can still give)."""
         side = state.sides[player]
-        names = set(side.inventory.names())
-        if side.inventory.unknown() is not None:
-            names |= {d.name for d in state.cards if side.knowledge.can_reveal(d.name) and d.type in MAIN_DECK_TYPES}
-        return sorted(names)
+        return side.knowledge.names_in(side.inventory, state.cards, lambda d: d.type in MAIN_DECK_TYPES)
 
     def _need_candidates(self, state: NeopetsState, need: interpreter.Need, rng: random.Random) -> list[Event]:
         p = need.player

@@ -1237,13 +1237,9 @@ class Ttcg(Game[TtcgState, Event]):
         return out
 
     def _hand_names(self, state: TtcgState, player: str) -> list[str]:
-        """The names a card of the hand can have: the known ones, and, while the log has kept
-        one hidden (a draw it did not show), any its deck can still give (spec.core.hidden)."""
+        """The names a card of the hand can have (a card the log kept hidden: any the deck can still give)."""
         side = state.sides[player]
-        names = set(side.hand.names())
-        if side.hand.unknown() is not None:
-            names |= {d.name for d in state.cards if side.knowledge.can_reveal(d.name)}
-        return sorted(names)
+        return side.knowledge.names_in(side.hand, state.cards)
 
     def _drawable(self, state: TtcgState, player: str, rng: random.Random) -> list[str | None]:
         """The names the top card of a registered deck can have (one ``None`` when unregistered)."""
@@ -1346,12 +1342,11 @@ class Ttcg(Game[TtcgState, Event]):
         changes: dict[str, E.Ref] = {}
         for name in event.__struct_fields__:
             ref = getattr(event, name)
-            if type(ref) is E.Ref and ref.slot is None:
-                owner = ref.owner or event.by
-                pile = B.find_pile(state, owner, ref.card, None) if owner is not None else None
-                slot = B.slot_of(state, owner, pile) if owner is not None and pile is not None else None
-                if slot is not None:
-                    changes[name] = msgspec.structs.replace(ref, slot=slot)
+            owner = (ref.owner or event.by) if type(ref) is E.Ref and ref.slot is None else None
+            pile = B.find_pile(state, owner, ref.card, None) if owner is not None else None
+            slot = B.slot_of(state, owner, pile) if owner is not None and pile is not None else None
+            if slot is not None:
+                changes[name] = msgspec.structs.replace(ref, slot=slot)
         return msgspec.structs.replace(event, **changes) if changes else event
 
     def _could_pick(self, state: TtcgState, choice: Choice, event: E.Choose) -> bool:
