@@ -11,6 +11,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from spec.core import hidden_z3 as H
 from spec.core.hidden import DeckKnowledge
@@ -80,6 +82,16 @@ def test_a_timeout_is_unknown_never_consistent() -> None:
     assert outcome.status == "unknown" and "could not decide" in outcome.explanation
 
 
+def test_an_outcome_decided_is_kept_for_the_same_model_and_journal() -> None:
+    """The simulator and the mutation tester ask of one journal many times: z3 answers it once."""
+    journal = [mark(40, "Lumen Faerie", "Hollow Faerie"), out(52, "Lumen Faerie")]
+    first = check(REGISTERED, journal)
+    assert check(REGISTERED, list(journal)) is first
+    assert check(DeckModel("bob", DECK, lambda name: 2, 50), journal) is not first  # the words name the player
+    assert check(REGISTERED, journal[:1]) is not first
+    assert check(REGISTERED, journal, rlimit=1) is not check(REGISTERED, journal, rlimit=1)  # unknown: never kept
+
+
 # ============================================================================ DeckKnowledge: the fast path and the journal
 
 
@@ -123,6 +135,46 @@ def test_a_contradiction_is_reported_once() -> None:
     assert found is not None and found.status == "inconsistent"
     knowledge.reveal("Lumen Faerie")
     assert knowledge.contradiction(1) is None
+
+
+def _knowledge(ops: list[tuple[str, str]]) -> DeckKnowledge:
+    """A journal from ``ops``: ``("out", name)`` shows a copy, ``("back", name)`` shuffles one
+    back, ``("mark", "A|B")`` shows a hidden card to be one of the names."""
+    knowledge = DeckKnowledge(Counter(DECK), lambda name: 2, "alice")
+    for seq, (kind, name) in enumerate(ops, start=1):
+        knowledge.dated(seq)
+        if kind == "out":
+            knowledge.reveal(name, f"took {name}")
+        elif kind == "back":
+            knowledge.conceal(name)
+        else:
+            knowledge.mark(name.split("|"), "showed a Faerie without its name")
+    return knowledge
+
+
+def test_the_solver_weighs_only_the_names_a_mark_may_be() -> None:
+    """A name no mark may be is bounded alone and settled by counting: its copies stay out
+    of the solver's problem while they are within the decklist."""
+    knowledge = _knowledge([("out", "Sparkflint Codestone"), ("out", "Thornberry Omelette"), ("mark", "Lumen Faerie|Hollow Faerie"),
+                            ("out", "Thornberry Omelette"), ("out", "Lumen Faerie")])
+    kept = knowledge.entangled(knowledge.observations())
+    assert [(o.kind, o.name, o.seq) for o in kept] == [("mark", None, 3), ("out", "Lumen Faerie", 5)]
+    knowledge.reveal("Thornberry Omelette", "took a third Thornberry Omelette")  # beyond the 2 registered
+    assert knowledge.entangled(knowledge.observations()) == knowledge.observations()  # the solver names it too
+
+
+NAMES = ["Lumen Faerie", "Hollow Faerie", "Thornberry Omelette"]
+OPS = st.one_of(st.tuples(st.sampled_from(["out", "back"]), st.sampled_from(NAMES)),
+                st.tuples(st.just("mark"), st.sets(st.sampled_from(NAMES[:2]), min_size=1).map(lambda s: "|".join(sorted(s)))))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(OPS, max_size=9))
+def test_weighing_only_the_entangled_part_decides_as_the_whole_journal(ops: list[tuple[str, str]]) -> None:
+    """Leaving the names no mark may be to counting never changes what z3 decides."""
+    knowledge = _knowledge(ops)
+    journal = knowledge.observations()
+    assert check(REGISTERED, knowledge.entangled(journal)).status == check(REGISTERED, journal).status
 
 
 # ============================================================================ Neopets replays

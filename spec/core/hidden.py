@@ -28,7 +28,7 @@ from spec.core.state import Zone
 class DeckKnowledge:
     """What the log has shown of one player's deck."""
 
-    __slots__ = ("checked", "done", "journal", "length", "limit", "located", "marks", "now", "player", "registered")
+    __slots__ = ("checked", "done", "journal", "length", "limit", "located", "marked", "marks", "now", "player", "registered")
 
     def __init__(self, registered: Counter[str] | None, limit: Callable[[str], int | None], player: str = "") -> None:
         self.registered = registered
@@ -44,6 +44,8 @@ class DeckKnowledge:
         self.length = 0
         self.marks = 0
         """How many observations show a card only as a kind (each needs the solver)."""
+        self.marked: frozenset[str] = frozenset()
+        """Every name a card shown only as a kind may have."""
         self.checked = 0
         """The journal length at the last solver check that found no contradiction."""
         self.done = False
@@ -114,8 +116,10 @@ class DeckKnowledge:
 
     def mark(self, names: Iterable[str], words: str) -> None:
         """A hidden card was shown to be one of ``names``, without its own name."""
+        shown = frozenset(names)
         self.marks += 1
-        self._note(Observation(self.now, "mark", names=frozenset(names), words=words))
+        self.marked = self.marked | shown
+        self._note(Observation(self.now, "mark", names=shown, words=words))
 
     def observations(self) -> list[Observation]:
         """The journal, oldest first."""
@@ -131,18 +135,48 @@ class DeckKnowledge:
         """What z3 finds wrong with the journal, when counting is not enough (``None``: nothing).
 
         Only a journal with marks goes to the solver, and only when it grew since the last
-        check that found it consistent.
+        check that found it consistent; and of it, only what :meth:`entangled` keeps.
         """
         if self.marks == 0 or self.length == self.checked or self.done:
             return None
         from spec.core.hidden_z3 import check
 
-        outcome = check(DeckModel(self.player, self.registered, self.limit, deck_size), self.observations())
+        observations = self.observations()
+        if self.registered is not None or deck_size is None:  # no bound on the deck's size ties every name together
+            observations = self.entangled(observations)
+        outcome = check(DeckModel(self.player, self.registered, self.limit, deck_size), observations)
         self.checked = self.length
         if outcome.status == "consistent":
             return None
         self.done = True
         return outcome
+
+    def entangled(self, observations: list[Observation]) -> list[Observation]:
+        """The part of the journal the solver has to weigh: the marks, and the copies shown or
+        put back of a name some mark may be.
+
+        Each other name is bounded alone (by the decklist, or the construction limits when
+        the deck's size is not bounded as well), so its copies are settled by counting: the
+        copies out at once never pass the bound. While that holds for every such name, the
+        journal has an arrangement exactly when this part has one, and the solver's problem
+        shrinks to it; when it fails for some name, the whole journal is kept, so the
+        solver's explanation names that name too.
+        """
+        marked = self.marked
+        kept: list[Observation] = []
+        out: dict[str, int] = {}
+        for observation in observations:
+            name = observation.name
+            if observation.kind == "mark" or name is None or name in marked:
+                kept.append(observation)
+            elif observation.kind == "back":
+                out[name] = out.get(name, 0) - 1
+            else:
+                out[name] = copies = out.get(name, 0) + 1
+                bound = self.bound(name)
+                if bound is not None and copies > bound:
+                    return observations
+        return kept
 
     def copy(self) -> DeckKnowledge:
         # Made through __init__, then overwritten: this module is compiled (spec.compiled),
@@ -150,5 +184,5 @@ class DeckKnowledge:
         other = DeckKnowledge(self.registered, self.limit, self.player)
         other.located = self.located.copy()
         other.now, other.journal, other.length = self.now, self.journal, self.length
-        other.marks, other.checked, other.done = self.marks, self.checked, self.done
+        other.marks, other.marked, other.checked, other.done = self.marks, self.marked, self.checked, self.done
         return other

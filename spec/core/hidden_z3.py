@@ -23,6 +23,10 @@ cannot all be true, in plain words (:attr:`HiddenOutcome.explanation`).
 
 Every call has a deterministic resource limit and a wall-clock time limit; running out
 gives ``unknown``, which a verifier reports as ``unverifiable``, never as consistent.
+
+The outcomes decided are kept (:data:`KEPT`), keyed by the deck model and the journal: the
+simulator and the mutation tester try many moves from one state, and replay one log's
+prefix once per mutant, so the same journal comes back many times.
 """
 
 from __future__ import annotations
@@ -37,6 +41,9 @@ DEFAULT_TIMEOUT_MS = 10_000
 """Wall-clock limit of one call: a safety net (the resource limit normally stops first)."""
 DEFAULT_RLIMIT = 20_000_000
 """Deterministic resource limit of one call: the same journal stops at the same point on every machine."""
+KEPT = 4096
+"""How many decided outcomes :func:`check` keeps; when full it forgets them all and starts again."""
+_decided: dict[tuple[Any, ...], HiddenOutcome] = {}
 
 
 class Observation(msgspec.Struct, frozen=True):
@@ -95,14 +102,29 @@ def check(model: DeckModel, observations: Sequence[Observation], timeout_ms: int
     """Decide whether some arrangement of the deck produces every observation.
 
     The limits default to the module's :data:`DEFAULT_TIMEOUT_MS` and :data:`DEFAULT_RLIMIT`
-    (read at each call).
+    (read at each call). An outcome decided before for the same model and journal is given
+    again (the same object: read it, do not change it); ``unknown`` is never kept.
     """
-    import z3
-
     timeout_ms = DEFAULT_TIMEOUT_MS if timeout_ms is None else timeout_ms
     rlimit = DEFAULT_RLIMIT if rlimit is None else rlimit
-
     obs = list(observations)
+    deck: Any = (tuple(sorted(model.registered.items())) if model.registered is not None
+                 else (model.limit, model.deck_size))  # (what bounds the copies)
+    key = (model.player, deck, tuple(obs), timeout_ms, rlimit)
+    outcome = _decided.get(key)
+    if outcome is None:
+        outcome = _solve(model, obs, timeout_ms, rlimit)
+        if outcome.status != "unknown":
+            if len(_decided) >= KEPT:
+                _decided.clear()
+            _decided[key] = outcome
+    return outcome
+
+
+def _solve(model: DeckModel, obs: list[Observation], timeout_ms: int, rlimit: int) -> HiddenOutcome:
+    """:func:`check`, worked out by z3."""
+    import z3
+
     names = sorted({o.name for o in obs if o.name is not None} | {n for o in obs for n in o.names})
     index = {n: i for i, n in enumerate(names)}
     solver = z3.Solver()
