@@ -113,6 +113,18 @@ def test_simulate_prefer_of_a_card_no_deck_holds_says_why(tmp_path: Path, game: 
     assert not list(tmp_path.glob("*.jsonl"))
 
 
+def test_simulate_prefer_of_a_card_the_decks_drawn_lacked_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card the spec runs, which no deck drawn held (here with one deck drawn a player):
+    the message says the deck builder left it out, not that the spec cannot run it."""
+    import verifier.simulate
+
+    monkeypatch.setattr(verifier.simulate, "DECK_TRIES", 1)
+    result = CliRunner().invoke(app, ["simulate", "neopets", "--seed", "1", "--prefer", "Glacier Lance", "-o", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "'Glacier Lance' is in the database and the spec runs it, but no deck drawn held it" in " ".join(result.output.split())
+    assert not list(tmp_path.glob("*.jsonl"))
+
+
 def test_simulate_tries_a_new_card_from_a_designer_s_card_file(tmp_path: Path) -> None:
     """--cards builds the decks from a designer's file: here the shipped set and one new
     Food. The headers name the file by its path from the output folder, so the verifier
@@ -130,6 +142,23 @@ def test_simulate_tries_a_new_card_from_a_designer_s_card_file(tmp_path: Path) -
         assert header["cards"] == "../mine.toml"
         assert any(event["do"] == "play" and event.get("card") == "Moonpetal Tart" for event in events)
         assert verify_file(path).verdict == "legal"
+
+
+def test_simulate_draws_any_neopet_of_a_species(tmp_path: Path) -> None:
+    """A second Neopet of a species already in the cards is drawn too (one per species in a
+    deck, neopets:1.4.p1), and the game played with it is legal."""
+    from spec.core.cards import shipped_database
+
+    mine = tmp_path / "mine.toml"
+    mine.write_text(shipped_database("neopets", "base").read_text()
+                    + '\n[[card]]\nname = "Elder Glimmerfox"\ntype = "Neopet"\nspecies = "Glimmerfox"\n'
+                    'stats = { attack = 4, defence = 2, agility = 2, hp = 7 }\ntext = "Your Neopet is immune to frozen."\n')
+    result = CliRunner().invoke(app, ["simulate", "neopets", "--seed", "2", "--cards", str(mine), "--prefer", "Elder Glimmerfox",
+                                      "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    header, _events = _lines(next((tmp_path / "out").glob("*.jsonl")))
+    assert any("Elder Glimmerfox" in deck["neopets"] and "Glimmerfox" not in deck["neopets"] for deck in header["decks"].values())
+    assert verify_file(next((tmp_path / "out").glob("*.jsonl"))).verdict == "legal"
 
 
 def test_simulate_refuses_to_try_a_card_whose_text_the_spec_does_not_read(tmp_path: Path) -> None:

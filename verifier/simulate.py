@@ -257,7 +257,9 @@ def _not_held(game_id: str, missing: list[str], cards: CardDatabase, seen: set[s
         if name in known:
             why = load_game(game_id).unsupported(cards, name)
             reasons.append(f"{name!r} is in the database, but the spec does not run it yet ({why}), so random decks leave it out"
-                           if why is not None else f"{name!r} is in the database, but the construction rules kept it out")
+                           if why is not None else f"{name!r} is in the database and the spec runs it, but no deck drawn held it "
+                                                   "(the game's deck builder, within the construction rules, leaves it out or draws it "
+                                                   "too rarely)")
             continue
         close = difflib.get_close_matches(name, known, n=3)
         reasons.append(f"{name!r} is no card of the database" + (f" (did you mean {', '.join(map(repr, close))}?)" if close else ""))

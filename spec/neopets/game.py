@@ -1163,13 +1163,13 @@ class Neopets(Game[NeopetsState, Event]):
         while sum(main.values()) < 50:
             name = rng.choice(stones)
             main[name] = main.get(name, 0) + 1
-        species: dict[str, str] = {}
+        species: dict[str, list[str]] = {}  # the Neopets of each species, in the database's order
         for card in cards:
             if card.type == "Neopet":
-                species.setdefault(card.species or card.name, card.name)
+                species.setdefault(card.species or card.name, []).append(card.name)
         if len(species) < 3:
             raise DeckError(f"three Neopets of different species are needed ({cite('1.4.p1')}), and the cards hold {len(species)}")
-        neopets = rng.sample(sorted(species.values()), 3)
+        neopets = [names[0] if len(names) == 1 else rng.choice(names) for names in rng.sample(sorted(species.values()), 3)]
         pool = sorted(c.name for c in cards if c.type == "Rainbow Pool Neopet" or (c.type == "Location" and "Rainbow Pool." in c.text))
         return {"main": dict(sorted(main.items())), "neopets": neopets, "rainbow_pool": pool}
 
