@@ -176,6 +176,26 @@ def test_a_card_drawn_unseen_and_named_when_it_leaves_the_hand_is_offered(game: 
     assert _offered_from(game, header, events, 0, window=len(events), source=str(path)) == (True, "")
 
 
+def test_a_hidden_hand_card_an_effect_chooses_is_offered(tmp_path: Path) -> None:
+    """Seed Vault has its player choose a plant card of the hand: with the draws hidden, the
+    card chosen may be any plant the deck can still give (TTCG ``_choice_options``)."""
+    from verifier.mutate import _offered_from
+    from verifier.simulate import simulate
+    from verifier.verify import verify_file
+
+    lines = simulate("ttcg", 302, prefer=("Seed Vault",), hold=("Seed Vault",))
+    header, events = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+    first = header["players"][0]
+    for event in events:
+        if event["do"] == "draw" and event.get("by") == first:
+            event["card"] = None
+    assert any(e["do"] == "choose" and e.get("by") == first and e.get("cards") for e in events)
+    replay = tmp_path / "hidden.jsonl"
+    replay.write_text("\n".join(json.dumps(line) for line in [{**header, "expect": {"verdict": "legal"}}, *events]) + "\n", encoding="utf-8")
+    assert verify_file(replay).verdict == "legal"
+    assert _offered_from("ttcg", header, events, 0, window=len(events), source=str(replay)) == (True, "")
+
+
 # Logs that leave a card unnamed where only its owner saw it: an Epic Battles event set face
 # down and a card discarded (``null``), a Neopets card revealed only as a kind (``""``).
 # Each game before the inconsistency it was written for is legal.

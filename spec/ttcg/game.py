@@ -1285,10 +1285,9 @@ class Ttcg(Game[TtcgState, Event]):
             return options
         if choice.zone == "hand":
             owner = choice.owners[0]
-            names = sorted({c.name for c in state.sides[owner].hand if c.name is not None})
-            fits = [n for n in names if B.cards_match(state, CardObj(-1, n, owner, state.cards.get(n)),
-                                                      msgspec.structs.replace(choice.what, controller=None, owner=None),
-                                                      choice.controller)]
+            what = msgspec.structs.replace(choice.what, controller=None, owner=None)
+            fits = [n for n in self._hand_names(state, owner)  # (a card the log kept hidden may be any the deck can give)
+                    if B.cards_match(state, CardObj(-1, n, owner, state.cards.get(n)), what, choice.controller)]
             options = [[]] if choice.low == 0 else []
             options += [[E.Ref(n)] for n in fits]
             return options
