@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from spec.core.game import MAX_INFERRED_PASSES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,3 +26,52 @@ def test_a_move_that_never_becomes_legal_is_judged_not_looped_over() -> None:
                           cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 1, done.stderr[-2000:]
     assert '"verdict":"illegal"' in done.stdout.replace(" ", "")
+
+
+def _implicit(lines: list[bytes], keep_passes: bool) -> tuple[dict[str, object], list[dict[str, object]]]:
+    import json
+
+    header = {**json.loads(lines[0]), "options": {"passes": "implicit"}}
+    events = [json.loads(line) for line in lines[1:]]
+    events = [e for e in events if keep_passes or e["do"] != "pass"]
+    for seq, event in enumerate(events, 1):
+        event["seq"] = seq
+    return header, events
+
+
+def _write(path: Path, header: dict[str, object], events: list[dict[str, object]]) -> Path:
+    import json
+
+    path.write_text("\n".join(json.dumps(line) for line in [header, *events]) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_claim_lets_an_optional_choice_go_as_a_pass_would(tmp_path: Path) -> None:
+    """Bob's Cindermoth may reroll after alice's defence roll; the explicit log lets it go
+    with bob's pass, then claims the damage. With the passes left out, the claim has the
+    players pass on through the optional choice (Game._pass_over), so the damage is dealt."""
+    from verifier.simulate import simulate
+    from verifier.verify import verify_file
+
+    cards = ("Ember Cindermoth", "Pebblequoll")
+    header, events = _implicit(simulate("neopets", 9503, claims=True, prefer=cards, hold=cards), keep_passes=False)
+    report = verify_file(_write(tmp_path / "claims.jsonl", header, events))
+    assert report.verdict == "legal", [(f.seq, f.rule, f.message) for f in report.findings]
+    assert any(e["do"] == "damage" for e in events)
+
+
+# An implicit log is read with every event at the first point the passes reach where it is
+# legal. The simulator keeps the passes that reading cannot infer (verifier.simulate,
+# _without_passes): here a Neopets equipment used in the next turn, which could also be used
+# at the end of this one, and TTCG moves of the same kind.
+@pytest.mark.parametrize(("game", "seed"), [("neopets", 5028), ("ttcg", 5009), ("ttcg", 5012)])
+def test_an_implicit_simulated_log_keeps_the_passes_the_verifier_cannot_infer(game: str, seed: int, tmp_path: Path) -> None:
+    from verifier.simulate import simulate
+    from verifier.verify import verify_file
+
+    lines = simulate(game, seed, passes="implicit")
+    report = verify_file(_write(tmp_path / "kept.jsonl", *_implicit(lines, keep_passes=True)))
+    assert report.verdict == "legal", [(f.seq, f.rule, f.message) for f in report.findings]
+    assert any(b'"do":"pass"' in line for line in lines[1:])
+    stripped = verify_file(_write(tmp_path / "stripped.jsonl", *_implicit(lines, keep_passes=False)))
+    assert stripped.verdict == "illegal"  # every pass left out: read another way

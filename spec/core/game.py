@@ -203,6 +203,10 @@ class Game(ABC, Generic[S, E]):
         it was. Or ``(None, rulings)`` when an effect waiting for a choice took the move
         (:meth:`_feed`). At most :data:`MAX_INFERRED_PASSES` advances. Uses the hooks
         :meth:`_can_advance`, :meth:`_advance` and :meth:`_feed`.
+
+        For a claim (``claim``), an effect waiting for an optional choice is let go as the
+        player's pass lets it go in a log with explicit passes (:meth:`_pass_over`), and the
+        passing goes on: the log names no event for it, so the player passed.
         """
         snapshot = None
         progressed: tuple[Any, Violation] | None = hit
@@ -213,11 +217,14 @@ class Game(ABC, Generic[S, E]):
                 snapshot = state.copy(cards=False) if self.pass_snapshot_shares_cards else state.copy()
             self._advance(state)
             resolution = state.resolution
-            if resolution is not None and resolution.need is not None and not claim:
+            if resolution is not None and resolution.need is not None:
                 need = resolution.need
-                if need.kind == kind or need.optional:
-                    return None, self._feed(state, event, kind)
-                break
+                if not claim:
+                    if need.kind == kind or need.optional:
+                        return None, self._feed(state, event, kind)
+                    break
+                if need.optional and not self._pass_over(state):
+                    break
             progressed = action.first_violation(state, event)
             if self.undecided_ends_inference and progressed is not None and progressed[1].severity == "unverifiable":
                 break  # the rules cannot decide the move here (a clash they leave open): judge it here
@@ -240,6 +247,11 @@ class Game(ABC, Generic[S, E]):
     def _feed(self, state: S, event: E, kind: str) -> list[Ruling]:
         """Give ``event`` to the effect waiting for a choice."""
         raise NotImplementedError(f"{self.id}: no effect waits for a choice")
+
+    def _pass_over(self, state: S) -> bool:
+        """Let the optional choice an effect waits for go, as its player's pass does in a log
+        with explicit passes; whether it could (by default not: passing stops there)."""
+        return False
 
     def apply_anyway(self, state: S, event: E, kind: str, after: Callable[[S], Any] | None = None) -> None:
         """Carry out an illegal move as far as it physically can be (for ``--keep-going``).

@@ -619,6 +619,14 @@ class Neopets(Game[NeopetsState, Event]):
             return self._add_mid_effect(state, ev, kind)
         return [Ruling(need.rule, Violation(f"the effect being resolved needs {need.describe()}", need.describe(), f"{kind} by {ev.by}"))]
 
+    def _pass_over(self, state: NeopetsState) -> bool:
+        """The player an optional choice waits for passes (:meth:`_feed` lets it go, a "may"
+        taken up as any event other than a decline takes it): whether that pass was legal."""
+        res = state.resolution
+        assert res is not None and res.need is not None
+        rulings = self._feed(state, E.Pass(state.seq or 0, res.need.player), "pass")
+        return not any(r.violation.severity != "info" for r in rulings)
+
     @staticmethod
     def _at_sentence_break(res: Resolution) -> bool:
         """Whether the paused effect stands between two of its sentences (8.12.1.p1).
