@@ -17,7 +17,7 @@ def simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games to play.")] = 1,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game (game i uses seed + i).")] = 1,
     out: Annotated[Path, typer.Option("--output", "-o", help="Folder to write the replays to.")] = Path("simulated"),
-    passes: Annotated[str, typer.Option("--passes", help="explicit (every pass logged) or implicit")] = "explicit",
+    passes: Annotated[str, typer.Option("--passes", help="explicit (every pass logged) or implicit (left out, but for those the verifier could not infer back)")] = "explicit",
     claims: Annotated[bool, typer.Option("--claims", help="Add the derived facts (damage, winners) as claims.")] = False,
     prefer: Annotated[list[str] | None, typer.Option(
         "--prefer", metavar="CARD",

@@ -48,6 +48,10 @@ MAX_BACKTRACKS = 200
 DECK_TRIES = 1000
 """How many random decks are drawn for a player before giving up on holding every card asked for."""
 
+MAX_PASS_REPAIRS = 200
+"""How many times an implicit log is replayed to find the passes the verifier cannot infer
+(:func:`_without_passes`); past it every pass is kept."""
+
 
 class SimulationError(ValueError):
     """The games cannot be played as asked (for example, no legal deck holds a card asked for)."""
@@ -140,10 +144,51 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
             break
         moves = game.legal_moves(state, rng)
     if passes == "implicit":
-        events = [e for e in events if e["do"] != "pass"]
-        for i, e in enumerate(events, 1):
-            e["seq"] = i
+        events = _without_passes(game, lambda: Setup(players, decks, {"passes": "implicit"}, cards), events)
     return [_encoder.encode(header)] + [_encoder.encode(e) for e in events]
+
+
+def _without_passes(game: Game[Any, Any], setup: Callable[[], Setup], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The game's events with the passes left out that the verifier infers back.
+
+    The verifier plays an event of an implicit log at the first point the players' passes
+    reach where it is legal. A move the players made later (an ability used in the next
+    turn, when it could also be used at the end of this one) is read there instead, and the
+    game it reads goes another way. So the log is replayed as the verifier reads it, and
+    where an event is refused, the passes before it and before the events just ahead of it
+    (one, then two, four... events back) are kept, until it is read as it was played. With
+    every pass kept the log is the game as played, so this ends.
+    """
+    moves = [i for i, e in enumerate(events) if e["do"] != "pass"]
+    kept: set[int] = set()
+    reach: dict[int, int] = {}  # for an event refused: how many events back passes are kept
+    for _ in range(MAX_PASS_REPAIRS):
+        chosen = sorted(set(moves) | kept)
+        refused = _first_refused(game, setup(), [events[i] for i in chosen])
+        if refused is None:
+            break
+        at = chosen[refused]
+        back = reach[at] = reach.get(at, 0) * 2 or 1
+        before = [i for i in moves if i < at]
+        start = before[-back] if back <= len(before) else -1
+        kept.update(i for i in range(start + 1, at) if events[i]["do"] == "pass")
+    else:  # (a bound never met: each repair keeps more passes)
+        kept = set(range(len(events)))
+    out = [dict(events[i]) for i in sorted(set(moves) | kept)]
+    for seq, event in enumerate(out, 1):
+        event["seq"] = seq
+    return out
+
+
+def _first_refused(game: Game[Any, Any], setup: Setup, events: list[dict[str, Any]]) -> int | None:
+    """The index of the first of ``events`` the game refuses (a finding other than ``info``), or ``None``."""
+    state = game.setup(setup)
+    decoder = game.decoder()
+    for index, raw in enumerate(events):
+        event = decoder.decode(_encoder.encode({**raw, "seq": index + 1}))
+        if any(r.violation.severity != "info" for r in game.apply(state, event)):
+            return index
+    return None
 
 
 class Naming(NamedTuple):
