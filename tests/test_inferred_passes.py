@@ -64,14 +64,29 @@ def test_a_claim_lets_an_optional_choice_go_as_a_pass_would(tmp_path: Path) -> N
 # legal. The simulator keeps the passes that reading cannot infer (verifier.simulate,
 # _without_passes): here a Neopets equipment used in the next turn, which could also be used
 # at the end of this one, and TTCG moves of the same kind.
-@pytest.mark.parametrize(("game", "seed"), [("neopets", 5028), ("ttcg", 5009), ("ttcg", 5012)])
-def test_an_implicit_simulated_log_keeps_the_passes_the_verifier_cannot_infer(game: str, seed: int, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("game", "seed", "claims"), [("neopets", 4000, True), ("ttcg", 5009, False), ("ttcg", 5012, False)])
+def test_an_implicit_simulated_log_keeps_the_passes_the_verifier_cannot_infer(game: str, seed: int, claims: bool,
+                                                                            tmp_path: Path) -> None:
     from verifier.simulate import simulate
     from verifier.verify import verify_file
 
-    lines = simulate(game, seed, passes="implicit")
+    lines = simulate(game, seed, passes="implicit", claims=claims)
     report = verify_file(_write(tmp_path / "kept.jsonl", *_implicit(lines, keep_passes=True)))
     assert report.verdict == "legal", [(f.seq, f.rule, f.message) for f in report.findings]
     assert any(b'"do":"pass"' in line for line in lines[1:])
     stripped = verify_file(_write(tmp_path / "stripped.jsonl", *_implicit(lines, keep_passes=False)))
     assert stripped.verdict == "illegal"  # every pass left out: read another way
+
+
+def test_a_move_an_optional_choice_cannot_take_is_read_as_made_later(tmp_path: Path) -> None:
+    """Bob's Cindermoth may reroll one die after alice's defence roll; bob lets it go, then
+    rerolls two dice as another rule allows. With the passes left out, the reroll of two is
+    not given to the choice that allows one (Game._fits): bob passed over it, and the reroll
+    is read where it is legal."""
+    from verifier.simulate import simulate
+    from verifier.verify import verify_file
+
+    header, events = _implicit(simulate("neopets", 4102, claims=True), keep_passes=False)
+    assert any(e["do"] == "reroll" and len(e["which"]) == 2 for e in events)  # type: ignore[arg-type]
+    report = verify_file(_write(tmp_path / "reroll.jsonl", header, events))
+    assert report.verdict == "legal", [(f.seq, f.rule, f.message) for f in report.findings]

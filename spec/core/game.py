@@ -204,9 +204,11 @@ class Game(ABC, Generic[S, E]):
         (:meth:`_feed`). At most :data:`MAX_INFERRED_PASSES` advances. Uses the hooks
         :meth:`_can_advance`, :meth:`_advance` and :meth:`_feed`.
 
-        For a claim (``claim``), an effect waiting for an optional choice is let go as the
-        player's pass lets it go in a log with explicit passes (:meth:`_pass_over`), and the
-        passing goes on: the log names no event for it, so the player passed.
+        An effect waiting for an optional choice is let go as the player's pass lets it go in
+        a log with explicit passes (:meth:`_pass_over`), and the passing goes on, where the
+        log names no event for it: before a claim (``claim``), and before a move of the kind
+        it asks for that it could not take (:meth:`_fits`), as a reroll of more dice than it
+        allows, which is then a move made later.
         """
         snapshot = None
         progressed: tuple[Any, Violation] | None = hit
@@ -219,11 +221,12 @@ class Game(ABC, Generic[S, E]):
             resolution = state.resolution
             if resolution is not None and resolution.need is not None:
                 need = resolution.need
-                if not claim:
-                    if need.kind == kind or need.optional:
-                        return None, self._feed(state, event, kind)
-                    break
-                if need.optional and not self._pass_over(state):
+                if claim or (need.optional and need.kind == kind and not self._fits(state, event, kind)):
+                    if need.optional and not self._pass_over(state):
+                        break
+                elif need.kind == kind or need.optional:
+                    return None, self._feed(state, event, kind)
+                else:
                     break
             progressed = action.first_violation(state, event)
             if self.undecided_ends_inference and progressed is not None and progressed[1].severity == "unverifiable":
@@ -247,6 +250,11 @@ class Game(ABC, Generic[S, E]):
     def _feed(self, state: S, event: E, kind: str) -> list[Ruling]:
         """Give ``event`` to the effect waiting for a choice."""
         raise NotImplementedError(f"{self.id}: no effect waits for a choice")
+
+    def _fits(self, state: S, event: E, kind: str) -> bool:
+        """Whether the effect waiting for a choice can take ``event``, of the kind it asks
+        for (by default it can: the event is given to it)."""
+        return True
 
     def _pass_over(self, state: S) -> bool:
         """Let the optional choice an effect waits for go, as its player's pass does in a log

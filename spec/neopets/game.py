@@ -619,6 +619,13 @@ class Neopets(Game[NeopetsState, Event]):
             return self._add_mid_effect(state, ev, kind)
         return [Ruling(need.rule, Violation(f"the effect being resolved needs {need.describe()}", need.describe(), f"{kind} by {ev.by}"))]
 
+    def _fits(self, state: NeopetsState, event: Any, kind: str) -> bool:
+        """Whether the choice waited for can take ``event`` of its kind: not when it is its
+        player's but not of the shape it asks (another player's event lets it go, :meth:`_feed`)."""
+        res = state.resolution
+        assert res is not None and res.need is not None
+        return bool(event.by != res.need.player or self._feed_violation(state, res.need, event) is None)
+
     def _pass_over(self, state: NeopetsState) -> bool:
         """The player an optional choice waits for passes (:meth:`_feed` lets it go, a "may"
         taken up as any event other than a decline takes it): whether that pass was legal."""
