@@ -221,9 +221,11 @@ class Game(ABC, Generic[S, E]):
             resolution = state.resolution
             if resolution is not None and resolution.need is not None:
                 need = resolution.need
-                if claim or (need.optional and need.kind == kind and not self._fits(state, event, kind)):
-                    if need.optional and not self._pass_over(state):
+                if need.optional and (claim or (need.kind == kind and not self._fits(state, event, kind))):
+                    if not self._pass_over(state):  # the log names no event for it: its player passed
                         break
+                elif claim:
+                    pass  # a choice that must be made: the claim is judged where the game stands
                 elif need.kind == kind or need.optional:
                     return None, self._feed(state, event, kind)
                 else:
