@@ -1184,6 +1184,7 @@ class Neopets(Game[NeopetsState, Event]):
                 species.setdefault(card.species or card.name, []).append(card.name)
         if len(species) < 3:
             raise DeckError(f"three Neopets of different species are needed ({cite('1.4.p1')}), and the cards hold {len(species)}")
+        # (a species of one Neopet draws nothing more: decks from such card sets stay as they were)
         neopets = [names[0] if len(names) == 1 else rng.choice(names) for names in rng.sample(sorted(species.values()), 3)]
         pool = sorted(c.name for c in cards if c.type == "Rainbow Pool Neopet" or (c.type == "Location" and "Rainbow Pool." in c.text))
         return {"main": dict(sorted(main.items())), "neopets": neopets, "rainbow_pool": pool}
