@@ -11,6 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,7 @@ def test_a_move_that_never_becomes_legal_is_judged_not_looped_over() -> None:
     assert '"verdict":"illegal"' in done.stdout.replace(" ", "")
 
 
-def _implicit(lines: list[bytes], keep_passes: bool) -> tuple[dict[str, object], list[dict[str, object]]]:
+def _implicit(lines: list[bytes], keep_passes: bool) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     import json
 
     header = {**json.loads(lines[0]), "options": {"passes": "implicit"}}
@@ -39,7 +40,7 @@ def _implicit(lines: list[bytes], keep_passes: bool) -> tuple[dict[str, object],
     return header, events
 
 
-def _write(path: Path, header: dict[str, object], events: list[dict[str, object]]) -> Path:
+def _write(path: Path, header: dict[str, Any], events: list[dict[str, Any]]) -> Path:
     import json
 
     path.write_text("\n".join(json.dumps(line) for line in [header, *events]) + "\n", encoding="utf-8")
@@ -87,6 +88,6 @@ def test_a_move_an_optional_choice_cannot_take_is_read_as_made_later(tmp_path: P
     from verifier.verify import verify_file
 
     header, events = _implicit(simulate("neopets", 4102, claims=True), keep_passes=False)
-    assert any(e["do"] == "reroll" and len(e["which"]) == 2 for e in events)  # type: ignore[arg-type]
+    assert any(e["do"] == "reroll" and len(e["which"]) == 2 for e in events)
     report = verify_file(_write(tmp_path / "reroll.jsonl", header, events))
     assert report.verdict == "legal", [(f.seq, f.rule, f.message) for f in report.findings]
