@@ -723,5 +723,37 @@ def test_d29_a_card_named_without_its_slot_where_two_share_the_name_is_the_first
     assert len(veils) == 2  # the name alone does not say which
     assert GAME.offers(state, event)
     assert not GAME.offers(state, msgspec.structs.replace(event, on=E.Ref("Hush Veil", None, 7)))  # no such slot
-    ok(state, event)
+    rulings = GAME.apply(state, event)
+    assert not [r for r in rulings if r.violation.severity != "info"]
     assert [state.sides["alice"].magic[i].card.name for i in veils] == ["Time Fold", "Hush Veil"]
+    # and the judge is told that the log left it open, citing the rule the pile matters to
+    notes = [r for r in rulings if r.check == "unslotted"]
+    assert [(r.rule, r.violation.severity) for r in notes] == [("ttcg:2.2.6.b", "info")]
+    assert f"slot {veils[0]}" in notes[0].violation.message and "decision 29" in notes[0].violation.message
+
+
+def test_d29_an_attacker_or_target_named_without_its_slot_is_the_first_and_noted() -> None:
+    """Two Gravelhide Boars, the first of which has attacked: an attack naming the Boar with
+    no slot is the first Boar's, refused (2.2.7.b), with a note that the log named no slot;
+    with its slot the second Boar attacks, and no note is made. A target named without its
+    slot among two Mire Tentacles is noted too (2.2.7.c); a name held once is not."""
+    state = fresh(node="battle", fields={"ann": ["Gravelhide Boar", "Gravelhide Boar"], "ben": ["Mire Tentacle", "Mire Tentacle"]})
+    state.flags.attacked.add(state.sides["ann"].creatures[0].id)
+    target = E.Ref("Mire Tentacle", "ben", 0)
+    rulings = GAME.apply(state.copy(), E.Attack(0, "ann", "Gravelhide Boar", None, target))
+    assert [(r.rule, r.check) for r in rulings] == [("ttcg:2.2.7.b", "attack_once"), ("ttcg:2.2.7.b", "unslotted")]
+    assert "slot 0" in rulings[1].violation.message and rulings[1].violation.severity == "info"
+    assert GAME.apply(state.copy(), E.Attack(0, "ann", "Gravelhide Boar", 1, target)) == []
+    rulings = GAME.apply(state.copy(), E.Attack(0, "ann", "Gravelhide Boar", 1, E.Ref("Mire Tentacle", "ben")))
+    assert [(r.rule, r.violation.severity) for r in rulings] == [("ttcg:2.2.7.c", "info")]
+    state.sides["ben"].creatures.pop()
+    assert GAME.apply(state.copy(), E.Attack(0, "ann", "Gravelhide Boar", 1, E.Ref("Mire Tentacle", "ben"))) == []
+
+
+def test_d29_an_attacker_named_without_its_slot_is_offered_as_the_first() -> None:
+    """``offers`` (mutation testing's oracle) reads an attack naming one of two same-named
+    creatures without a slot as the verifier does: the first one's attack, which
+    legal_moves lists with slot 0."""
+    state = fresh(node="battle", fields={"ann": ["Gravelhide Boar", "Gravelhide Boar"]})
+    assert E.Attack(0, "ann", "Gravelhide Boar", 0, None) in GAME.legal_moves(state)
+    assert GAME.offers(state, E.Attack(0, "ann", "Gravelhide Boar", None, None))

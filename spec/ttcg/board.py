@@ -990,6 +990,33 @@ def slot_of(state: TtcgState, owner: str, pile: Pile) -> int | None:
     return row.index(pile)
 
 
+def first_of_shared(state: TtcgState, owner: str, name: str, row: str | None) -> tuple[str, int] | None:
+    """(row, slot) of the first of ``owner``'s piles named ``name`` in ``row`` (``None``: the
+    creatures, then the magic cards, as :func:`find_pile` looks), when another pile there
+    shares the name; ``None`` when none or one does."""
+    side = state.sides[owner]
+    if row is None or row == "creature":
+        slot = _first_of_two(side.creatures, name)
+        if slot >= 0:
+            return "creature", slot
+        if slot == -2 or row is not None:  # one creature of that name: the name is not shared
+            return None
+    slot = _first_of_two(side.magic, name)
+    return ("magic", slot) if slot >= 0 else None
+
+
+def _first_of_two(piles: list[Pile], name: str) -> int:
+    """The index of the first pile named ``name`` when a second one follows; -2 when only
+    one is, -1 when none is."""
+    first = -1
+    for index, pile in enumerate(piles):
+        if pile.card.name == name:
+            if first >= 0:
+                return first
+            first = index
+    return -2 if first >= 0 else -1
+
+
 def creatures(state: TtcgState, player: str) -> list[Pile]:
     return state.sides[player].creatures
 

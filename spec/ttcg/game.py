@@ -226,6 +226,8 @@ class Ttcg(Game[TtcgState, Event]):
         missing = self._unknown_card(state, ev, kind, fields) if fields else None
         if missing is not None:
             return [missing]
+        if facts.names_piles:
+            self._note_unslotted(state, ev, kind)
         claim = facts.claim
         if state.stage == "over" and not claim:
             return [Ruling(cite("2.2.8.c"), Violation("an event after the game was over", "no more events", kind))]
@@ -1338,15 +1340,42 @@ class Ttcg(Game[TtcgState, Event]):
     def _slotted(self, state: TtcgState, event: Event) -> Event:
         """``event`` with each card on the field it names without a slot given the slot of the
         pile the verifier takes for it, when that name is shared (the event itself otherwise)."""
-        changes: dict[str, E.Ref] = {}
-        for name in event.__struct_fields__:
-            ref = getattr(event, name)
-            owner = (ref.owner or event.by) if type(ref) is E.Ref and ref.slot is None else None
-            pile = B.find_pile(state, owner, ref.card, None) if owner is not None else None
-            slot = B.slot_of(state, owner, pile) if owner is not None and pile is not None else None
+        kind = str(event.__struct_config__.tag)
+        if kind not in _NAMES_PILES:
+            return event
+        changes: dict[str, Any] = {}
+        for field, owner, row, name in _unslotted(state, event, kind):
+            pile = B.find_pile(state, owner, name, None, row)
+            slot = B.slot_of(state, owner, pile) if pile is not None else None
             if slot is not None:
-                changes[name] = msgspec.structs.replace(ref, slot=slot)
+                changes[field] = slot if field == "slot" else msgspec.structs.replace(getattr(event, field), slot=slot)
         return msgspec.structs.replace(event, **changes) if changes else event
+
+    @staticmethod
+    def _note_unslotted(state: TtcgState, ev: Any, kind: str) -> None:
+        """Decision 29: a move that names a card on the field by a name two piles of its row
+        share, without a slot, is read as naming the first of them; a judge is told so (an
+        ``info`` note citing the rule for which the pile matters, :data:`_UNSLOTTED_RULE`),
+        as the log does not say. Written out per kind, without :func:`_unslotted`'s list: a
+        move names a pile on most events of a turn, and two piles rarely share a name."""
+        by = ev.by
+        if by not in state.sides:
+            return
+        if kind == "activate":
+            if ev.slot is None:
+                _note_shared(state, kind, None, by, ev.card, None)
+        elif kind == "attack":
+            if ev.slot is None:
+                _note_shared(state, kind, "slot", by, ev.card, "creature")
+            target = ev.target
+            if target is not None and target.slot is None:
+                _note_shared(state, kind, "target", state.other(by), target.card, "creature")
+        else:
+            on, equip = ev.on, ev.equip
+            if on is not None and on.slot is None:
+                _note_shared(state, kind, "on", by, on.card, None)
+            if equip is not None and equip.slot is None:
+                _note_shared(state, kind, "equip", by, equip.card, "creature")
 
     def _could_pick(self, state: TtcgState, choice: Choice, event: E.Choose) -> bool:
         """Whether ``event`` is a pick legal_moves could list for ``choice`` (see :meth:`offers`)."""
@@ -1411,6 +1440,62 @@ _NOTED_APART: Final = ("_do_draw", "_reveal_from_deck", "_do_play", "_do_activat
                        "_resolve_battle", "_enter", "destroy", "fire")
 """The methods of :class:`Ttcg` whose rules are noted above, not by a decorator (held by a test)."""
 
+_NAMES_PILES: Final = frozenset({"play", "activate", "attack"})
+"""The moves that name piles on the field by :class:`~spec.ttcg.events.Ref` or by a card and a slot."""
+
+_UNSLOTTED_RULE: Final = {"on": "2.2.6.b", "equip": "2.2.5.i.4", "slot": "2.2.7.b", "target": "2.2.7.c"}
+"""For a pile named without its slot, by the field of the move that names it
+(:func:`_unslotted`): the rule for which the pile matters, that the note of decision 29
+cites. A rank up goes on that pile (2.2.6.b), an equip card is attached to it (2.2.5.i.4),
+each creature attacks once (2.2.7.b) and an attack's target is that creature (2.2.7.c).
+An activated pile is tapped (2.2.5.f.1 for a creature, 2.2.5.g.1 for a magic card)."""
+
+
+def _unslotted(state: TtcgState, ev: Any, kind: str) -> list[tuple[str, str, str | None, str]]:
+    """(field, owner, row, name) of each pile on the field a move of :data:`_NAMES_PILES` names
+    without a slot: the pile ``on`` of a play and its ``equip`` creature; an activated pile or an
+    attacker (the event's card, whose slot is the field ``slot``); the ``target`` of an attack,
+    on the opponent's side. ``row`` is the row :func:`spec.ttcg.board.find_pile` looks in
+    (``None``: the creatures, then the magic cards)."""
+    by = ev.by
+    if by not in state.sides:
+        return []
+    out: list[tuple[str, str, str | None, str]] = []
+    if kind == "play":
+        on, equip = ev.on, ev.equip
+        if on is not None and on.slot is None:
+            out.append(("on", by, None, on.card))
+        if equip is not None and equip.slot is None:
+            out.append(("equip", by, "creature", equip.card))
+    elif kind == "activate":
+        if ev.slot is None:
+            out.append(("slot", by, None, ev.card))
+    elif kind == "attack":
+        if ev.slot is None:
+            out.append(("slot", by, "creature", ev.card))
+        target = ev.target
+        if target is not None and target.slot is None:
+            out.append(("target", state.other(by), "creature", target.card))
+    return out
+
+
+def _note_shared(state: TtcgState, kind: str, field: str | None, owner: str, name: str, row: str | None) -> None:
+    """The note of decision 29 (:meth:`Ttcg._note_unslotted`) when ``owner`` has two piles
+    named ``name`` in ``row`` (``None``: the row it is in); ``field`` names the pile in the
+    move (``None``: the card an activation taps, whose rule depends on the row)."""
+    shared = B.first_of_shared(state, owner, name, row)
+    if shared is None:
+        return
+    found_row, slot = shared
+    rule = _UNSLOTTED_RULE[field] if field is not None else "2.2.5.f.1" if found_row == "creature" else "2.2.5.g.1"
+    note = Ruling(cite(rule), Violation(
+        f"{owner} has more than one {name} on the field and the {kind} names none by its slot: "
+        f"the first, slot {slot}, is taken (decision 29)",
+        "a slot where two piles share the name", f"{name} without a slot", "info"), "unslotted")
+    if note not in state.notes:  # (a move an optional rank up let go is read again)
+        state.notes.append(note)
+
+
 _NAMING = ("card", "on", "equip", "target", "cards")
 """The fields of an event that name cards of the database: a name, references, a list of references."""
 
@@ -1422,12 +1507,14 @@ class _Facts:
     activate move, asked per move: :func:`spec.ttcg.actions.activate_checks`) and the method that
     carries it out (``Ttcg._do_<kind>``, if there is one)."""
 
-    __slots__ = ("action", "by_place", "claim", "fields", "kind", "per_move", "perform", "plain_pass")
+    __slots__ = ("action", "by_place", "claim", "fields", "kind", "names_piles", "per_move", "perform", "plain_pass")
 
     def __init__(self, cls: type, kind: str) -> None:
         self.kind = kind
         self.fields = _card_fields(cls)
         self.claim = E.KINDS[kind] == "claim"
+        self.names_piles = kind in _NAMES_PILES
+        """A move that may name a pile on the field without its slot (:meth:`Ttcg._note_unslotted`)."""
         self.plain_pass = kind == "pass" and not self.fields and not self.claim
         """A pass naming no card and no claim: :meth:`Ttcg.apply` takes it by :meth:`Ttcg._pass` where it can."""
         self.action = BOOK.actions[kind]
