@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -12,6 +13,7 @@ from typer.testing import CliRunner
 from verifier.cli import app
 from verifier.mutate import OPERATORS, mutate_once, run
 from verifier.simulate import simulate
+from verifier.verify import verify_file
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +58,6 @@ def test_the_mutate_command(legal_game: Path) -> None:
 def test_the_verifiers_gaps_are_kept_as_replays_to_verify_again(legal_game: Path, tmp_path: Path) -> None:
     """``--keep DIR`` writes each mutant missed or flagged without a rule as a replay file."""
     from verifier.mutate import keep
-    from verifier.verify import verify_file
 
     report = run([legal_game], count=4, seed=2)
     assert keep(report, tmp_path / "none") == [] and (tmp_path / "none").is_dir()  # no gap: nothing written
@@ -132,6 +133,56 @@ def test_a_legal_game_with_implicit_passes_is_offered_by_legal_moves_with_its_pa
     assert not offered and why
 
 
+def _claim_swapped_with_the_link(name: str) -> tuple[Path, dict[str, Any], list[dict[str, Any]], int]:
+    """An Epic Battles log with implicit passes where an attack's damage claim and the linked
+    attack after it change places: the attack, the linked attack, then the claim. The passes
+    left unsaid before the linked attack dealt the damage, and a claim after a move may name
+    what it and the passes before it brought about (EB.damage.take), so the verifier calls
+    it legal. Returns (path, header, events, index of the linked attack)."""
+    path = ROOT / "replays" / "epic_battles" / "legal" / name
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header, events = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+    at = next(i for i in range(len(events) - 2) if events[i]["do"] == "attack" and events[i + 1]["do"] == "damage"
+              and events[i + 2]["do"] == "attack" and events[i + 2].get("link"))
+    events[at + 1], events[at + 2] = events[at + 2], events[at + 1]
+    for seq, event in enumerate(events, 1):
+        event["seq"] = seq
+    return path, header, events, at + 1
+
+
+@pytest.mark.parametrize("name", ["blocked-knock-down-recover-by-block-102.jsonl", "plays-neon-uppercut-rhea-105.jsonl"])
+def test_a_claim_of_what_passes_left_unsaid_did_is_judged_as_the_verifier_reads_it(name: str, tmp_path: Path) -> None:
+    """The oracle played the passes a move needs as events of their own, so the damage they
+    dealt came before the move and a claim after the move was refused: a legal mutant was
+    counted as missed. The passes are now played on a copy, to ask legal_moves, and the
+    replay goes on as the verifier reads the move."""
+    from verifier.mutate import _offered_from
+
+    source, header, events, at = _claim_swapped_with_the_link(name)
+    mutant = tmp_path / name
+    mutant.write_text("\n".join(json.dumps(line) for line in [header, *events]) + "\n", encoding="utf-8")
+    assert verify_file(mutant).verdict == "legal"
+    assert _offered_from("epic_battles", header, events, at, source=str(source)) == (True, "")
+
+
+def test_a_move_read_where_the_offered_passes_do_not_lead_is_a_miss(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the passes legal_moves offers before a move lead to another game than the
+    verifier's reading of the move, the oracle does not call the mutant legal. (Here the
+    passes are made to lead elsewhere: one more round is counted on the copy they play on.)"""
+    from verifier import mutate
+
+    source, header, events, at = _claim_swapped_with_the_link("plays-neon-uppercut-rhea-105.jsonl")
+    passes = mutate._pass_until_offered
+
+    def astray(game: Any, state: Any, event: Any) -> None:
+        passes(game, state, event)
+        state.round += 1
+
+    monkeypatch.setattr(mutate, "_pass_until_offered", astray)
+    offered, why = mutate._offered_from("epic_battles", header, events, at, source=str(source))
+    assert not offered and "where the passes legal_moves offers do not lead" in why
+
+
 def test_mutants_of_an_implicit_pass_game_are_judged_not_left_unconfirmed(tmp_path: Path) -> None:
     path = tmp_path / "implicit.jsonl"
     path.write_bytes(b"\n".join(simulate("neopets", 11, passes="implicit", max_events=300)) + b"\n")
@@ -181,7 +232,6 @@ def test_a_hidden_hand_card_an_effect_chooses_is_offered(tmp_path: Path) -> None
     card chosen may be any plant the deck can still give (TTCG ``_choice_options``)."""
     from verifier.mutate import _offered_from
     from verifier.simulate import simulate
-    from verifier.verify import verify_file
 
     lines = simulate("ttcg", 302, prefer=("Seed Vault",), hold=("Seed Vault",))
     header, events = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]

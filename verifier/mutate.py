@@ -19,7 +19,11 @@ where the event names one. The mutant is verified:
 A replay whose passes are implicit leaves out the passes that close windows; replaying
 it through ``legal_moves``, each recorded move that is not offered yet is preceded by
 the passes ``legal_moves`` offers (at most :data:`spec.core.game.MAX_INFERRED_PASSES`),
-as the verifier infers them, until it is offered or no pass is.
+as the verifier infers them, until it is offered or no pass is. Those passes are played
+on a copy: the replay itself goes on as the verifier reads the move (the passes left
+unsaid are part of it, so a claim after it may name what they brought about), and the
+two must come to the same game (:meth:`~spec.core.game.Game.view`), or the verifier
+read the move where the offered passes do not lead.
 
 The share the verifier flags is ``flagged / (flagged + flagged_without_rule + missed)``.
 """
@@ -228,16 +232,24 @@ def _offered_from(game_id: str, header: dict[str, Any], events: list[dict[str, A
     setup = Setup(tuple(header["players"]), dict(header.get("decks", {})), options, cards)
     state = game.setup(setup)
     decoder = game.decoder()
+    implicit = options.get("passes") != "explicit"
     for i, raw in enumerate(events):
         event = decoder.decode(msgspec.json.encode(raw))
+        passed = None
         if start <= i < start + window and game.event_kinds.get(str(raw.get("do")), "move") != "claim":
-            if options.get("passes") != "explicit":
-                _pass_until_offered(game, state, event)
-            if not game.offers(state, event):
+            passed = state
+            if implicit:
+                passed = game.copy(state)
+                _pass_until_offered(game, passed, event)
+            if not game.offers(passed, event):
                 return False, f"legal_moves does not offer seq {raw.get('seq')} ({raw.get('do')})"
         rulings = game.apply(state, event)
         if any(r.violation.severity in ("illegal", "inconsistent", "malformed") for r in rulings):
             return False, f"seq {raw.get('seq')} is refused when replayed"
+        if passed is not None and passed is not state:
+            game.apply(passed, event)
+            if game.view(passed) != game.view(state):
+                return False, f"seq {raw.get('seq')} is read where the passes legal_moves offers do not lead"
     return True, ""
 
 
