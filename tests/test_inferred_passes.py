@@ -79,6 +79,31 @@ def test_an_implicit_simulated_log_keeps_the_passes_the_verifier_cannot_infer(ga
     assert stripped.verdict == "illegal"  # every pass left out: read another way
 
 
+@pytest.mark.parametrize(("game", "seed"), [("ttcg", 5009), ("neopets", 4000)])
+def test_every_pass_an_implicit_simulated_log_keeps_is_needed(game: str, seed: int) -> None:
+    """The passes kept are found in windows that double (_without_passes), and then each
+    one the log does without is dropped (_fewer_passes): leaving out any pass still kept
+    makes the log refused, or read as another game than the one played."""
+    from spec import load_game
+    from spec.core.cards import CardDatabase, shipped_database
+    from spec.core.game import Setup
+    from verifier.simulate import _reading, simulate
+
+    header, events = _implicit(simulate(game, seed, passes="implicit", claims=game == "neopets"), keep_passes=True)
+    spec = load_game(game)
+    cards = CardDatabase.load(shipped_database(game, header["cards"].split("/", 1)[1]), game)
+
+    def setup() -> Setup:
+        return Setup(tuple(header["players"]), dict(header["decks"]), {"passes": "implicit"}, cards)
+
+    refused, read = _reading(spec, setup(), events)
+    assert refused is None
+    kept = [i for i, e in enumerate(events) if e["do"] == "pass"]
+    assert kept
+    for i in kept:
+        assert _reading(spec, setup(), events[:i] + events[i + 1:]) != (None, read), f"seq {i + 1} is not needed"
+
+
 def test_a_move_an_optional_choice_cannot_take_is_read_as_made_later(tmp_path: Path) -> None:
     """Bob's Cindermoth may reroll one die after alice's defence roll; bob lets it go, then
     rerolls two dice as another rule allows. With the passes left out, the reroll of two is

@@ -157,14 +157,15 @@ def _without_passes(game: Game[Any, Any], setup: Callable[[], Setup], events: li
     game it reads goes another way. So the log is replayed as the verifier reads it, and
     where an event is refused, the passes before it and before the events just ahead of it
     (one, then two, four... events back) are kept, until it is read as it was played. With
-    every pass kept the log is the game as played, so this ends.
+    every pass kept the log is the game as played, so this ends. The passes kept that the
+    log can do without are then dropped again (:func:`_fewer_passes`).
     """
     moves = [i for i, e in enumerate(events) if e["do"] != "pass"]
     kept: set[int] = set()
     reach: dict[int, int] = {}  # for an event refused: how many events back passes are kept
     for _ in range(MAX_PASS_REPAIRS):
         chosen = sorted(set(moves) | kept)
-        refused = _first_refused(game, setup(), [events[i] for i in chosen])
+        refused = _reading(game, setup(), [events[i] for i in chosen])[0]
         if refused is None:
             break
         at = chosen[refused]
@@ -174,21 +175,52 @@ def _without_passes(game: Game[Any, Any], setup: Callable[[], Setup], events: li
         kept.update(i for i in range(start + 1, at) if events[i]["do"] == "pass")
     else:  # (a bound never met: each repair keeps more passes)
         kept = set(range(len(events)))
+    kept = _fewer_passes(game, setup, events, set(moves), kept)
     out = [dict(events[i]) for i in sorted(set(moves) | kept)]
     for seq, event in enumerate(out, 1):
         event["seq"] = seq
     return out
 
 
-def _first_refused(game: Game[Any, Any], setup: Setup, events: list[dict[str, Any]]) -> int | None:
-    """The index of the first of ``events`` the game refuses (a finding other than ``info``), or ``None``."""
+def _fewer_passes(game: Game[Any, Any], setup: Callable[[], Setup], events: list[dict[str, Any]], moves: set[int],
+                  kept: set[int]) -> set[int]:
+    """``kept`` without the passes the log is still read as played without.
+
+    :func:`_without_passes` keeps every pass of a window that doubles, so it keeps more than
+    it needs. Each run of kept passes between two moves, from the last, and then each pass
+    left, is dropped where the log without it is refused nowhere and ends in the same game
+    (:meth:`~spec.core.game.Game.view`) as the game played, up to its last move.
+    """
+    if not kept or not moves:
+        return kept
+    played = _reading(game, setup(), events[:max(moves) + 1])[1]  # (the passes after the last move are left out)
+    runs: list[list[int]] = []
+    for i in sorted(kept):
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    for candidates in (runs[::-1], [[i] for i in sorted(kept, reverse=True)]):
+        for run in candidates:
+            if not kept.issuperset(run):
+                continue
+            fewer = kept.difference(run)
+            refused, view = _reading(game, setup(), [events[i] for i in sorted(moves | fewer)])
+            if refused is None and view == played:
+                kept = fewer
+    return kept
+
+
+def _reading(game: Game[Any, Any], setup: Setup, events: list[dict[str, Any]]) -> tuple[int | None, Any]:
+    """The index of the first of ``events`` the game refuses (``None``: none), and the game
+    they end in (:meth:`~spec.core.game.Game.view`; ``None`` when one was refused)."""
     state = game.setup(setup)
     decoder = game.decoder()
     for index, raw in enumerate(events):
         event = decoder.decode(_encoder.encode({**raw, "seq": index + 1}))
         if any(r.violation.severity != "info" for r in game.apply(state, event)):
-            return index
-    return None
+            return index, None
+    return None, game.view(state)
 
 
 class Naming(NamedTuple):
