@@ -1356,26 +1356,9 @@ class Ttcg(Game[TtcgState, Event]):
         """Decision 29: a move that names a card on the field by a name two piles of its row
         share, without a slot, is read as naming the first of them; a judge is told so (an
         ``info`` note citing the rule for which the pile matters, :data:`_UNSLOTTED_RULE`),
-        as the log does not say. Written out per kind, without :func:`_unslotted`'s list: a
-        move names a pile on most events of a turn, and two piles rarely share a name."""
-        by = ev.by
-        if by not in state.sides:
-            return
-        if kind == "activate":
-            if ev.slot is None:
-                _note_shared(state, kind, None, by, ev.card, None)
-        elif kind == "attack":
-            if ev.slot is None:
-                _note_shared(state, kind, "slot", by, ev.card, "creature")
-            target = ev.target
-            if target is not None and target.slot is None:
-                _note_shared(state, kind, "target", state.other(by), target.card, "creature")
-        else:
-            on, equip = ev.on, ev.equip
-            if on is not None and on.slot is None:
-                _note_shared(state, kind, "on", by, on.card, None)
-            if equip is not None and equip.slot is None:
-                _note_shared(state, kind, "equip", by, equip.card, "creature")
+        as the log does not say."""
+        for field, owner, row, name in _unslotted(state, ev, kind):
+            _note_shared(state, kind, field if kind != "activate" else None, owner, name, row)
 
     def _could_pick(self, state: TtcgState, choice: Choice, event: E.Choose) -> bool:
         """Whether ``event`` is a pick legal_moves could list for ``choice`` (see :meth:`offers`)."""
