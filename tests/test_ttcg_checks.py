@@ -750,6 +750,22 @@ def test_d29_an_attacker_or_target_named_without_its_slot_is_the_first_and_noted
     assert GAME.apply(state.copy(), E.Attack(0, "ann", "Gravelhide Boar", 1, E.Ref("Mire Tentacle", "ben"))) == []
 
 
+def test_d29_an_activated_or_equipped_card_named_without_its_slot_is_noted_with_its_rule() -> None:
+    """The note cites the rule the pile matters to: the card an activation taps (2.2.5.f.1
+    for a creature, 2.2.5.g.1 for a magic card) and the creature an equip card goes on
+    (2.2.5.i.4). With the slot given there is no note."""
+    state = fresh(hands={"ann": ["Arc Lance"]}, fields={"ann": ["Gravelhide Boar", "Gravelhide Boar", "Hush Veil", "Hush Veil"]})
+
+    def noted(event: Any) -> list[str | None]:
+        return [r.rule for r in GAME.apply(state.copy(), event) if r.check == "unslotted"]
+
+    assert noted(E.Activate(0, "ann", "Gravelhide Boar", 0)) == ["ttcg:2.2.5.f.1"]
+    assert noted(E.Activate(0, "ann", "Hush Veil", 0)) == ["ttcg:2.2.5.g.1"]
+    assert noted(E.Activate(0, "ann", "Hush Veil", 0, 1)) == []
+    assert noted(E.Play(0, "ann", "Arc Lance", None, E.Ref("Gravelhide Boar"))) == ["ttcg:2.2.5.i.4"]
+    assert noted(E.Play(0, "ann", "Arc Lance", None, E.Ref("Gravelhide Boar", None, 1))) == []
+
+
 def test_d29_an_attacker_named_without_its_slot_is_offered_as_the_first() -> None:
     """``offers`` (mutation testing's oracle) reads an attack naming one of two same-named
     creatures without a slot as the verifier does: the first one's attack, which

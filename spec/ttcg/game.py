@@ -1345,9 +1345,9 @@ class Ttcg(Game[TtcgState, Event]):
             return event
         changes: dict[str, Any] = {}
         for field, owner, row, name in _unslotted(state, event, kind):
-            pile = B.find_pile(state, owner, name, None, row)
-            slot = B.slot_of(state, owner, pile) if pile is not None else None
-            if slot is not None:
+            shared = B.first_of_shared(state, owner, name, row)
+            if shared is not None:
+                slot = shared[1]
                 changes[field] = slot if field == "slot" else msgspec.structs.replace(getattr(event, field), slot=slot)
         return msgspec.structs.replace(event, **changes) if changes else event
 
@@ -1358,7 +1358,7 @@ class Ttcg(Game[TtcgState, Event]):
         ``info`` note citing the rule for which the pile matters, :data:`_UNSLOTTED_RULE`),
         as the log does not say."""
         for field, owner, row, name in _unslotted(state, ev, kind):
-            _note_shared(state, kind, field if kind != "activate" else None, owner, name, row)
+            _note_shared(state, kind, field, owner, name, row)
 
     def _could_pick(self, state: TtcgState, choice: Choice, event: E.Choose) -> bool:
         """Whether ``event`` is a pick legal_moves could list for ``choice`` (see :meth:`offers`)."""
@@ -1462,15 +1462,18 @@ def _unslotted(state: TtcgState, ev: Any, kind: str) -> list[tuple[str, str, str
     return out
 
 
-def _note_shared(state: TtcgState, kind: str, field: str | None, owner: str, name: str, row: str | None) -> None:
+def _note_shared(state: TtcgState, kind: str, field: str, owner: str, name: str, row: str | None) -> None:
     """The note of decision 29 (:meth:`Ttcg._note_unslotted`) when ``owner`` has two piles
     named ``name`` in ``row`` (``None``: the row it is in); ``field`` names the pile in the
-    move (``None``: the card an activation taps, whose rule depends on the row)."""
+    move (:func:`_unslotted`)."""
     shared = B.first_of_shared(state, owner, name, row)
     if shared is None:
         return
     found_row, slot = shared
-    rule = _UNSLOTTED_RULE[field] if field is not None else "2.2.5.f.1" if found_row == "creature" else "2.2.5.g.1"
+    if kind == "activate":  # the card activated is tapped, by the rule of its row
+        rule = "2.2.5.f.1" if found_row == "creature" else "2.2.5.g.1"
+    else:
+        rule = _UNSLOTTED_RULE[field]
     note = Ruling(cite(rule), Violation(
         f"{owner} has more than one {name} on the field and the {kind} names none by its slot: "
         f"the first, slot {slot}, is taken (decision 29)",
