@@ -235,20 +235,19 @@ def _offered_from(game_id: str, header: dict[str, Any], events: list[dict[str, A
     implicit = options.get("passes") != "explicit"
     for i, raw in enumerate(events):
         event = decoder.decode(msgspec.json.encode(raw))
-        passed = None
+        ahead = None  # with implicit passes: a copy of the game, passed on until the move is offered
         if start <= i < start + window and game.event_kinds.get(str(raw.get("do")), "move") != "claim":
-            passed = state
             if implicit:
-                passed = game.copy(state)
-                _pass_until_offered(game, passed, event)
-            if not game.offers(passed, event):
+                ahead = game.copy(state)
+                _pass_until_offered(game, ahead, event)
+            if not game.offers(state if ahead is None else ahead, event):
                 return False, f"legal_moves does not offer seq {raw.get('seq')} ({raw.get('do')})"
         rulings = game.apply(state, event)
         if any(r.violation.severity in ("illegal", "inconsistent", "malformed") for r in rulings):
             return False, f"seq {raw.get('seq')} is refused when replayed"
-        if passed is not None and passed is not state:
-            game.apply(passed, event)
-            if game.view(passed) != game.view(state):
+        if ahead is not None:
+            game.apply(ahead, event)
+            if game.view(ahead) != game.view(state):
                 return False, f"seq {raw.get('seq')} is read where the passes legal_moves offers do not lead"
     return True, ""
 
