@@ -646,6 +646,24 @@ def test_a_registered_deck_is_checked_and_revealed_cards_must_fit_it(tmp_path: A
     assert report.verdict == "inconsistent" and report.findings[0].rule == "ttcg:2.2.1.b"
 
 
+def test_a_random_deck_from_a_pool_rich_in_rank_1_cards_keeps_within_the_deck_size() -> None:
+    """Forty rank 1 Units, two copies each, would make 80 cards: the deck builder takes only
+    as many as the size it drew allows (2.2.1.a), and the deck passes the construction check."""
+    import random
+
+    from spec.core.cards import CardDef
+
+    pool = [CardDef(name=f"Pebble Sprite {i}", type="Unit (Earth)", level=1, cost=1, traits=["Golem"],
+                    stats={"attack": 100, "defense": 100}, text="Draw one card.") for i in range(40)]
+    cards = CardDatabase("ttcg/rich", "ttcg", 1, pool)
+    for seed in range(20):
+        deck = GAME.random_deck(cards, random.Random(seed))
+        assert 50 <= sum(deck["deck"].values()) <= 70 and max(deck["deck"].values()) <= 2
+        setup = Setup(("ann", "ben"), {"ann": deck, "ben": deck}, {}, cards)
+        GAME.setup(setup)
+        assert not [r for r in setup.rulings if r.violation.severity != "info"], setup.rulings
+
+
 # ----------------------------------------------------------------- decisions 27 and 28 (issue 6)
 
 

@@ -1076,7 +1076,10 @@ class Ttcg(Game[TtcgState, Event]):
         return None
 
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
-        """A random registered decklist within the construction rules (2.2.1): 50 to 70 cards, two copies at most."""
+        """A random registered decklist within the construction rules (2.2.1): 50 to 70 cards, two copies at most.
+
+        Two copies of each rank 1 card go in first (so a hand can start a board), as many as fit.
+        """
         names = sorted(c.name for c in cards if (B.is_creature(c) or B.is_magic(c)) and self.supported(cards, c.name))
         low = [n for n in names if B.printed_rank(cards[n]) == 1]
         high = [n for n in names if n not in low]
@@ -1084,6 +1087,8 @@ class Ttcg(Game[TtcgState, Event]):
             raise DeckError(f"{len(names)} cards the spec models, two copies each ({cite('2.2.1.b')}), make fewer than "
                             f"{DECK_SIZE[0]} ({cite('2.2.1.a')})")
         target = rng.randint(DECK_SIZE[0], min(DECK_SIZE[1], 2 * len(names)))
+        if 2 * len(low) > target:  # a pool rich in rank 1 cards: as many of them as the deck holds
+            low = sorted(rng.sample(low, target // 2))
         deck: dict[str, int] = {n: 2 for n in low}
         rng.shuffle(high)
         for name in high:
