@@ -77,6 +77,24 @@ def test_the_verifiers_gaps_are_kept_as_replays_to_verify_again(legal_game: Path
     assert result.exit_code == 2 and "cannot write the mutants to" in result.output
 
 
+def test_a_mutant_led_into_what_the_spec_does_not_model_is_counted_apart(legal_game: Path, tmp_path: Path) -> None:
+    """A mutant the verifier calls ``unverifiable`` (here: the last event plays a card the card
+    database does not hold) is ``unmodelled``: not a miss, not flagged without a rule, and
+    out of the share."""
+    from verifier.mutate import Mutant, MutationReport, judge
+
+    lines = legal_game.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    at = next(n for n, line in enumerate(lines[1:], 1) if json.loads(line)["do"] == "play")
+    unknown = {**json.loads(lines[at]), "card": "Unheard Of Card"}
+    odd = Mutant("game.jsonl", "card", at - 1, "a card no database holds", [*lines[:at], json.dumps(unknown)])
+    judge(odd, "neopets", header, tmp_path)
+    assert odd.outcome == "unmodelled" and odd.rule is None and "Unheard Of Card" in odd.why
+    flagged = Mutant("game.jsonl", "drop", 0, "", [], outcome="flagged", rule="neopets:1.1")
+    report = MutationReport([odd, flagged])
+    assert report.share_flagged == 1.0 and report.counts["unmodelled"] == 1
+
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -8,6 +8,11 @@ where the event names one. The mutant is verified:
     the verifier finds a problem citing a rule (the goal for every illegal mutant);
 ``flagged_without_rule``
     the verdict is not legal but no finding cites a rule (malformed input, say);
+``unmodelled``
+    the verdict is ``unverifiable``, the first finding that stops the replay saying what
+    the spec does not model: the change led the game into a part of a card it gives no
+    meaning to (a card of a public pool, say). The verifier says it cannot judge, which
+    is neither a miss nor a finding of the rule broken;
 ``still_legal``
     the verifier finds nothing and the spec's own :meth:`legal_moves` agrees: replaying
     the mutant from the changed event on, every event is one it offers (so the change
@@ -25,7 +30,8 @@ unsaid are part of it, so a claim after it may name what they brought about), an
 two must come to the same game (:meth:`~spec.core.game.Game.view`), or the verifier
 read the move where the offered passes do not lead.
 
-The share the verifier flags is ``flagged / (flagged + flagged_without_rule + missed)``.
+The share the verifier flags is ``flagged / (flagged + flagged_without_rule + missed)``;
+``unmodelled`` mutants are counted apart, since whether they are legal is not known.
 """
 
 from __future__ import annotations
@@ -269,6 +275,10 @@ def judge(mutant: Mutant, game_id: str, header: dict[str, Any], folder: Path) ->
     path.write_text("\n".join(mutant.lines) + "\n", encoding="utf-8")
     report = verify_file(path)
     first = next((f for f in report.findings if f.severity in ("illegal", "inconsistent", "malformed", "unverifiable")), None)
+    if report.verdict == "unverifiable" and first is not None and first.severity == "unverifiable":
+        mutant.outcome = "unmodelled"
+        mutant.why = first.message
+        return
     if report.verdict != "legal":
         mutant.outcome = "flagged" if first is not None and first.rule else "flagged_without_rule"
         mutant.rule = first.rule if first is not None else None
