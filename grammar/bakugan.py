@@ -106,7 +106,7 @@ from grammar.bakugan_nodes import (
 )
 from grammar.lexer import constant, first_child
 from grammar.parser import NUMBER_WORDS as _WORDS
-from grammar.parser import CoreBuilder, GameGrammar
+from grammar.parser import CoreBuilder, GameGrammar, printed_number
 from grammar.render import RenderError
 from grammar.render import capitalise as _cap
 
@@ -1930,6 +1930,73 @@ def render(tree: CardText) -> str:
     return "\n".join(_ability(a) for a in tree.abilities)
 
 
+# ------------------------------------------------------------------ public card pools
+
+CORE_NAMES: dict[str, str] = {"Fist": "FT", "Flaming Fist": "FF", "Shield": "SD", "Magic Shield": "MS", "Helix": "HE"}
+"""The BakuCore indicators by the names a card pool may give them (besides their icons ``[FT]``...)."""
+
+
+def _pool_core(value: Any) -> str | None:
+    """The icon code of a BakuCore indicator as a pool gives it (``"Fist"``, ``"[FT]"``)."""
+    if not isinstance(value, str):
+        return None
+    word = value.strip()
+    if word.startswith("[") and word.endswith("]"):
+        word = word[1:-1]
+    return word if word in BAKUCORES else CORE_NAMES.get(word)
+
+
+def pool_fields(record: dict[str, Any]) -> dict[str, Any]:
+    """Our card fields from a real card-pool record.
+
+    The pool keeps a card's Factions among its stats (``factions``): they are its
+    ``traits``, as in our card files. ``bPower``, ``damage``, ``coreTypes`` (named, or as
+    icons) and ``evolvesFrom`` become ``stats`` ``bpower``, ``damage``, ``cores`` (icon
+    codes) and ``evolves_from``. What cannot be read is left out.
+    """
+    stats = record.get("stats")
+    if not isinstance(stats, dict):
+        return {}
+    out: dict[str, Any] = {}
+    factions = stats.get("factions")
+    if isinstance(factions, list):
+        out["traits"] = [f for f in factions if isinstance(f, str)]
+    ours: dict[str, Any] = {}
+    for theirs, key in (("bPower", "bpower"), ("damage", "damage")):
+        number = printed_number(stats.get(theirs))
+        if number is not None:
+            ours[key] = number
+    cores = stats.get("coreTypes")
+    if isinstance(cores, list) and cores:
+        codes = [_pool_core(c) for c in cores]
+        if all(codes):
+            ours["cores"] = codes
+    if isinstance(stats.get("evolvesFrom"), str):
+        ours["evolves_from"] = stats["evolvesFrom"]
+    out["stats"] = ours
+    return out
+
+
+def pool_printing(record: dict[str, Any]) -> str | None:
+    """A printing of a card-pool record: its Factions and its set (``"Aquos, BB"``).
+
+    Real pools print different cards under one name, one per Faction or set (three
+    Characters called Cyndeous Ultra); each is a card of its own. The set is given by
+    the short form in its brackets where it has one ("Battle Brawlers (BB)": ``BB``).
+    """
+    stats = record.get("stats")
+    if not isinstance(stats, dict):
+        return None
+    factions = stats.get("factions")
+    parts = ["/".join(f for f in factions if isinstance(f, str))] if isinstance(factions, list) else []
+    printed_set = stats.get("set")
+    if isinstance(printed_set, str) and printed_set.strip():
+        short = re.search(r"\(([^()]+)\)\s*$", printed_set)
+        parts.append(short.group(1) if short else printed_set.strip())
+    found = ", ".join(p for p in parts if p)
+    return found or None
+
+
 GRAMMAR = GameGrammar("bakugan", Builder, card_types=None, settle=settle, split=split,
-                      render=render)
+                      render=render, pool_fields=pool_fields, pool_printing=pool_printing)
 """How :mod:`grammar.parser` reads and writes Bakugan card text."""

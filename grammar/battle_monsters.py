@@ -1855,5 +1855,19 @@ def render(tree: CardText) -> str:
     return "\n".join(_ability(a) for a in tree.abilities)
 
 
+def pool_fields(record: dict[str, Any]) -> dict[str, Any]:
+    """Our card fields from a real card-pool record: its ``stats["elements"]`` (``"FIRE"``,
+    ``"ALL"``) are its ``traits``, in small letters as in our card files.
+
+    The public pool prints no attack or defense points; a monster read from it has none
+    (the spec reports a battle that needs them as unverifiable).
+    """
+    stats = record.get("stats")
+    found = stats.get("elements") if isinstance(stats, dict) else None
+    if not isinstance(found, list):
+        return {}
+    return {"traits": [e.lower() for e in found if isinstance(e, str)]}
+
+
 GRAMMAR = GameGrammar("battle_monsters", Builder, card_types=None, settle=settle,
-                      split=split, split_read=split_read, render=render)
+                      split=split, split_read=split_read, render=render, pool_fields=pool_fields)

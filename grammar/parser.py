@@ -579,6 +579,31 @@ class GameGrammar:
     A game whose pools keep part of the wording outside ``text`` (TTCG's effect types)
     puts it back here.
     """
+    pool_fields: Callable[[dict[str, Any]], dict[str, Any]] = field(default=lambda record: {})
+    """The card fields of our format (``level``, ``traits``, ``stats``, ``cost``...) that a
+    record of a public card pool keeps in a shape of its own: its numbers as text, its
+    factions or sub-types among its stats. A field left out keeps what the record says
+    under that key (``stats`` and ``cost`` as they are). Never raises: a value the game
+    cannot read is left out, and the rules then see the card without it.
+    """
+    pool_printing: Callable[[dict[str, Any]], str | None] = field(default=lambda record: None)
+    """What tells apart two printings of one name in a card pool, or ``None`` where a later
+    record of a name is a newer revision of the same card.
+
+    A pool holding records of one name with different printings keeps each as a card of
+    its own, named ``"Name (printing)"``.
+    """
+
+
+def printed_number(value: Any) -> int | None:
+    """A number as a card pool prints it: ``7``, ``"345"``, ``"+15"``, ``"-10"``; else ``None``."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d{1,9}\s*", value):
+        return int(value)
+    return None
 
 
 def grammar_of(game: str) -> GameGrammar:

@@ -33,7 +33,7 @@ text reads with its type.
 
 from __future__ import annotations
 
-import dataclasses
+import itertools
 import re
 from collections.abc import Callable
 from typing import Any, cast
@@ -69,7 +69,7 @@ from grammar.ast import (
 )
 from grammar.lexer import constant, first_child
 from grammar.parser import NUMBER_WORDS as _WORDS
-from grammar.parser import CoreBuilder, GameGrammar, _player
+from grammar.parser import CoreBuilder, GameGrammar, _player, printed_number
 from grammar.render import RenderError
 from grammar.render import capitalise as _cap
 from grammar.ttcg_nodes import (
@@ -101,7 +101,8 @@ from grammar.ttcg_nodes import (
     cards_selector,
 )
 
-__all__ = ["GRAMMAR", "LABELS", "Builder", "base_type", "label_text", "pool_text", "render", "settle"]
+__all__ = ["GRAMMAR", "LABELS", "Builder", "base_type", "label_text", "pool_fields", "pool_text", "render",
+           "settle"]
 
 LABELS: dict[str, str] = {
     "continuous": "Continuous",
@@ -1066,7 +1067,7 @@ def _simple(step: Step) -> str:
 def _steps(steps: tuple[Step, ...]) -> str:
     if not steps:
         raise RenderError("an empty list of steps has no wording")
-    for before, after in zip(steps, steps[1:]):
+    for before, after in itertools.pairwise(steps):
         if isinstance(before, AddToHand) and after == AddToHand(Cards("it")):
             # "add X to your hand and add it to your hand" reads as one step (Builder.step_list)
             raise RenderError("adding 'it' to the hand right after adding a card says nothing more")
@@ -1259,9 +1260,31 @@ def pool_text(record: dict[str, Any]) -> str:
     return label_text(text, [str(s) for s in styles])
 
 
-_HOOKS: dict[str, Any] = (
-    {"pool_text": pool_text}
-    if "pool_text" in {f.name for f in dataclasses.fields(GameGrammar)} else {}
-)
+def pool_fields(record: dict[str, Any]) -> dict[str, Any]:
+    """Our card fields from a real card-pool record, whose numbers are written as text.
 
-GRAMMAR = GameGrammar("ttcg", Builder, card_types=None, settle=settle, render=render, **_HOOKS)
+    The rank (``stats["rank"]``) is the card's ``level``; ``stats["subtypes"]`` its
+    ``traits``; attack and defense (a Spell's signed changes) become ``stats`` of numbers,
+    as in our card files; a cost written as a number becomes one. What cannot be read is
+    left out.
+    """
+    stats = record.get("stats")
+    if not isinstance(stats, dict):
+        return {}
+    out: dict[str, Any] = {}
+    rank = printed_number(stats.get("rank"))
+    if rank is not None:
+        out["level"] = rank
+    subtypes = stats.get("subtypes")
+    if isinstance(subtypes, list):
+        out["traits"] = [str(s) for s in subtypes if isinstance(s, str)]
+    numbers = {key: printed_number(stats.get(key)) for key in ("attack", "defense")}
+    out["stats"] = {key: value for key, value in numbers.items() if value is not None}
+    cost = printed_number(record.get("cost"))
+    if cost is not None:
+        out["cost"] = cost
+    return out
+
+
+GRAMMAR = GameGrammar("ttcg", Builder, card_types=None, settle=settle, render=render, pool_text=pool_text,
+                      pool_fields=pool_fields)

@@ -241,6 +241,15 @@ def test_d3_an_evo_needs_the_name_not_the_faction() -> None:
     assert not GAME.apply(state, E.Play(0, player, evo.name, on=character))
 
 
+def test_an_evo_id_names_every_printing_of_its_character() -> None:
+    """3.3.1.1: the Evo ID is the Character's printed name, so it names each printing of that
+    name in a pool ("Serpenteze (Darkus, BB)"), but no other name with a note."""
+    evo = CardDef("Diamond Coil", "Evo", "", stats={"bpower": 900, "damage": 5, "evolves_from": "Coil"})
+    assert B.evolves(evo, "Coil") and B.evolves(evo, "Coil (Darkus, BB)")
+    assert not B.evolves(evo, "Coil Ultra (Darkus, BB)") and not B.evolves(evo, "Coiled") and not B.evolves(evo, "Coil Ultra")
+    assert not B.evolves(CardDef("Nothing", "Evo", ""), "Coil")
+
+
 def test_d4_evos_are_played_in_any_priority_window_and_turn_a_face_down_character_up() -> None:
     """Decision 5 and 3.3.2.p2."""
     state = state_where(lambda s: s.stage == "turn" and s.node == "selection" and s.mode == "window" and not s.batch

@@ -385,6 +385,23 @@ def test_a_card_whose_text_does_not_parse_is_unverifiable() -> None:
     assert "Garbled Golem" in rulings[0].violation.message
 
 
+def test_a_monster_whose_card_prints_no_points_cannot_be_judged_in_battle() -> None:
+    """A public pool prints no attack or defense points: such a monster can be summoned, but
+    the points a battle needs are not guessed as zero (unverifiable), and the simulator and
+    lint are told the spec cannot run the card."""
+    state = state_where(turn_open)
+    bare = CardDef("Bare Drake", "Monster (root)", "", species="dragon", traits=["fire"])
+    state.cards = CardDatabase("test", "battle_monsters", 1, list(state.cards) + [bare])
+    assert "Bare Drake prints no attack or defense points" in (GAME.unsupported(state.cards, "Bare Drake") or "")
+    assert GAME.unsupported(state.cards, "Quarry Golem") is None
+    to_hand(state, me(state), "Bare Drake")
+    assert not [r for r in GAME.apply(state, E.Summon(0, me(state), "Bare Drake")) if r.violation.severity != "info"]
+    summoned = B.find(state, me(state), "Bare Drake")
+    assert summoned is not None
+    with pytest.raises(B.Unmodelled, match="Bare Drake prints no attack points"):
+        B.points(state, summoned, "attack")
+
+
 def test_an_unknown_card_name_is_unverifiable_and_an_unknown_event_malformed(tmp_path: Any) -> None:
     import json
 

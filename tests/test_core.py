@@ -13,7 +13,7 @@ import pytest
 from grammar import ast as A
 from grammar.parser import grammar_of
 from spec.core import interpreter
-from spec.core.cards import CardDatabase, CardDef, CardFileError, card_from_pool_record, shipped_database
+from spec.core.cards import CardDatabase, CardDef, CardFileError, card_from_pool_record, cards_from_pool, shipped_database
 from spec.core.deck import copies, over_limit, size_violation
 from spec.core.findings import Finding, Violation, verdict_of
 from spec.core.hidden import DeckKnowledge
@@ -536,9 +536,51 @@ def test_load_a_json_lines_card_pool(ttcg_pool: Path) -> None:
     assert card.type == record["type"]
     assert card.text == grammar_of("ttcg").pool_text(record)  # effect types put back in front of lines
     assert record["text"].splitlines()[-1] in card.text
-    assert card.cost == record["cost"]
-    assert card.stats == record["stats"]
     assert card.source == record["source"]
+    # the numbers the pool writes as text are numbers; the rank is the level, the sub-types the traits
+    stats = record["stats"]
+    assert card.cost == int(record["cost"]) and card.level == int(stats["rank"])
+    assert card.stats == {"attack": int(stats["attack"]), "defense": int(stats["defense"])}
+    assert card.traits == stats["subtypes"]
+
+
+def test_printed_numbers_of_a_pool() -> None:
+    from grammar.parser import printed_number
+
+    assert [printed_number(v) for v in (7, "345", "+15", "-10", " 2 ")] == [7, 345, 15, -10, 2]
+    assert [printed_number(v) for v in (None, True, "X", "1.5", "", [3])] == [None] * 6
+
+
+def _bakugan_record(name: str, kind: str, faction: str, printed_set: str, text: str, **stats: Any) -> dict[str, Any]:
+    return {"name": name, "type": kind, "cost": 0 if kind == "Character" else 2, "text": text,
+            "stats": {"bPower": None, "damage": None, "coreTypes": [], "evolvesFrom": None, "factions": [faction],
+                      "set": printed_set, **stats}}
+
+
+def test_a_bakugan_pool_keeps_each_printing_of_a_name_as_a_card_of_its_own(tmp_path: Path) -> None:
+    """Cards of one name in two Factions (or sets) are two cards, named with their printing;
+    two records of one name and one printing are revisions, the later kept."""
+    records = [
+        _bakugan_record("Glimmerfin", "Character", "Aquos", "Tide Set (TS)", "+100 [B].", bPower=300, damage=4,
+                        coreTypes=["Fist", "[MS]"]),
+        _bakugan_record("Glimmerfin", "Character", "Haos", "Tide Set (TS)", "+200 [B].", bPower=500, damage=2,
+                        coreTypes=["Shield", "Helix"]),
+        _bakugan_record("Glimmerfin Prime", "Evo", "Aquos", "Tide Set (TS)", "+300 [B].", bPower=900, damage=5,
+                        evolvesFrom="Glimmerfin"),
+        _bakugan_record("Quick Step", "Action", "Pyrus", "Tide Set (TS)", "Draw a card."),
+        _bakugan_record("Quick Step", "Action", "Pyrus", "Tide Set (TS)", "Draw two cards."),
+    ]
+    pool = tmp_path / "pool.jsonl"
+    pool.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    db = CardDatabase.load(pool, "bakugan")
+    assert sorted(c.name for c in db) == ["Glimmerfin (Aquos, TS)", "Glimmerfin (Haos, TS)", "Glimmerfin Prime", "Quick Step"]
+    aquos = db["Glimmerfin (Aquos, TS)"]
+    assert aquos.traits == ["Aquos"] and aquos.stats == {"bpower": 300, "damage": 4, "cores": ["FT", "MS"]}
+    assert db["Glimmerfin (Haos, TS)"].stats["cores"] == ["SD", "HE"]
+    assert db["Glimmerfin Prime"].stats == {"bpower": 900, "damage": 5, "evolves_from": "Glimmerfin"}
+    assert db["Quick Step"].text == "Draw two cards."  # one printing: the later record is a revision
+    inline = cards_from_pool([(1, r) for r in records], "replay.jsonl", "bakugan")
+    assert sorted(c.name for c in inline) == sorted(c.name for c in inline if c.name in db) and len(inline) == 5
 
 
 def test_pool_record_without_a_name_is_rejected_with_its_line() -> None:

@@ -158,3 +158,33 @@ def test_the_simulator_never_falls_over_on_a_designer_s_card_file(tmp_path: Path
     replay.write_bytes(b"\n".join(lines) + b"\n")
     report = verify_file(replay)
     assert report.verdict == "legal", [(f.rule, f.message) for f in report.findings][:3]
+
+
+_JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.text(max_size=12),
+                            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                            max_leaves=8)
+_POOL_STAT_KEYS = ["rank", "attack", "defense", "subtypes", "effect_styles", "bPower", "damage", "coreTypes", "evolvesFrom",
+                   "factions", "set", "elements"]
+
+
+@FUZZ
+@given(game=st.sampled_from(list(GAMES)),
+       records=st.lists(st.fixed_dictionaries(
+           {"name": st.sampled_from(["Ash", "Ash Ultra", "Brine"]), "type": _JSON_VALUES, "cost": _JSON_VALUES,
+            "text": _JSON_VALUES},
+           optional={"stats": st.dictionaries(st.sampled_from(_POOL_STAT_KEYS), _JSON_VALUES, max_size=6) | _JSON_VALUES}),
+           max_size=5))
+def test_a_card_pool_of_odd_records_is_read_without_a_crash(tmp_path: Path, game: str, records: list[dict[str, object]]) -> None:
+    """Each game reads a pool's own shapes (numbers as text, Factions among the stats, one
+    name in several printings): a record of any shape gives a card of our fields' kinds."""
+    from spec.core.cards import CardDatabase
+
+    path = tmp_path / "pool.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    for card in CardDatabase.load(path, game):
+        assert isinstance(card.name, str) and card.name.split(" (")[0] in ("Ash", "Ash Ultra", "Brine")
+        assert card.level is None or isinstance(card.level, int)
+        assert isinstance(card.stats, dict) and isinstance(card.traits, list)
+        assert all(isinstance(t, str) for t in card.traits)
+        assert card.cost is None or isinstance(card.cost, int | str)
+        card.stat("attack")  # never raises

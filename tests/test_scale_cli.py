@@ -250,6 +250,35 @@ def test_simulate_says_which_rule_a_card_file_too_small_for_a_deck_breaks(tmp_pa
     assert not (tmp_path / "out").exists()
 
 
+REAL_POOLS = Path(__file__).resolve().parents[2] / "shared" / "cards"
+
+
+@pytest.mark.skipif(not REAL_POOLS.is_dir(), reason="../shared/cards is not beside the checkout")
+def test_real_card_pools_are_read_with_their_numbers_and_printings(tmp_path: Path) -> None:
+    """A public pool as it is: TTCG ranks, points and sub-types written as text, Bakugan
+    Factions and BPower among the stats and one name printed in several Factions. Games
+    simulated from them are legal; Battle Monsters' pool prints no points, so no deck of
+    monsters the spec can judge is drawn from it, and the command says so."""
+    for game in ("ttcg", "bakugan"):
+        out = tmp_path / game
+        result = CliRunner().invoke(app, ["simulate", game, "-n", "1", "--seed", "4", "--cards",
+                                          str(REAL_POOLS / f"{game}.dev.jsonl"), "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        (path,) = sorted(out.glob("*.jsonl"))
+        assert verify_file(path).verdict == "legal"
+        header, _events = _lines(path)
+        named = set().union(*(deck.get("deck", {}) for deck in header["decks"].values()))
+        if game == "ttcg":
+            assert len(named) > 25  # the rank 1 cards alone would overfill a deck: the builder keeps to 70
+        else:
+            teams = [name for deck in header["decks"].values() for name in deck["team"]]
+            assert any(name.endswith((", BB)", ", BR)")) for name in teams + sorted(named))
+    result = CliRunner().invoke(app, ["simulate", "battle_monsters", "--cards", str(REAL_POOLS / "battle_monsters.dev.jsonl"),
+                                      "-o", str(tmp_path / "bm")])
+    assert result.exit_code == 2 and "no monster card the spec can judge" in result.output
+    assert "battle_monsters:BM.start.deck_min" in result.output
+
+
 def test_simulate_draws_again_a_move_the_spec_cannot_judge(tmp_path: Path) -> None:
     """A text that parses may still meet a case the spec does not model when it resolves:
     here a Food negates a Neopet's abilities once, which Neopets models only as a passive

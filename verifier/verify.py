@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from spec import GAMES, load_game
-from spec.core.cards import CardDatabase, CardFileError, card_from_pool_record, shipped_database
+from spec.core.cards import CardDatabase, CardFileError, cards_from_pool, shipped_database
 from spec.core.findings import Finding, Verdict, verdict_of
 from spec.core.game import Game, Ruling, Setup
 from verifier.replay import Header, ReplayError, Visitor, read
@@ -234,7 +234,7 @@ def card_database(header: Header, game: Game[Any, Any], replay: str, override: P
         return CardDatabase.cached(override, game.id)
     source = header.cards if header.cards is not None else game.default_cards
     if isinstance(source, list):
-        return CardDatabase("inline", game.id, 1, [card_from_pool_record(c, replay, 1, game.id) for c in source])
+        return CardDatabase("inline", game.id, 1, cards_from_pool([(1, c) for c in source], replay, game.id))
     prefix = f"{game.id}/"
     if source.startswith(prefix) and "/" not in source[len(prefix):]:
         path = shipped_database(game.id, source[len(prefix):])

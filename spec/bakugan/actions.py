@@ -539,8 +539,8 @@ def evo_matches_character(state: BakuganState, ev: E.Play) -> Check:
     defn = state.cards.get(ev.card)
     if defn is None or defn.type != "Evo":
         return None
-    wanted = defn.stats.get("evolves_from")
-    if ev.on != wanted:
+    if ev.on is None or not B.evolves(defn, ev.on):
+        wanted = defn.stats.get("evolves_from")
         return Violation(f"{ev.card} evolves {wanted}, not {ev.on}", expected=str(wanted), actual=str(ev.on))
     return None
 

@@ -9,6 +9,7 @@ raises :class:`Unmodelled`, which the verifier reports as unverifiable.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any, Final
 
@@ -35,6 +36,26 @@ one value per icon (``docs/bakugan-decisions.rst``)."""
 
 STATS: Final = ("BPower", "Damage Rating", "FrostStrike", "DoubleStrike", "ShadowStrike")
 BASE_KEY: Final = {"BPower": "bpower", "Damage Rating": "damage"}
+
+
+PRINTING_NOTE: Final = re.compile(r"(.*?) \((.+)\)")
+"""A name followed by a note in parentheses: the mark of one printing among several cards of
+that name ("Pegatrix (Aquos, BB)"), or a Hero's Hero ID (see ``game.card_identity``)."""
+
+
+def evolves(evo: CardDef, character: str) -> bool:
+    """Whether an Evo's Evo ID names the Character ``character`` (3.3.1.1).
+
+    The Evo ID is a Character's name as printed, so it names every printing of that name:
+    ``"Serpenteze"`` names ``"Serpenteze (Darkus, BB)"`` as well.
+    """
+    wanted = evo.stats.get("evolves_from")
+    if not isinstance(wanted, str):
+        return False
+    if character == wanted:
+        return True
+    found = PRINTING_NOTE.fullmatch(character)
+    return found is not None and found.group(1) == wanted
 
 
 class Unmodelled(Exception):

@@ -18,7 +18,6 @@ judged where the game stood.
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Final, cast
@@ -108,10 +107,6 @@ BOOK.note("4.1.2.p1", what="the batch completes from its end only and is never r
 BOOK.note("5.9.1", "5.10.3", "5.15.1.p1", what="the Power, Victor and play steps hold priority windows (turn.WINDOWS)")
 
 
-_PRINTING_NOTE: Final = re.compile(r"(.*?) \((.+)\)")
-"""A name followed by a note in parentheses (see :func:`card_identity`)."""
-
-
 def card_identity(defn: CardDef) -> tuple[str, str | None, str]:
     """What the copy limit counts by: the name without a printing note, the Hero ID, the text.
 
@@ -119,7 +114,7 @@ def card_identity(defn: CardDef) -> tuple[str, str | None, str]:
     Hero's Hero ID (2.17.2.1) or, on other cards, a mark of the printing that does not
     make another card (1.2/2.1.1).
     """
-    found = _PRINTING_NOTE.fullmatch(defn.name)
+    found = B.PRINTING_NOTE.fullmatch(defn.name)
     base = found.group(1) if found else defn.name
     hero_id = found.group(2) if found and defn.type == "Hero" else None
     return base, hero_id, defn.text
@@ -1310,7 +1305,7 @@ class Bakugan(Game[BakuganState, Event]):
             for name in team:
                 team_factions |= B.card_factions(reader, cards[name])
             pool = sorted(c.name for c in cards if c.type in DECK_TYPES and B.card_factions(reader, c) & team_factions
-                          and self.supported(cards, c.name) and (c.type != "Evo" or c.stats.get("evolves_from") in team))
+                          and self.supported(cards, c.name) and (c.type != "Evo" or any(B.evolves(c, t) for t in team)))
             rng.shuffle(pool)
             deck: dict[str, int] = {}
             seen: set[tuple[str, str | None]] = set()
@@ -1488,7 +1483,7 @@ class Bakugan(Game[BakuganState, Event]):
         if defn is None or not self.supported(state.cards, name):
             return []
         if defn.type == "Evo":
-            return [E.Play(0, player, name, on=defn.stats.get("evolves_from"))]
+            return [E.Play(0, player, name, on=on) for on in state.sides[player].team if B.evolves(defn, on)]
         if defn.type == "Hero":
             return [E.Play(0, player, name)]
         out: list[Event] = []

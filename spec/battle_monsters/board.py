@@ -123,12 +123,18 @@ def species(fc: OnField) -> str | None:
 
 
 def printed_points(fc: OnField, stat: str) -> int:
-    """The points its printed parts give a card (kept on the card: its parts never change)."""
+    """The points its printed parts give a card (kept on the card: its parts never change).
+
+    Raises :class:`Unmodelled` when its root prints no such points (a card of a public pool).
+    """
     kept = fc.printed
     if kept is None:
         kept = fc.printed = {}
     total = kept.get(stat)
     if total is None:
+        for part in fc.parts:
+            if stat not in part.stats and kind_of(part) == "monster":  # the root prints them; parts add to them
+                raise Unmodelled(f"{part.name} prints no {stat} points in the card file")
         total = kept[stat] = sum(part.stat(stat) for part in fc.parts)
     return total
 

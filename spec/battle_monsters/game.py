@@ -820,12 +820,23 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
 
     # ================================================================== simulation hooks
 
+    def unsupported(self, cards: Any, name: str) -> str | None:
+        """A monster whose root prints no attack or defense points in the card file (a public
+        pool gives none): a battle it fights cannot be judged (board.printed_points)."""
+        parts = B.printed(cards, name)
+        for part in parts or ():
+            missing = [stat for stat in ("attack", "defense") if stat not in part.stats]
+            if B.kind_of(part) == "monster" and missing:
+                return f"{part.name} prints no {' or '.join(missing)} points in the card file, so a battle it fights cannot be judged"
+        return None
+
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
-        """A random registered decklist of 30 to 40 printed cards (BM.start.deck_min; copies unlimited)."""
-        roots = sorted(c.name for c in cards if B.kind_of(c) == "monster")
+        """A random registered decklist of 30 to 40 printed cards (BM.start.deck_min; copies unlimited),
+        of the cards the spec can judge (:meth:`unsupported`)."""
+        roots = sorted(c.name for c in cards if B.kind_of(c) == "monster" and self.supported(cards, c.name))
         if not roots:
-            raise DeckError(f"no monster card to fill a deck with ({cite('BM.start.deck_min')})")
-        magic = sorted(c.name for c in cards if B.kind_of(c) in ("spell", "trap"))
+            raise DeckError(f"no monster card the spec can judge to fill a deck with ({cite('BM.start.deck_min')})")
+        magic = sorted(c.name for c in cards if B.kind_of(c) in ("spell", "trap") and self.supported(cards, c.name))
         prefixes = sorted(c.name for c in cards if "prefix" in c.type)
         suffixes = sorted(c.name for c in cards if "suffix" in c.type)
         deck: dict[str, int] = {}

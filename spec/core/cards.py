@@ -30,11 +30,14 @@ import re
 import tomllib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from grammar.ast import CardText
+
+if TYPE_CHECKING:
+    from grammar.parser import GameGrammar
 
 MAX_CARD_FILE_BYTES = 20_000_000
 
@@ -222,20 +225,19 @@ class CardDatabase:
 
     @classmethod
     def _load_jsonl(cls, path: Path, game: str) -> CardDatabase:
-        cards: list[CardDef] = []
+        records: list[tuple[int, Any]] = []
         with path.open(encoding="utf-8", errors="strict") as handle:
             try:
                 for number, line in enumerate(handle, 1):
                     if not line.strip():
                         continue
                     try:
-                        obj = json.loads(line)
+                        records.append((number, json.loads(line)))
                     except json.JSONDecodeError as error:
                         raise CardFileError(str(path), f"not JSON: {error.msg}", number) from None
-                    cards.append(card_from_pool_record(obj, str(path), number, game))
             except UnicodeDecodeError:
                 raise CardFileError(str(path), "not UTF-8 text") from None
-        return cls(path.stem, game, 1, cards)
+        return cls(path.stem, game, 1, cards_from_pool(records, str(path), game))
 
 
 def _card_line(source: str, index: int) -> int | None:
@@ -250,19 +252,21 @@ def card_from_pool_record(obj: Any, path: str, line: int, game: str | None = Non
 
     The text is what the game's grammar makes of the record
     (:attr:`grammar.parser.GameGrammar.pool_text`), so wording kept outside ``text``
-    (TTCG's effect types) is not lost.
+    (TTCG's effect types) is not lost; so are the fields the pool keeps in a shape of its
+    own (:attr:`grammar.parser.GameGrammar.pool_fields`: numbers written as text, the
+    Factions among the stats).
     """
     if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
         raise CardFileError(path, "each line must be an object with a 'name'", line)
     stats: dict[str, Any] = obj["stats"] if isinstance(obj.get("stats"), dict) else {}
     cost = obj.get("cost")
     text = str(obj.get("text") or "")
-    if game is not None:
-        from grammar.parser import GAMES, grammar_of
-
-        if game in GAMES:
-            text = grammar_of(game).pool_text(obj)
-    return CardDef(
+    fields: dict[str, Any] = {}
+    reader = _pool_reader(game)
+    if reader is not None:
+        text = reader.pool_text(obj)
+        fields = reader.pool_fields(obj)
+    card = CardDef(
         name=obj["name"],
         type=str(obj.get("type") or ""),
         text=text,
@@ -270,6 +274,35 @@ def card_from_pool_record(obj: Any, path: str, line: int, game: str | None = Non
         cost=cost if isinstance(cost, int | str) else None,
         source=obj.get("source") if isinstance(obj.get("source"), str) else None,
     )
+    return msgspec.structs.replace(card, **fields) if fields else card
+
+
+def cards_from_pool(records: list[tuple[int, Any]], path: str, game: str | None = None) -> list[CardDef]:
+    """The cards of a public card pool's records, each given with its line.
+
+    Records of one name are revisions of one card, the later replacing the earlier
+    (:class:`CardDatabase` keeps the last), unless the game tells their printings apart
+    (:attr:`grammar.parser.GameGrammar.pool_printing`: a Bakugan card of one name in two
+    Factions is two cards). Then each printing is a card named ``"Name (printing)"``, and
+    records of one name and one printing are still revisions.
+    """
+    cards = [card_from_pool_record(obj, path, line, game) for line, obj in records]
+    reader = _pool_reader(game)
+    if reader is None:
+        return cards
+    notes = [reader.pool_printing(obj) for _line, obj in records]
+    printings: dict[str, set[str | None]] = {}
+    for card, note in zip(cards, notes, strict=True):
+        printings.setdefault(card.name, set()).add(note)
+    return [msgspec.structs.replace(card, name=f"{card.name} ({note})") if note is not None and len(printings[card.name]) > 1
+            else card for card, note in zip(cards, notes, strict=True)]
+
+
+def _pool_reader(game: str | None) -> GameGrammar | None:
+    """The grammar that reads a game's pool records (``None`` for no game, or one unknown)."""
+    from grammar.parser import GAMES, grammar_of
+
+    return grammar_of(game) if game is not None and game in GAMES else None
 
 
 _SPEC_DIR = Path(__file__).resolve().parent.parent
