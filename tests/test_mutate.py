@@ -78,9 +78,10 @@ def test_the_verifiers_gaps_are_kept_as_replays_to_verify_again(legal_game: Path
 
 
 def test_a_mutant_led_into_what_the_spec_does_not_model_is_counted_apart(legal_game: Path, tmp_path: Path) -> None:
-    """A mutant the verifier calls ``unverifiable`` (here: the last event plays a card the card
-    database does not hold) is ``unmodelled``: not a miss, not flagged without a rule, and
-    out of the share."""
+    """A mutant the verifier cannot judge from some event on (here: an event plays a card the
+    card database does not hold) is ``unmodelled``: not a miss, not flagged without a rule,
+    and out of the share; so is one whose later events are then found illegal, in a game
+    the verifier no longer follows as played."""
     from verifier.mutate import Mutant, MutationReport, judge
 
     lines = legal_game.read_text(encoding="utf-8").splitlines()
@@ -90,6 +91,11 @@ def test_a_mutant_led_into_what_the_spec_does_not_model_is_counted_apart(legal_g
     odd = Mutant("game.jsonl", "card", at - 1, "a card no database holds", [*lines[:at], json.dumps(unknown)])
     judge(odd, "neopets", header, tmp_path)
     assert odd.outcome == "unmodelled" and odd.rule is None and "Unheard Of Card" in odd.why
+    on = Mutant("game.jsonl", "card", at - 1, "a card no database holds, the game going on",
+                [*lines[:at], json.dumps(unknown), *lines[at + 1:]])
+    judge(on, "neopets", header, tmp_path)
+    assert verify_file(tmp_path / "mutant.jsonl").verdict == "illegal"  # found illegal after, in another game
+    assert on.outcome == "unmodelled" and on.rule is None
     flagged = Mutant("game.jsonl", "drop", 0, "", [], outcome="flagged", rule="neopets:1.1")
     report = MutationReport([odd, flagged])
     assert report.share_flagged == 1.0 and report.counts["unmodelled"] == 1

@@ -166,7 +166,7 @@ def mutate(
         typer.echo(f"share of illegal mutants flagged with a rule: {report.share_flagged:.1%}")
         if counts.get("unmodelled"):
             typer.echo(f"  {counts['unmodelled']} mutant(s) led into card text the spec does not model: the verifier "
-                       "called them unverifiable (not in the share: whether they are legal is not known)")
+                       "could not judge them from there (not in the share: whether they are legal is not known)")
         for miss in result["missed"]:
             typer.echo(f"  MISSED {miss['source']} [{miss['operator']}] {miss['change']}: {miss['why']}")
         for skipped in result["skipped"]:

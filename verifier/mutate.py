@@ -9,10 +9,11 @@ where the event names one. The mutant is verified:
 ``flagged_without_rule``
     the verdict is not legal but no finding cites a rule (malformed input, say);
 ``unmodelled``
-    the verdict is ``unverifiable``, the first finding that stops the replay saying what
-    the spec does not model: the change led the game into a part of a card it gives no
-    meaning to (a card of a public pool, say). The verifier says it cannot judge, which
-    is neither a miss nor a finding of the rule broken;
+    the first finding that is not ``info`` is ``unverifiable``: the change led the game
+    into a part of a card the spec gives no meaning to (a card of a public pool, say).
+    The verifier says it cannot judge from there, so what it finds after (the game it
+    follows is no longer the one played) says nothing of the change either; neither a
+    miss nor a finding of the rule broken;
 ``still_legal``
     the verifier finds nothing and the spec's own :meth:`legal_moves` agrees: replaying
     the mutant from the changed event on, every event is one it offers (so the change
@@ -275,7 +276,7 @@ def judge(mutant: Mutant, game_id: str, header: dict[str, Any], folder: Path) ->
     path.write_text("\n".join(mutant.lines) + "\n", encoding="utf-8")
     report = verify_file(path)
     first = next((f for f in report.findings if f.severity in ("illegal", "inconsistent", "malformed", "unverifiable")), None)
-    if report.verdict == "unverifiable" and first is not None and first.severity == "unverifiable":
+    if first is not None and first.severity == "unverifiable":
         mutant.outcome = "unmodelled"
         mutant.why = first.message
         return
