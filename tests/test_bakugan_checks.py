@@ -250,6 +250,20 @@ def test_an_evo_id_names_every_printing_of_its_character() -> None:
     assert not B.evolves(CardDef("Nothing", "Evo", ""), "Coil")
 
 
+def test_a_plain_name_of_several_printings_is_answered_with_the_printings() -> None:
+    """A log naming "Coil" where the pool holds "Coil (Aquos, BB)" and "Coil (Haos, BB)" is
+    told which cards it may mean (unverifiable: the spec does not pick one)."""
+    cards = CardDatabase("pool", "bakugan", 1, [CardDef("Coil (Aquos, BB)", "Character", "", traits=["Aquos"]),
+                                                CardDef("Coil (Haos, BB)", "Character", "", traits=["Haos"])])
+    assert B.not_held(cards, "Coil") == ("'Coil' is not in the card database pool; it holds 'Coil (Aquos, BB)', "
+                                         "'Coil (Haos, BB)', each a card of its own: name the one meant")
+    assert B.not_held(cards, "Coiled") == "'Coiled' is not in the card database pool"
+    setup = Setup(("ann", "ben"), {"ann": {"deck": {}, "team": ["Coil"]}, "ben": None}, {}, cards)
+    GAME.setup(setup)
+    unknown = [r.violation for r in setup.rulings if r.violation.severity == "unverifiable"]
+    assert unknown and "ann's deck lists 'Coil'" in unknown[0].message and "'Coil (Haos, BB)'" in unknown[0].message
+
+
 def test_d4_evos_are_played_in_any_priority_window_and_turn_a_face_down_character_up() -> None:
     """Decision 5 and 3.3.2.p2."""
     state = state_where(lambda s: s.stage == "turn" and s.node == "selection" and s.mode == "window" and not s.batch

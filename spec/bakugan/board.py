@@ -58,6 +58,18 @@ def evolves(evo: CardDef, character: str) -> bool:
     return found is not None and found.group(1) == wanted
 
 
+def not_held(cards: Any, name: str) -> str:
+    """Why ``name`` is no card of the database (:func:`printings_of` added)."""
+    return f"{name!r} is not in the card database {cards.name}{printings_of(cards, name)}"
+
+
+def printings_of(cards: Any, name: str) -> str:
+    """The printings of ``name`` the database holds, where a pool prints several cards under
+    it and a log gives the plain name ("; it holds ..."), or ``""``."""
+    printings = [c.name for c in cards if (note := PRINTING_NOTE.fullmatch(c.name)) is not None and note.group(1) == name]
+    return f"; it holds {', '.join(map(repr, printings))}, each a card of its own: name the one meant" if printings else ""
+
+
 class Unmodelled(Exception):
     """The spec cannot give meaning to something the log uses (a card, a step)."""
 
@@ -70,7 +82,7 @@ def text_of(state: BakuganState, name: str) -> A.CardText:
     found = cache.get(name)
     if found is None:
         if name not in state.cards:
-            found = f"{name!r} is not in the card database {state.cards.name}"
+            found = not_held(state.cards, name)
         else:
             tree = state.cards.tree(name)
             if isinstance(tree, Exception):

@@ -223,8 +223,9 @@ class Bakugan(Game[BakuganState, Event]):
         main.update({k: v for k, v in typed.deck.items() if v})
         for name in list(main) + typed.team:
             if name not in known:
-                setup.rulings.append(Ruling(None, Violation(f"{player}'s deck lists {name!r}, which is not in the card database",
-                                                            "a card of the database", name, "unverifiable")))
+                setup.rulings.append(Ruling(None, Violation(f"{player}'s deck lists {name!r}, which is not in the card database"
+                                                            f"{B.printings_of(cards, name)}", "a card of the database", name,
+                                                            "unverifiable")))
         team = [n for n in typed.team if n in known]
         if len(typed.team) != TEAM_SIZE or len(set(typed.team)) != len(typed.team):
             find("1.1/2.1.p1", "the team is not three different Bakugan", "three different Characters", ", ".join(typed.team) or "none")
@@ -366,8 +367,7 @@ class Bakugan(Game[BakuganState, Event]):
     @staticmethod
     def _unknown_card(state: BakuganState, name: str) -> Ruling:
         """The finding for a card an event names that the database does not hold."""
-        return Ruling(None, Violation(f"{name!r} is not in the card database {state.cards.name}",
-                                      "a card the spec knows", name, "unverifiable"))
+        return Ruling(None, Violation(B.not_held(state.cards, name), "a card the spec knows", name, "unverifiable"))
 
     # ------------------------------------------------------------------ set-up
 
