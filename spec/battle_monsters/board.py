@@ -18,7 +18,7 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from grammar import ast as A
 from grammar import battle_monsters_nodes as N
@@ -122,6 +122,16 @@ def species(fc: OnField) -> str | None:
     return (root(fc).species or "").lower() or None
 
 
+POINTS: Final = ("attack", "defense")
+"""The points a monster's root prints (its prefix and suffix add to them)."""
+
+
+def unprinted_points(part: CardDef) -> list[str]:
+    """The points a monster's root leaves unprinted in the card file (a public pool prints
+    none); ``[]`` for a root that prints both, and for any other part or card."""
+    return [stat for stat in POINTS if stat not in part.stats] if kind_of(part) == "monster" else []
+
+
 def printed_points(fc: OnField, stat: str) -> int:
     """The points its printed parts give a card (kept on the card: its parts never change).
 
@@ -133,7 +143,7 @@ def printed_points(fc: OnField, stat: str) -> int:
     total = kept.get(stat)
     if total is None:
         for part in fc.parts:
-            if stat not in part.stats and kind_of(part) == "monster":  # the root prints them; parts add to them
+            if stat in unprinted_points(part):
                 raise Unmodelled(f"{part.name} prints no {stat} points in the card file")
         total = kept[stat] = sum(part.stat(stat) for part in fc.parts)
     return total

@@ -823,10 +823,9 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
     def unsupported(self, cards: Any, name: str) -> str | None:
         """A monster whose root prints no attack or defense points in the card file (a public
         pool gives none): a battle it fights cannot be judged (board.printed_points)."""
-        parts = B.printed(cards, name)
-        for part in parts or ():
-            missing = [stat for stat in ("attack", "defense") if stat not in part.stats]
-            if B.kind_of(part) == "monster" and missing:
+        for part in B.printed(cards, name) or ():
+            missing = B.unprinted_points(part)
+            if missing:
                 return f"{part.name} prints no {' or '.join(missing)} points in the card file, so a battle it fights cannot be judged"
         return None
 
