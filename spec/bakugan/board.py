@@ -43,6 +43,12 @@ PRINTING_NOTE: Final = re.compile(r"(.*?) \((.+)\)")
 that name ("Pegatrix (Aquos, BB)"), or a Hero's Hero ID (see ``game.card_identity``)."""
 
 
+def plain_name(name: str) -> str:
+    """A card's name without the note of its printing: ``"Pegatrix (Aquos, BB)"`` is ``"Pegatrix"``."""
+    found = PRINTING_NOTE.fullmatch(name)
+    return found.group(1) if found else name
+
+
 def evolves(evo: CardDef, character: str) -> bool:
     """Whether an Evo's Evo ID names the Character ``character`` (3.3.1.1).
 
@@ -50,12 +56,7 @@ def evolves(evo: CardDef, character: str) -> bool:
     ``"Serpenteze"`` names ``"Serpenteze (Darkus, BB)"`` as well.
     """
     wanted = evo.stats.get("evolves_from")
-    if not isinstance(wanted, str):
-        return False
-    if character == wanted:
-        return True
-    found = PRINTING_NOTE.fullmatch(character)
-    return found is not None and found.group(1) == wanted
+    return isinstance(wanted, str) and wanted in (character, plain_name(character))
 
 
 def not_held(cards: Any, name: str) -> str:
@@ -66,7 +67,7 @@ def not_held(cards: Any, name: str) -> str:
 def printings_of(cards: Any, name: str) -> str:
     """The printings of ``name`` the database holds, where a pool prints several cards under
     it and a log gives the plain name ("; it holds ..."), or ``""``."""
-    printings = [c.name for c in cards if (note := PRINTING_NOTE.fullmatch(c.name)) is not None and note.group(1) == name]
+    printings = [c.name for c in cards if c.name != name and plain_name(c.name) == name]
     return f"; it holds {', '.join(map(repr, printings))}, each a card of its own: name the one meant" if printings else ""
 
 
