@@ -251,10 +251,10 @@ def card_from_pool_record(obj: Any, path: str, line: int, game: str | None = Non
     """A card from one record of a public card pool (name, type, cost, stats, text).
 
     The text is what the game's grammar makes of the record
-    (:attr:`grammar.parser.GameGrammar.pool_text`), so wording kept outside ``text``
-    (TTCG's effect types) is not lost; so are the fields the pool keeps in a shape of its
-    own (:attr:`grammar.parser.GameGrammar.pool_fields`: numbers written as text, the
-    Factions among the stats).
+    (:attr:`grammar.parser.GameGrammar.pool_text`), so wording kept outside ``text`` (a
+    label of each line among the stats) is not lost; so are the fields the pool keeps in a
+    shape of its own (:attr:`grammar.parser.GameGrammar.pool_fields`: numbers written as
+    text, a card's traits among its stats).
     """
     if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
         raise CardFileError(path, "each line must be an object with a 'name'", line)
@@ -282,8 +282,8 @@ def cards_from_pool(records: list[tuple[int, Any]], path: str, game: str | None 
 
     Records of one name are revisions of one card, the later replacing the earlier
     (:class:`CardDatabase` keeps the last), unless the game tells their printings apart
-    (:attr:`grammar.parser.GameGrammar.pool_printing`: a Bakugan card of one name in two
-    Factions is two cards). Then each printing is a card named ``"Name (printing)"``, and
+    (:attr:`grammar.parser.GameGrammar.pool_printing`: one name printed on two cards of
+    different texts, one per set, say). Then each printing is a card named ``"Name (printing)"``, and
     records of one name and one printing are still revisions.
     """
     cards = [card_from_pool_record(obj, path, line, game) for line, obj in records]
