@@ -551,6 +551,16 @@ def test_printed_numbers_of_a_pool() -> None:
     assert [printed_number(v) for v in (None, True, "X", "1.5", "", [3])] == [None] * 6
 
 
+def test_a_battle_monsters_pool_gives_its_elements_as_traits() -> None:
+    record = {"name": "Glint", "type": "Monster (element prefix)", "text": "",
+              "stats": {"elements": ["FIRE", "STONE"]}}
+    assert card_from_pool_record(record, "pool.jsonl", 1, "battle_monsters").traits == ["fire", "stone"]
+    record["stats"] = {"elements": ["ALL"]}  # kept as the word: no element a text names matches it
+    assert card_from_pool_record(record, "pool.jsonl", 1, "battle_monsters").traits == ["all"]
+    record["stats"] = {"elements": None}
+    assert card_from_pool_record(record, "pool.jsonl", 1, "battle_monsters").traits == []
+
+
 def _bakugan_record(name: str, kind: str, faction: str, printed_set: str, text: str, **stats: Any) -> dict[str, Any]:
     return {"name": name, "type": kind, "cost": 0 if kind == "Character" else 2, "text": text,
             "stats": {"bPower": None, "damage": None, "coreTypes": [], "evolvesFrom": None, "factions": [faction],
