@@ -721,3 +721,127 @@ def test_a_selection_naming_a_card_outside_the_database_is_refused_under_6_2_1_2
     bad = E.Play(event.seq, event.by, event.card, [stray, *event.targets[1:]], event.on, event.x, event.uncharge)
     rulings = GAME.apply(state, bad)
     assert [(r.rule, r.violation.severity) for r in rulings] == [("bakugan:6.2.1.2", "illegal")]
+
+
+# ------------------------------------------------------------------ steps for several players (decision 32)
+
+def _completing(text: str) -> tuple[BakuganState, str, str]:
+    """A state in which the starting player has played an invented Action printing ``text``
+    and both players have passed, so the Action is completing; with its player and the other."""
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting
+                        and all(len(s.sides[p].hand) >= 1 and len(s.sides[p].deck) >= 2 for p in s.players))
+    player = holder(state)
+    card = CardDef("Trial Scroll", "Action", text, traits=["Aquos", "Aurelus", "Darkus", "Haos", "Pyrus", "Ventus"], cost=0)
+    state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, card])
+    state.sides[player].hand.add(state.new_card(card.name, player, card))
+    assert not GAME.apply(state, E.Play(0, player, card.name))
+    other = state.other(player)
+    assert not GAME.apply(state, E.Pass(0, player))
+    assert not GAME.apply(state, E.Pass(0, other))
+    return state, player, other
+
+
+def _in_hand(state: BakuganState, player: str) -> str | None:
+    names = state.sides[player].hand.names()
+    return names[0] if names else None
+
+
+def test_d32_a_chosen_player_is_the_one_who_discards() -> None:
+    """Decision 32, 6.7.1.4: "choose a player to discard" is taken by either player; the
+    discard shows whom the controller chose. Before, the first seated player had to discard."""
+    for chosen in (0, 1):
+        state, player, other = _completing("Choose a player to discard a card.")
+        who = (player, other)[chosen]
+        need = state.resolution.need if state.resolution else None
+        assert need is not None and set(need.among) == {player, other} and "or" in need.describe()
+        card = _in_hand(state, who)
+        assert not GAME.apply(state, E.Discard(0, who, card)), who
+        assert card in state.sides[who].discard.names()
+    state, player, other = _completing("Choose a player to discard a card.")
+    rulings = GAME.apply(state, E.Pass(0, other))
+    assert rulings and rulings[0].rule == "bakugan:6.7.1.4" and "discard by" in rulings[0].violation.message
+
+
+def test_d32_each_player_discards_in_turn_order() -> None:
+    """Decision 32, 1.14.3.p1: "all players discard" is a discard by each, the starting
+    player first. Before, only the first seated player discarded."""
+    state, player, other = _completing("All players must discard a card.")
+    assert player == state.starting
+    need = state.resolution.need if state.resolution else None
+    assert need is not None and need.player == player and not need.among
+    rulings = GAME.apply(state.copy(), E.Discard(0, other, _in_hand(state, other)))
+    assert rulings and rulings[0].rule == "bakugan:6.7.1.4"
+    assert not GAME.apply(state, E.Discard(0, player, _in_hand(state, player)))
+    need = state.resolution.need if state.resolution else None
+    assert need is not None and need.kind == "discard" and need.player == other
+    assert not GAME.apply(state, E.Discard(0, other, _in_hand(state, other)))
+
+
+def test_d32_each_player_may_and_their_deck_is_their_own() -> None:
+    """Decision 32: "each player may energize the top three cards of their deck" asks each
+    player in turn, and energizes three cards of the deck of the one who takes it. Before,
+    the first seated player's choice energized one card of each deck."""
+    state, player, other = _completing("Each player may energize the top three cards of their deck.")
+    energy_before = {p: len(state.sides[p].energy) for p in state.players}
+    deck_before = {p: len(state.sides[p].deck) for p in state.players}
+    need = state.resolution.need if state.resolution else None
+    assert need is not None and need.kind == "may" and need.player == player
+    assert not GAME.apply(state, E.Decline(0, player))
+    need = state.resolution.need if state.resolution else None
+    assert need is not None and need.kind == "may" and need.player == other
+    GAME.apply(state, E.Pass(0, player))  # any other event: the other player took the choice
+    assert len(state.sides[player].energy) == energy_before[player] and len(state.sides[player].deck) == deck_before[player]
+    taken = min(3, deck_before[other])
+    assert len(state.sides[other].energy) == energy_before[other] + taken
+    assert len(state.sides[other].deck) == deck_before[other] - taken
+
+
+def test_energize_the_top_two_cards_energizes_two() -> None:
+    """6.8.3: an effect energizing the top N cards of a deck energizes N (as many as the
+    deck holds). Before, it energized one whatever N was."""
+    state, player, _other = _completing("Energize the top two cards of your deck uncharged.")
+    side = state.sides[player]
+    assert len(side.energy) >= 2 and not any(e.charged for e in side.energy[-2:])
+
+
+def test_a_lasting_leave_to_play_is_unverifiable_not_one_play() -> None:
+    """A leave for both players to play Hero cards free this turn is a standing leave, which
+    the spec does not model: the completion is unverifiable, where it used to offer one free
+    play to the first seated player."""
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
+    player = holder(state)
+    card = CardDef("Open Gate", "Action", "This turn, both players may play Hero cards from their hand for free.",
+                   traits=["Aquos", "Aurelus", "Darkus", "Haos", "Pyrus", "Ventus"], cost=0)
+    state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, card])
+    state.sides[player].hand.add(state.new_card(card.name, player, card))
+    assert not GAME.apply(state, E.Play(0, player, card.name))
+    assert not GAME.apply(state, E.Pass(0, player))
+    rulings = list(GAME.apply(state, E.Pass(0, state.other(player))))
+    rulings += [] if rulings else GAME.apply(state, E.Pass(0, player))
+    assert any(r.violation.severity == "unverifiable" and "lasting leave" in r.violation.message for r in rulings)
+    assert "lasting leave" in (GAME.unsupported(state.cards, card.name) or "")  # so lint notes it
+
+
+def test_an_action_that_returns_itself_goes_to_the_hand() -> None:
+    """1.3/3.1 over 3.5.2.p1: an Action printing "return this to your hand" goes back to the
+    hand as it completes, not to the discard pile. Before, the move was not modelled and a
+    replay playing such a card was unverifiable there."""
+    state, player, _other = _completing("Draw a card. Return this to your hand.")
+    need = state.resolution.need if state.resolution else None
+    assert need is not None and need.kind == "draw"
+    assert not GAME.apply(state, E.Draw(0, player, None))
+    assert "Trial Scroll" in state.sides[player].hand.names()
+    assert "Trial Scroll" not in state.sides[player].discard.names()
+
+
+def test_moves_the_spec_does_not_carry_out_are_named_by_lint() -> None:
+    """A card whose text moves cards where the spec cannot follow (a looked-at card back on
+    top of the deck) is named by ``unsupported``, so lint notes it and the simulator leaves
+    it out, rather than being found out only as a replay plays it."""
+    cards = CardDatabase("test", "bakugan", 1, [
+        CardDef("Peek", "Action", "Look at the top two cards of your deck. Put it on top of your deck.",
+                traits=["Aquos"], cost=0),
+        CardDef("Boomerang", "Action", "Draw a card. Return this to your hand.", traits=["Aquos"], cost=0),
+    ])
+    assert "top of deck is not modelled" in (GAME.unsupported(cards, "Peek") or "")
+    assert GAME.unsupported(cards, "Boomerang") is None

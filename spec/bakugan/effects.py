@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from grammar import ast as A
 from grammar import bakugan_nodes as K
 from spec.bakugan import board as B
@@ -26,7 +28,7 @@ from spec.bakugan import targets as T
 from spec.bakugan.actions import BOOK
 from spec.bakugan.events import AttackDone, OrElse
 from spec.bakugan.state import BakuganState, EnergyCard, Lasting
-from spec.core.interpreter import Need, Resolution, UnsupportedStep
+from spec.core.interpreter import Need, Resolution, UnsupportedStep, sole_player
 from spec.core.queue import QueueItem
 from spec.core.state import CardObj
 
@@ -46,6 +48,17 @@ class Effects:
 
     def _player(self, state: BakuganState, res: Resolution, who: str | None) -> list[str]:
         return B.owner_of(state, res.controller, who or "you")
+
+    def _one(self, state: BakuganState, res: Resolution, who: str | None) -> str:
+        """The one player a step is for. A step meant for several players that the spec
+        neither splits (:meth:`_each`) nor lets be chosen is not modelled, never run for one."""
+        return sole_player(self._player(state, res, who), who, B.Unmodelled)
+
+    @BOOK.encodes("1.14.3.p1", what="a step each player takes is taken by one player after the other, the starting player first")
+    def _each(self, state: BakuganState, res: Resolution, step: Any) -> None:
+        """Carry out "each player ..." as one copy of ``step`` per player, in turn order
+        (docs/bakugan-decisions.rst, decision 32)."""
+        res.push(tuple(_said_to(step, "you" if player == res.controller else "opponent") for player in state.turn_order))
 
     def _chosen(self, state: BakuganState, res: Resolution, key: Any) -> Any:
         """The object selected for slot ``key`` at announcement, if it is still legal (6.7.1.2, 1.13.1.1)."""
@@ -123,46 +136,62 @@ class Effects:
         p, k = needs[0]
         return Need("draw", p, k, cite("1.17.1.p2"))
 
+    @BOOK.encodes("6.7.1.4", what="the player an effect lets its controller choose is shown by the one who then takes the step")
     def do_discard(self, state: BakuganState, res: Resolution, step: A.Discard) -> Need | None:
-        player = self._player(state, res, step.player)[0]
-        n = min(B.amount(step.amount, res.vars), len(state.sides[player].hand))
+        amount = B.amount(step.amount, res.vars)
+        if step.player == "each":
+            self._each(state, res, step)
+            return None
+        if step.player == "any":  # "choose a player to discard": decision 32
+            holding = tuple(p for p in state.turn_order if len(state.sides[p].hand) > 0)
+            if not holding or amount <= 0:
+                return None
+            emptied = len(holding) < len(state.players)  # choosing a player with no cards discards nothing
+            if len(holding) == 1:
+                return Need("discard", holding[0], min(amount, len(state.sides[holding[0]].hand)), cite("6.7.1.4"), step.what,
+                            optional=emptied)
+            return Need("discard", res.controller, amount, cite("6.7.1.4"), step.what, among=holding)
+        player = self._one(state, res, step.player)
+        n = min(amount, len(state.sides[player].hand))
         return Need("discard", player, n, cite("6.7.1.4"), step.what) if n else None
 
     def do_search(self, state: BakuganState, res: Resolution, step: A.Search) -> Need | None:
         if step.zone != "deck":
             raise B.Unmodelled(f"searching the {step.zone} is not modelled")
-        player = self._player(state, res, step.player)[0]
+        player = self._one(state, res, step.player)
         return Need("search", player, 1, cite("6.7.1.4"), step.what)
 
     def do_reveal(self, state: BakuganState, res: Resolution, step: A.Reveal) -> Need | None:
         return None  # the searched card is shown by the search event itself
 
     def do_shuffle(self, state: BakuganState, res: Resolution, step: A.Shuffle) -> Need | None:
-        player = self._player(state, res, step.player)[0]
+        player = self._one(state, res, step.player)
         return Need("shuffle", player, 1, cite("4.2.2.p2"))
 
     def do_send(self, state: BakuganState, res: Resolution, step: A.Send) -> Need | None:
         sel = step.what
-        if sel.quantifier == "this" and step.to == "bottom of deck":
-            res.vars["stay"] = "bottom"
+        if not send_modelled(step):
+            raise B.Unmodelled(f"moving {sel.describe()} to {step.to} is not modelled")
+        if sel.quantifier == "this":
+            if res.item is None or res.item.kind != "card":
+                raise B.Unmodelled(f"moving a card in play to {step.to} is not modelled")
+            res.vars["stay"] = "bottom" if step.to == "bottom of deck" else "hand"  # where _settle puts it
             return None
-        if sel.quantifier == "it" and step.to == "hand":
-            it = res.vars.pop("it", None)
-            if isinstance(it, CardObj):
-                self.game.to_hand(state, it, res.controller)
-            return None
-        raise B.Unmodelled(f"moving {sel.describe()} to {step.to} is not modelled")
+        it = res.vars.pop("it", None)
+        if isinstance(it, CardObj):
+            self.game.to_hand(state, it, res.controller)
+        return None
 
     def do_bakugan_energize(self, state: BakuganState, res: Resolution, step: K.Energize) -> Need | None:
         sel = step.what
         if sel.zone != "top of deck":
             raise B.Unmodelled(f"energizing {sel.describe()} is not modelled")
+        n = B.amount(sel.count, res.vars)
         for player in self._player(state, res, sel.owner):
             side = state.sides[player]
-            if len(side.deck) == 0:
-                continue  # 6.8.3
-            side.deck.hidden = max(0, side.deck.hidden - 1)
-            side.energy.append(EnergyCard(state.new_card(None, player), charged=not step.uncharged))
+            for _ in range(min(n, len(side.deck))):  # 6.8.3: as many as the deck holds
+                side.deck.hidden = max(0, side.deck.hidden - 1)
+                side.energy.append(EnergyCard(state.new_card(None, player), charged=not step.uncharged))
         return None
 
     @BOOK.encodes("7.2.1.1.p2", what="recharging turns a player's uncharged Energy cards upright")
@@ -216,6 +245,8 @@ class Effects:
     def do_bakugan_play(self, state: BakuganState, res: Resolution, step: K.Play) -> Need | None:
         if step.what.zone != "hand":
             raise B.Unmodelled(f"playing {step.what.describe()} is not modelled")
+        if step.what.quantifier in ("all", "each"):  # a standing leave to play any number, not one play
+            raise B.Unmodelled(f"a lasting leave to play {step.what.describe()} is not modelled")
         if len(state.sides[res.controller].hand) == 0:
             return None
         return Need("play", res.controller, 1, cite("2.3.3"), step.what, optional=True)
@@ -242,7 +273,7 @@ class Effects:
 
     @BOOK.encodes("1.3/3.4", what="a reroll a card's can't forbids cannot be carried out, and is skipped")
     def do_reroll(self, state: BakuganState, res: Resolution, step: A.Reroll) -> Need | None:
-        player = self._player(state, res, step.player)[0]
+        player = self._one(state, res, step.player)
         selected = state.flags.selected.get(player)
         source = f"{getattr(res.source, 'name', None) or 'an effect'} ({res.controller})"
         if selected is not None and BC.prohibited(state, player, selected, BC.REROLL, source):
@@ -300,11 +331,16 @@ class Effects:
 
     @BOOK.encodes("6.3.4", what="an optional part of an effect happens only if its player takes it (a decline event refuses)")
     def do_may(self, state: BakuganState, res: Resolution, step: A.May) -> Need | None:
-        player = self._player(state, res, step.player)[0]
+        if step.player == "each":
+            if T.slots_of(step.steps):
+                raise B.Unmodelled("a choice each player may make with selections of its own is not modelled")
+            self._each(state, res, step)
+            return None
+        player = self._one(state, res, step.player)
         return Need("may", player, 1, cite("6.7.1.4"), (step.steps, ()), optional=True)
 
     def do_bakugan_or_else(self, state: BakuganState, res: Resolution, step: OrElse) -> Need | None:
-        player = self._player(state, res, step.player)[0]
+        player = self._one(state, res, step.player)
         return Need("may", player, 1, cite("6.7.1.4"), (step.steps, step.otherwise), optional=True)
 
     def do_bakugan_instead(self, state: BakuganState, res: Resolution, step: K.Instead) -> Need | None:
@@ -314,7 +350,7 @@ class Effects:
     def do_bakugan_pay(self, state: BakuganState, res: Resolution, step: K.Pay) -> Need | None:
         for cost in step.cost:
             if isinstance(cost, A.Discard):
-                player = self._player(state, res, cost.player)[0]
+                player = self._one(state, res, cost.player)
                 if len(state.sides[player].hand) < B.amount(cost.amount, res.vars):
                     return None  # 1.15.1.p2: the cost cannot be paid, so nothing is bought
         res.push(step.cost + step.effect)
@@ -342,3 +378,31 @@ class Effects:
             return handler(state, res, inner)
         finally:
             res.vars.pop("_key", None)
+
+
+def send_modelled(step: A.Send) -> bool:
+    """Whether the spec carries out a move of cards: the card being played to the bottom of
+    its deck or back to its owner's hand, or the card an earlier step picked to its owner's
+    hand (the others are unverifiable)."""
+    return (step.what.quantifier, step.to) in (("this", "bottom of deck"), ("this", "hand"), ("it", "hand"))
+
+
+def _said_to(node: Any, relative: str) -> Any:
+    """``node`` as said to one player: each "each player" and "their" in it (player or
+    owner ``each``) becomes ``relative``. Parts that do not change are kept as they are,
+    so a step keeps its identity (selections are keyed by it)."""
+    if isinstance(node, tuple):
+        parts = tuple(_said_to(part, relative) for part in node)
+        return node if all(a is b for a, b in zip(parts, node, strict=True)) else parts
+    if not isinstance(node, msgspec.Struct):
+        return node
+    changes: dict[str, Any] = {}
+    for field in node.__struct_fields__:
+        value = getattr(node, field)
+        if field in ("player", "owner") and value == "each":
+            changes[field] = relative
+        elif isinstance(value, msgspec.Struct | tuple):
+            said = _said_to(value, relative)
+            if said is not value:
+                changes[field] = said
+    return msgspec.structs.replace(node, **changes) if changes else node

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, Final, cast
 
 import msgspec
@@ -32,7 +33,7 @@ from spec.bakugan import conflicts as BC
 from spec.bakugan import events as E
 from spec.bakugan import targets as T
 from spec.bakugan.actions import BOOK
-from spec.bakugan.effects import Effects
+from spec.bakugan.effects import Effects, send_modelled
 from spec.bakugan.state import (
     CORES_PER_PLAYER,
     DECK_SIZE,
@@ -1019,8 +1020,14 @@ class Bakugan(Game[BakuganState, Event]):
             owner.deck.hidden += 1
             if card.name is not None:
                 owner.knowledge.dated(state.seq).conceal(card.name, f"put {card.name} on the bottom of the deck")
+        elif res.vars.get("stay") == "hand":
+            self._back_to_hand(state, card)
         else:
             self.put_away(state, card)
+
+    @BOOK.encodes("1.3/3.1", "4.1.3", what="a card whose text returns it to the hand goes there, not to the discard pile, as a new card")
+    def _back_to_hand(self, state: BakuganState, card: CardObj) -> None:
+        state.sides[card.owner].hand.add(state.new_card(card.name, card.owner, card.defn))
 
     def put_away(self, state: BakuganState, card: CardObj) -> None:
         """A card leaving the batch or play goes to its owner's discard pile, as its printed self (4.1.3)."""
@@ -1174,7 +1181,10 @@ class Bakugan(Game[BakuganState, Event]):
         res = state.resolution
         assert res is not None and res.need is not None
         need = res.need
-        if kind == need.kind and ev.by == need.player and need.kind != "may":
+        if need.among and kind == need.kind and ev.by in need.among:  # decision 32: the one who takes it is the one chosen
+            need.player, need.among = ev.by, ()
+            need.count = min(need.count, len(state.sides[ev.by].hand)) if kind == "discard" else need.count
+        if kind == need.kind and ev.by == need.player and need.kind != "may" and not need.among:
             violation = self._feed_violation(state, need, ev)
             if violation is not None:
                 return [Ruling(need.rule, violation, f"fed_{need.kind}")]
@@ -1287,6 +1297,10 @@ class Bakugan(Game[BakuganState, Event]):
             node = stack.pop()
             if isinstance(node, UNSUPPORTED_STEPS):
                 return f"the step {type(node).__name__} is not modelled"
+            if isinstance(node, K.Play) and node.what.quantifier in ("all", "each"):
+                return f"a lasting leave to play {node.what.describe()} is not modelled"
+            if isinstance(node, A.Send) and not send_modelled(node):
+                return f"moving {node.what.describe()} to {node.to} is not modelled"
             if isinstance(node, msgspec.Struct):
                 stack.extend(getattr(node, f) for f in node.__struct_fields__)
             elif isinstance(node, tuple):
@@ -1504,6 +1518,8 @@ class Bakugan(Game[BakuganState, Event]):
         return options
 
     def _need_candidates(self, state: BakuganState, need: interpreter.Need, rng: random.Random) -> list[Event]:
+        if need.among:  # any of the players the effect lets its controller choose (decision 32)
+            return [ev for p in need.among for ev in self._need_candidates(state, replace(need, player=p, among=()), rng)]
         p = need.player
         side = state.sides[p]
         if need.kind in ("draw", "flip"):

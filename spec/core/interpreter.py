@@ -44,10 +44,25 @@ class Need:
     """Whether the player may decline (a ``decline`` event, or an event of another kind)."""
     started: bool = False
     """Whether some event has already been taken toward this need."""
+    among: tuple[str, ...] = ()
+    """When the effect leaves it to a choice which player takes the need ("choose a
+    player to ..."): the players it may be; the first event taken names the one chosen.
+    Empty when ``player`` is fixed."""
 
     def describe(self) -> str:
         noun = self.kind if self.count == 1 else f"{self.count} x {self.kind}"
-        return f"{noun} by {self.player}" + (" (optional)" if self.optional else "")
+        who = " or ".join(self.among) if self.among else self.player
+        return f"{noun} by {who}" + (" (optional)" if self.optional else "")
+
+
+def sole_player(players: list[str], who: str | None, unmodelled: type[Exception]) -> str:
+    """The one player of ``players`` (those a step's ``who`` names). A step that names
+    several and is not carried out for each is not modelled: ``unmodelled`` (the game's
+    exception for what its spec does not model) is raised, so the step is reported, never
+    run for the first player alone."""
+    if len(players) != 1:
+        raise unmodelled(f"this step for {who} players is not modelled")
+    return players[0]
 
 
 @dataclass(slots=True)
