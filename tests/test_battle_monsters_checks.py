@@ -775,3 +775,14 @@ def test_a_clash_of_can_and_cannot_is_reported_once_as_settled() -> None:
         ("battle_monsters:BM.rules.card", "info", "conflicts"), ("battle_monsters:BM.rules.conflict", "info", "conflicts")]
     assert all("Thornhide Boar" in r.violation.message for r in found)
     assert GAME.conflicts_met(state, memo) == []
+
+
+def test_a_choice_given_to_each_player_is_unverifiable_not_the_first_players() -> None:
+    """"Each player may draw a card" gives each player a choice; the spec does not model
+    that, so it is reported unverifiable. Before, the first player's choice decided for both."""
+    from grammar import ast as A
+
+    state = state_where(lambda s: s.stage == "turn")
+    res = Resolution(state.players[0], Src(-1, "Scroll of Plenty", state.players[0], "spell"), [Frame(())])
+    with pytest.raises(B.Unmodelled):
+        GAME.effects.do_may(state, res, A.May("each", (A.Draw("each", 1),)))

@@ -751,3 +751,19 @@ def test_d31_a_card_set_face_down_unnamed_is_an_event_that_z3_weighs() -> None:
     rulings = GAME.apply(state.copy(), event)
     assert [r.violation.severity for r in rulings] == ["inconsistent"] and rulings[0].rule == "epic_battles:EB.card.event"
     assert state.sides["alice"].knowledge.marks == 1 and state.sides["alice"].knowledge.can_reveal("Crowd Roars")
+
+
+def test_each_player_discards_one_after_the_other() -> None:
+    """"Each player discards a card" is a discard by each player, in the order draws take.
+    Before, only the first player discarded."""
+    from spec.core.interpreter import Resolution
+
+    state = state_where(lambda s: s.stage == "turn" and all(len(s.sides[p].hand) > 0 for p in s.players))
+    first, _second = state.in_order()
+    res = Resolution(first, None, [])
+    need = GAME.effects.do_discard(state, res, A.Discard("each", 1))
+    assert need is not None and need.player == first
+    pushed = [step for frame in res.frames for step in frame.steps]
+    assert pushed == [A.Discard("opponent", 1, None)]
+    with pytest.raises(B.Unmodelled):  # a step for every player that is not split is reported, never run for one
+        GAME.effects.do_shuffle(state, Resolution(first, None, []), A.Shuffle("each"))

@@ -464,3 +464,20 @@ def test_a_may_is_taken_up_by_doing_what_it_offers() -> None:
     assert not GAME.apply(taken, draws[0])
     assert taken.resolution is None or taken.resolution.need is None
     assert _refused(state, E.Pass(0, player)), "a pass takes the may up and then fails to draw"
+
+
+def test_each_player_discards_one_after_the_other() -> None:
+    """8.20.3a: "each player discards a card" is a discard by each player, in the order
+    draws take (active player first). Before, only the first player discarded."""
+    from grammar import ast as A
+    from spec.core.interpreter import Resolution
+    from spec.neopets import board as B
+
+    state = state_where(lambda s: preparation(s) and all(len(s.sides[p].inventory) > 0 for p in s.players))
+    res = Resolution(state.active, None, [])
+    need = GAME.effects.do_discard(state, res, A.Discard("each", 1))
+    assert need is not None and need.player == state.active
+    pushed = [step for frame in res.frames for step in frame.steps]
+    assert pushed == [A.Discard("opponent", 1, None)]
+    with pytest.raises(B.Unmodelled):  # a step for every player that is not split is reported, never run for one
+        GAME.effects.do_scrap(state, Resolution(state.active, None, []), A.Scrap("each", 1))

@@ -24,6 +24,7 @@ from grammar import ast as A
 from grammar import battle_monsters_nodes as N
 from spec.battle_monsters.state import BattleMonstersState, OnField
 from spec.core.cards import CardDatabase, CardDef
+from spec.core.interpreter import sole_player
 
 T = TypeVar("T")
 
@@ -291,6 +292,11 @@ def effects_on(fc: OnField) -> bool:
 
 
 # ====================================================================== players, numbers
+
+def one_player(state: BattleMonstersState, controller: str, w: str | None, holder: OnField | None = None) -> str:
+    """The one player a step is for (:func:`~spec.core.interpreter.sole_player`)."""
+    return sole_player(who(state, controller, w, holder), w, Unmodelled)
+
 
 def who(state: BattleMonstersState, controller: str, w: str | None, holder: OnField | None = None) -> list[str]:
     """The players a ``Who`` names, relative to the controller of the effect."""

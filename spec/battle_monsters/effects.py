@@ -179,7 +179,7 @@ class Effects:
         return Need("discard", player, k, cite("BM.gloss.graveyard")) if k > 0 else None
 
     def do_may(self, state: BattleMonstersState, res: Resolution, step: A.May) -> Need | None:
-        player = B.who(state, res.controller, step.player, ctx_of(state, res).holder)[0]
+        player = B.one_player(state, res.controller, step.player, ctx_of(state, res).holder)
         res.vars["may"] = step.steps
         return Need("may", player, 1, cite("BM.rules.card"), optional=True)
 
@@ -308,13 +308,13 @@ class Effects:
         return None
 
     def do_battle_monsters_end_game(self, state: BattleMonstersState, res: Resolution, step: N.EndGame) -> Need | None:
-        player = B.who(state, res.controller, step.player, ctx_of(state, res).holder)[0]
+        player = B.one_player(state, res.controller, step.player, ctx_of(state, res).holder)
         self.game.end(state, player if step.result == "win" else state.other(player), "effect")
         res.frames.clear()
         return None
 
     def do_battle_monsters_draw_until(self, state: BattleMonstersState, res: Resolution, step: N.DrawUntil) -> Need | None:
-        player = B.who(state, res.controller, step.player, ctx_of(state, res).holder)[0]
+        player = B.one_player(state, res.controller, step.player, ctx_of(state, res).holder)
         missing = step.hand - len(state.sides[player].hand)
         if missing > 0:
             res.push((A.Draw("you" if player == res.controller else "opponent", missing),))

@@ -60,7 +60,10 @@ class Effects:
         return Need("draw", p, k, _rule(res))
 
     def do_discard(self, state: EpicBattlesState, res: Resolution, step: A.Discard) -> Need | None:
-        player = B.who(state, res.controller, step.player)[0]
+        players = B.who(state, res.controller, step.player)
+        for p in reversed(players[1:]):  # "each player discards": one after the other, in order as draws are
+            res.push((A.Discard("you" if p == res.controller else "opponent", step.amount, step.what),))
+        player = players[0]
         hand = state.sides[player].hand
         if step.what is not None and step.what.type != "card":
             fitting = sum(1 for c in hand if c.name is None or B.accepts(c.defn, step.what))
@@ -71,7 +74,7 @@ class Effects:
 
     @BOOK.encodes("EB.note.distinct", what="discarding the top of a deck is neither damage nor chipping: no damage or chip is recorded")
     def do_scrap(self, state: EpicBattlesState, res: Resolution, step: A.Scrap) -> Need | None:
-        player = B.who(state, res.controller, step.player)[0]
+        player = B.one_player(state, res.controller, step.player)
         self.game.move_top(state, player, B.amount(step.amount), "discard", "discarded")
         return None
 
@@ -81,7 +84,7 @@ class Effects:
         return None
 
     def do_search(self, state: EpicBattlesState, res: Resolution, step: A.Search) -> Need | None:
-        player = B.who(state, res.controller, step.player)[0]
+        player = B.one_player(state, res.controller, step.player)
         if step.zone != "deck" or step.to != "hand":
             raise B.Unmodelled(f"searching the {step.zone} for the {step.to} is not modelled")
         if len(state.sides[player].deck) == 0:
@@ -89,21 +92,21 @@ class Effects:
         return Need("search", player, 1, _rule(res), step.what)
 
     def do_shuffle(self, state: EpicBattlesState, res: Resolution, step: A.Shuffle) -> Need | None:
-        player = B.who(state, res.controller, step.player)[0]
+        player = B.one_player(state, res.controller, step.player)
         return Need("shuffle", player, 1, _rule(res))
 
     def do_reveal(self, state: EpicBattlesState, res: Resolution, step: A.Reveal) -> Need | None:
         sel = step.what
         if sel.zone != "deck" or sel.quantifier != "the":
             raise B.Unmodelled(f"revealing {sel.describe()} is not modelled")
-        player = B.who(state, res.controller, sel.owner)[0]
+        player = B.one_player(state, res.controller, sel.owner)
         n = min(B.amount(sel.count), len(state.sides[player].deck))
         res.vars["revealed"] = 0
         return Need("reveal", player, n, _rule(res), "top") if n else None
 
     def do_epic_battles_put(self, state: EpicBattlesState, res: Resolution, step: N.EpicBattlesPut) -> Need | None:
         sel = step.what
-        player = B.who(state, res.controller, sel.owner)[0]
+        player = B.one_player(state, res.controller, sel.owner)
         if sel.zone == "deck" and sel.quantifier == "the":
             to = {"energy pile": "energy", "hand": "hand", "discard pile": "discard"}.get(step.to)
             if to is None:
@@ -122,7 +125,7 @@ class Effects:
         sel = step.what
         if sel.zone != "discard pile":
             raise B.Unmodelled(f"removing cards from the {sel.zone} is not modelled")
-        player = B.who(state, res.controller, sel.owner)[0]
+        player = B.one_player(state, res.controller, sel.owner)
         n = min(B.amount(sel.count), self._fitting(state, player, sel))
         res.vars["put_to"] = "removed"
         return Need("select", player, n, _rule(res), sel) if n else None
@@ -135,7 +138,7 @@ class Effects:
     # -------------------------------------------------------------- damage, chipping, energy
 
     def do_epic_battles_chip(self, state: EpicBattlesState, res: Resolution, step: N.EpicBattlesChip) -> Need | None:
-        player = B.who(state, res.controller, step.player)[0]
+        player = B.one_player(state, res.controller, step.player)
         self.game.chip(state, player, B.amount(step.amount))
         return None
 
@@ -160,7 +163,7 @@ class Effects:
 
     @BOOK.encodes("EB.kw.taunt", what="Taunt: the rival turns over their top card (a reveal the log names)")
     def do_epic_battles_taunt(self, state: EpicBattlesState, res: Resolution, step: N.EpicBattlesTaunt) -> Need | None:
-        player = B.who(state, res.controller, step.player)[0]
+        player = B.one_player(state, res.controller, step.player)
         if len(state.sides[player].deck) == 0:
             return None
         return Need("reveal", player, 1, cite("EB.kw.taunt"), "taunt")
@@ -220,7 +223,7 @@ class Effects:
         return None
 
     def do_may(self, state: EpicBattlesState, res: Resolution, step: A.May) -> Need | None:
-        player = B.who(state, res.controller, step.player)[0]
+        player = B.one_player(state, res.controller, step.player)
         return Need("may", player, 1, _rule(res), step.steps, optional=True)
 
     def do_delay(self, state: EpicBattlesState, res: Resolution, step: A.Delay) -> Need | None:

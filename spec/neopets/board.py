@@ -14,6 +14,7 @@ from typing import Final, TypeVar
 from grammar import ast as A
 from grammar.lint import name_exists
 from spec.core.cards import CardDef, UnknownWording
+from spec.core.interpreter import sole_player
 from spec.core.state import CardObj
 from spec.neopets.state import STAT_KEYS, ActiveNeopet, NeopetsState
 
@@ -58,6 +59,11 @@ def keyword(state: NeopetsState, defn: CardDef, name: str) -> A.Keyword | None:
         if ability.name == name:
             return ability
     return None
+
+
+def one_player(state: NeopetsState, controller: str, relative: str | None) -> str:
+    """The one player a step is for (:func:`~spec.core.interpreter.sole_player`)."""
+    return sole_player(who(state, controller, relative), relative, Unmodelled)
 
 
 def who(state: NeopetsState, controller: str, relative: str | None) -> list[str]:

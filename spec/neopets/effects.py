@@ -45,28 +45,31 @@ class Effects:
         return Need("draw", p, k, cite("8.20.14a"))
 
     def do_discard(self, state: NeopetsState, res: Resolution, step: A.Discard) -> Need | None:
-        player = B.who(state, res.controller, step.player)[0]
+        players = B.who(state, res.controller, step.player)
+        for p in reversed(players[1:]):  # "each player discards": one after the other, in turn order as draws are
+            res.push((A.Discard("you" if p == res.controller else "opponent", step.amount, step.what),))
+        player = players[0]
         n = min(B.amount(step.amount, res.vars), len(state.sides[player].inventory))
         return Need("discard", player, n, cite("8.20.3a"), step.what) if n else None
 
     def do_scrap(self, state: NeopetsState, res: Resolution, step: A.Scrap) -> Need | None:
-        player = B.who(state, res.controller, step.player)[0]
+        player = B.one_player(state, res.controller, step.player)
         n = min(B.amount(step.amount, res.vars), len(state.sides[player].deck))
         return Need("scrap", player, n, cite("8.20.8a")) if n else None
 
     def do_search(self, state: NeopetsState, res: Resolution, step: A.Search) -> Need | None:
-        player = B.who(state, res.controller, step.player)[0]
+        player = B.one_player(state, res.controller, step.player)
         if step.zone != "Main Deck":
             raise B.Unmodelled(f"searching the {step.zone} is not modelled")
         res.push((A.Shuffle("you" if player == res.controller else "opponent"),))
         return Need("search", player, 1, cite("8.20.9a"), step.what)
 
     def do_shuffle(self, state: NeopetsState, res: Resolution, step: A.Shuffle) -> Need | None:
-        player = B.who(state, res.controller, step.player)[0]
+        player = B.one_player(state, res.controller, step.player)
         return Need("shuffle", player, 1, cite("8.20.9d"))
 
     def do_reveal(self, state: NeopetsState, res: Resolution, step: A.Reveal) -> Need | None:
-        player = B.who(state, res.controller, step.what.owner)[0]
+        player = B.one_player(state, res.controller, step.what.owner)
         if len(state.sides[player].inventory) == 0:
             return None
         return Need("reveal", player, 1, cite("8.20.7a"), step.what)
@@ -82,14 +85,14 @@ class Effects:
                     self.game.remove_from_play(state, target, to=step.to)
             return None
         if sel.zone == "Codestone Slots":
-            player = B.who(state, res.controller, sel.owner)[0]
+            player = B.one_player(state, res.controller, sel.owner)
             if B.level(state, player) == 0:
                 return None
             return Need("select", player, 1, cite("8.20.3b"), sel)
         raise B.Unmodelled(f"sending {sel.quantifier} {sel.type} is not modelled")
 
     def do_attach(self, state: NeopetsState, res: Resolution, step: A.Attach) -> Need | None:
-        player = B.who(state, res.controller, step.what.owner)[0]
+        player = B.one_player(state, res.controller, step.what.owner)
         if B.level(state, player) >= 5 or len(state.sides[player].inventory) == 0:
             return None  # 7.11.5: no sixth Codestone
         return Need("attach", player, 1, cite("7.11.5"), step.what, optional=True)
@@ -175,11 +178,11 @@ class Effects:
     # -------------------------------------------------------------- dice
 
     def do_roll(self, state: NeopetsState, res: Resolution, step: A.Roll) -> Need | None:
-        player = B.who(state, res.controller, step.player)[0]
+        player = B.one_player(state, res.controller, step.player)
         return Need("roll", player, B.amount(step.count, res.vars), cite("9.4.1"), step.die)
 
     def do_reroll(self, state: NeopetsState, res: Resolution, step: A.Reroll) -> Need | None:
-        player = B.who(state, res.controller, step.player)[0]
+        player = B.one_player(state, res.controller, step.player)
         if not state.sides[player].dice:
             return None
         return Need("reroll", player, B.amount(step.amount, res.vars), cite("5.5.6c.p1"), optional=True)
@@ -192,7 +195,7 @@ class Effects:
         return None
 
     def do_may(self, state: NeopetsState, res: Resolution, step: A.May) -> Need | None:
-        player = B.who(state, res.controller, step.player)[0]
+        player = B.one_player(state, res.controller, step.player)
         return Need("may", player, 1, cite("8.20.15b"), step.steps, optional=True)
 
     @BOOK.encodes("9.5.1.p1", "8.10.4", what="a card told to stay in play goes to the Play Area")
