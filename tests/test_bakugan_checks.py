@@ -845,3 +845,6 @@ def test_moves_the_spec_does_not_carry_out_are_named_by_lint() -> None:
     ])
     assert "top of deck is not modelled" in (GAME.unsupported(cards, "Peek") or "")
     assert GAME.unsupported(cards, "Boomerang") is None
+    cards = CardDatabase("test", "bakugan", 1, [CardDef("Kindle", "Action", "Choose a Hero card. Energize it.", traits=["Aquos"], cost=0)])
+    assert "energizing it card is not modelled" in (GAME.unsupported(cards, "Kindle") or "")  # the handler's own reason
+

@@ -33,7 +33,7 @@ from spec.bakugan import conflicts as BC
 from spec.bakugan import events as E
 from spec.bakugan import targets as T
 from spec.bakugan.actions import BOOK
-from spec.bakugan.effects import Effects, send_modelled
+from spec.bakugan.effects import Effects, step_gap
 from spec.bakugan.state import (
     CORES_PER_PLAYER,
     DECK_SIZE,
@@ -1297,10 +1297,9 @@ class Bakugan(Game[BakuganState, Event]):
             node = stack.pop()
             if isinstance(node, UNSUPPORTED_STEPS):
                 return f"the step {type(node).__name__} is not modelled"
-            if isinstance(node, K.Play) and node.what.quantifier in ("all", "each"):
-                return f"a lasting leave to play {node.what.describe()} is not modelled"
-            if isinstance(node, A.Send) and not send_modelled(node):
-                return f"moving {node.what.describe()} to {node.to} is not modelled"
+            gap = step_gap(node)
+            if gap is not None:
+                return gap
             if isinstance(node, msgspec.Struct):
                 stack.extend(getattr(node, f) for f in node.__struct_fields__)
             elif isinstance(node, tuple):
