@@ -725,11 +725,14 @@ def test_a_selection_naming_a_card_outside_the_database_is_refused_under_6_2_1_2
 
 # ------------------------------------------------------------------ steps for several players (decision 32)
 
-def _completing(text: str) -> tuple[BakuganState, str, str]:
+def _completing(text: str, prepare: Callable[[BakuganState], None] | None = None) -> tuple[BakuganState, str, str]:
     """A state in which the starting player has played an invented Action printing ``text``
-    and both players have passed, so the Action is completing; with its player and the other."""
+    and both players have passed, so the Action is completing; with its player and the other.
+    ``prepare`` changes the state before the Action is played."""
     state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting
                         and all(len(s.sides[p].hand) >= 1 and len(s.sides[p].deck) >= 2 for p in s.players))
+    if prepare is not None:
+        prepare(state)
     player = holder(state)
     card = CardDef("Trial Scroll", "Action", text, traits=["Aquos", "Aurelus", "Darkus", "Haos", "Pyrus", "Ventus"], cost=0)
     state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, card])
@@ -848,3 +851,18 @@ def test_moves_the_spec_does_not_carry_out_are_named_by_lint() -> None:
     cards = CardDatabase("test", "bakugan", 1, [CardDef("Kindle", "Action", "Choose a Hero card. Energize it.", traits=["Aquos"], cost=0)])
     assert "energizing it card is not modelled" in (GAME.unsupported(cards, "Kindle") or "")  # the handler's own reason
 
+
+def test_d32_a_player_with_no_cards_may_be_the_one_chosen() -> None:
+    """Decision 32: when one player's hand is empty, choosing that player discards nothing,
+    so a log may go straight on; the player with cards may still be the one who discards."""
+    def empty_other_hand(s: BakuganState) -> None:
+        hand = s.sides[s.other(holder(s))].hand
+        hand.cards, hand.hidden = [], 0
+
+    state, player, _other = _completing("Choose a player to discard a card.", empty_other_hand)
+    need = state.resolution.need if state.resolution else None
+    assert need is not None and need.player == player and need.optional and not need.among
+    taken = state.copy()
+    assert not GAME.apply(taken, E.Discard(0, player, _in_hand(taken, player)))
+    assert not GAME.apply(state, E.Pass(0, player))  # the empty-handed player was chosen: nothing to discard
+    assert state.resolution is None or state.resolution.need is None

@@ -143,10 +143,9 @@ class Effects:
             holding = tuple(p for p in state.turn_order if len(state.sides[p].hand) > 0)
             if not holding or amount <= 0:
                 return None
-            emptied = len(holding) < len(state.players)  # choosing a player with no cards discards nothing
-            if len(holding) == 1:
+            if len(holding) == 1:  # the player with no cards may be the one chosen, and then nothing is discarded
                 return Need("discard", holding[0], min(amount, len(state.sides[holding[0]].hand)), cite("6.7.1.4"), step.what,
-                            optional=emptied)
+                            optional=True)
             return Need("discard", res.controller, amount, cite("6.7.1.4"), step.what, among=holding)
         player = self._one(state, res, step.player)
         n = min(amount, len(state.sides[player].hand))

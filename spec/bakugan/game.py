@@ -1183,7 +1183,8 @@ class Bakugan(Game[BakuganState, Event]):
         need = res.need
         if need.among and kind == need.kind and ev.by in need.among:  # decision 32: the one who takes it is the one chosen
             need.player, need.among = ev.by, ()
-            need.count = min(need.count, len(state.sides[ev.by].hand)) if kind == "discard" else need.count
+            if kind == "discard":
+                need.count = min(need.count, len(state.sides[ev.by].hand))
         if kind == need.kind and ev.by == need.player and need.kind != "may" and not need.among:
             violation = self._feed_violation(state, need, ev)
             if violation is not None:
