@@ -866,3 +866,18 @@ def test_d32_a_player_with_no_cards_may_be_the_one_chosen() -> None:
     assert not GAME.apply(taken, E.Discard(0, player, _in_hand(taken, player)))
     assert not GAME.apply(state, E.Pass(0, player))  # the empty-handed player was chosen: nothing to discard
     assert state.resolution is None or state.resolution.need is None
+
+
+def test_a_static_the_spec_cannot_read_leaves_the_view_whole() -> None:
+    """A Character's static with a condition the spec does not model leaves its numbers
+    unknown (``null``) in the state a report shows. Before, building that state raised, and
+    a legal replay from a real pool ended as "the verifier failed on this file"."""
+    state = state_where(lambda s: window("power")(s) and any(not b.evos for _p, b in B.face_up(s)))
+    player, bak = next((p, b) for p, b in B.face_up(state) if not b.evos)
+    name = bak.character.name
+    assert name is not None
+    printed = state.cards[name]
+    odd = CardDef(name, "Character", "If you have four or more Hero cards in play, +300 [B].", traits=printed.traits, stats=printed.stats)
+    state.cards = CardDatabase("test", "bakugan", 1, [c for c in state.cards if c.name != name] + [odd])
+    team = GAME.view(state)["players"][player]["team"]
+    assert team[bak.name]["bpower"] is None and team[bak.name]["damage"] is None

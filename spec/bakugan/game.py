@@ -1376,7 +1376,12 @@ class Bakugan(Game[BakuganState, Event]):
             side = state.sides[player]
             team = {}
             for b in side.team.values():
-                bpower, damage = B.stats(state, player, b, ("BPower", "Damage Rating"))
+                numbers: list[int] | list[None]
+                try:
+                    numbers = B.stats(state, player, b, ("BPower", "Damage Rating"))
+                except B.Unmodelled:  # a static the spec cannot read: unknown here, unverifiable where a move needs it
+                    numbers = [None, None]
+                bpower, damage = numbers
                 team[b.name] = {"open": b.open, "face_up": b.face_up, "evos": [c.name for c in b.evos], "holding": list(b.holding),
                                 "bpower": bpower, "damage": damage}
             players[player] = {
