@@ -529,3 +529,25 @@ def test_bench_comparison_reads_each_change_as_better_or_worse_for_this_tree(tmp
     text = bench_compare.to_text(result).splitlines()
     assert text[1] == "  spec: this tree compiled with mypyc (x); reference interpreted (y)"  # which spec each side ran
     assert "+10.0%" in text[3] and "-10.0% .. +20.0%" in text[3] and "+20.0%" in text[4]
+
+
+def test_simulate_names_a_game_the_spec_fails_on_and_writes_the_others(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug of the spec met in one game (an error, not a ruling) never prints a traceback:
+    the other games are written, and the seed and error are named (exit 1)."""
+    from verifier import simulate as simulate_module
+
+    played = simulate_module.simulate
+
+    def failing(game_id: str, seed: int, **options: Any) -> list[bytes]:
+        if seed == 12:
+            raise IndexError("a zone the spec thought held a card")
+        return played(game_id, seed, **options)
+
+    monkeypatch.setattr(simulate_module, "simulate", failing)
+    result = CliRunner().invoke(app, ["simulate", "neopets", "-n", "3", "--seed", "11", "-o", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    assert "2 game(s) written" in result.output
+    assert "seed 12 (IndexError: a zone the spec thought held a card)" in result.output
+    assert sorted(p.name for p in tmp_path.glob("*.jsonl")) == ["neopets-000011.jsonl", "neopets-000013.jsonl"]

@@ -597,3 +597,65 @@ def test_a_card_the_interpreter_cannot_run_makes_the_replay_unverifiable_with_it
     assert report.verdict == "unverifiable"
     finding = next(f for f in report.findings if f.severity == "unverifiable")
     assert played in finding.message and "8.20.6b" in finding.message
+
+
+# ---------------------------------------------------------------------- a fault of the spec
+
+class _Faulty:
+    """A game whose spec raises: on the event with seq ``at`` (``apply``), or in ``view``."""
+
+    def __init__(self, game: Any, at: int | None = None, view_fails: bool = False) -> None:
+        self._game, self._at, self._view_fails = game, at, view_fails
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def apply(self, state: Any, event: Any) -> Any:
+        if event.seq == self._at:
+            raise KeyError("a slot the spec forgot")
+        return self._game.apply(state, event)
+
+    def view(self, state: Any) -> Any:
+        if self._view_fails:
+            raise ZeroDivisionError("a number the spec cannot work out")
+        return self._game.view(state)
+
+
+def _with_faulty_game(monkeypatch: pytest.MonkeyPatch, **faults: Any) -> None:
+    from spec import load_game
+    from verifier import verify as verify_module
+
+    monkeypatch.setattr(verify_module, "load_game", lambda game_id: _Faulty(load_game(game_id), **faults))
+
+
+def test_a_fault_of_the_spec_keeps_the_findings_already_made(explicit_game: tuple[bytes, ...], replay_writer: Writer,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    events, i = _illegal_attach(explicit_game)
+    at = events[i]["seq"] + 5
+    _with_faulty_game(monkeypatch, at=at)
+    report = verify_file(replay_writer("fault.jsonl", explicit_game[0], events), keep_going=True)
+    assert report.verdict == "illegal"  # the illegal move judged before the fault still decides
+    assert report.findings[0].severity == "illegal"
+    fault = report.findings[-1]
+    assert (fault.severity, fault.seq, fault.line, fault.rule) == ("unverifiable", at, at + 1, None)
+    assert "KeyError" in fault.message and "fault of the spec" in fault.message
+    assert report.events == at  # nothing after the fault was judged
+
+
+def test_a_fault_of_the_spec_in_a_legal_log_makes_it_unverifiable(explicit_game: tuple[bytes, ...], replay_writer: Writer,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    _with_faulty_game(monkeypatch, at=7)
+    report = verify_file(replay_writer("fault.jsonl", explicit_game[0], events_of(explicit_game)))
+    assert report.verdict == "unverifiable"  # never silently legal
+    assert [(f.severity, f.seq) for f in report.findings if f.severity != "info"] == [("unverifiable", 7)]
+
+
+def test_a_state_the_spec_fails_to_show_leaves_the_report_whole(explicit_game: tuple[bytes, ...], replay_writer: Writer,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    events, i = _illegal_attach(explicit_game)
+    _with_faulty_game(monkeypatch, view_fails=True)
+    report = verify_file(replay_writer("unshown.jsonl", explicit_game[0], events))
+    assert report.verdict == "illegal"
+    assert report.findings[0].seq == events[i]["seq"]
+    for shown in (report.findings[0].state, report.final_state):
+        assert shown is not None and "ZeroDivisionError" in shown["unshown"]

@@ -41,10 +41,12 @@ def simulate(
     With --cards, the headers name the file by its path from the output folder; cards whose
     text the spec does not read, or with an ability it gives no meaning to, are left out of
     the decks (no move could play one and be judged), and they are listed. A move the spec cannot judge is drawn again, as a clash is.
+    Should the spec fail on a game (an error, a bug of the spec), that game is not written, the
+    others are, and the seed and error are printed (exit 1).
     """
     from spec import GAMES
     from spec.core.cards import CardDatabase, CardFileError
-    from verifier.simulate import SimulationError, kept_out, moves_naming, write_games
+    from verifier.simulate import SimulationError, SimulationFault, kept_out, moves_naming, write_games
 
     if game not in GAMES:
         typer.echo(f"arbiter: no spec for {game!r}; games with one: {', '.join(sorted(GAMES))}", err=True)
@@ -57,6 +59,12 @@ def simulate(
     except (SimulationError, CardFileError) as error:
         typer.echo(f"arbiter: {error}", err=True)
         raise typer.Exit(2) from None
+    except SimulationFault as fault:
+        typer.echo(f"{len(fault.written)} game(s) written to {out}")
+        for failed, why in fault.faults:
+            typer.echo(f"arbiter: the spec failed while playing the game of seed {failed} ({why}); that game was not "
+                       f"written. This is a fault of the spec: please report it with the command and the seed", err=True)
+        raise typer.Exit(1) from None
     typer.echo(f"{len(written)} game(s) written to {out}")
     left_out = [] if cards is None else kept_out(game, CardDatabase.cached(cards, game))
     if left_out:

@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from spec import load_game
-from spec.core.cards import CardDatabase, shipped_database
+from spec.core.cards import CardDatabase, CardFileError, shipped_database
 from spec.core.game import DeckError, Game, Setup
 from verifier.verify import stamp_reader
 
@@ -55,6 +55,18 @@ MAX_PASS_REPAIRS = 200
 
 class SimulationError(ValueError):
     """The games cannot be played as asked (for example, no legal deck holds a card asked for)."""
+
+
+class SimulationFault(RuntimeError):
+    """The spec failed (raised an error, a bug of the spec) while some games were played:
+    those games were not written; the others were (:func:`write_games`)."""
+
+    def __init__(self, written: list[Path], faults: list[tuple[int, str]]) -> None:
+        self.written = written
+        """The games written."""
+        self.faults = faults
+        """``(seed, the error)`` of each game the spec failed on."""
+        super().__init__("; ".join(f"seed {seed}: {error}" for seed, error in faults))
 
 
 def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "explicit",
@@ -439,18 +451,33 @@ def write_games(game_id: str, count: int, seed: int, out: Path, passes: str = "e
     """Simulate ``count`` games from ``seed`` and write them to ``out``; the cards of
     ``prefer`` are held in the decks and played whenever they may be. A ``card_file`` is
     named in the headers by its path from ``out``, so that the folder and the file can be
-    moved together."""
+    moved together.
+
+    A game the spec fails on (an error raised, a bug of the spec rather than a ruling) is
+    not written and the others are; :class:`SimulationFault` then names each such seed
+    and error once all were played. :class:`SimulationError` (the games cannot be played
+    as asked) and ``CardFileError`` (the card file cannot be read) are raised at once.
+    """
     card_ref = None if card_file is None else os.path.relpath(card_file.resolve(), out.resolve())
-    written = []
+    written: list[Path] = []
+    faults: list[tuple[int, str]] = []
     for i in range(count):
         path = out / f"{game_id}-{seed + i:06d}.jsonl"
-        lines = simulate(game_id, seed + i, passes=passes, claims=claims, prefer=prefer, hold=prefer,
-                         card_file=card_file, card_ref=card_ref)
+        try:
+            lines = simulate(game_id, seed + i, passes=passes, claims=claims, prefer=prefer, hold=prefer,
+                             card_file=card_file, card_ref=card_ref)
+        except (SimulationError, CardFileError):  # the games cannot be played as asked: the same for every seed
+            raise
+        except Exception as error:  # noqa: BLE001 - one game the spec fails on must not cost the others
+            faults.append((seed + i, f"{type(error).__name__}: {error}"))
+            continue
         out.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"\n".join(lines) + b"\n")
         written.append(path)
+    if faults:
+        raise SimulationFault(written, faults)
     return written
 
 
-__all__ = ["DECK_TRIES", "Naming", "SimulationError", "deck_holding", "deck_names", "kept_out", "moves_naming", "simulate", "unread",
+__all__ = ["DECK_TRIES", "Naming", "SimulationError", "SimulationFault", "deck_holding", "deck_names", "kept_out", "moves_naming", "simulate", "unread",
            "write_games"]

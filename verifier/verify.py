@@ -93,6 +93,8 @@ class Verifier(Visitor[Report]):
         """Reads the game's ``conflicts_stamp`` off the state (see :func:`_unstamped` for a game that names none)."""
         self._stamp_seen: Any = None
         """The stamp after the last event ``conflicts_met`` was asked about."""
+        self.faulted = False
+        """The spec raised on an event (:meth:`_fault`): nothing after it is judged."""
 
     # ---------------------------------------------------------------- header
 
@@ -122,7 +124,10 @@ class Verifier(Visitor[Report]):
         self._conflicts_met = game.conflicts_met
         self._stamp = stamp_reader(game)
         setup = Setup((header.players[0], header.players[1]), dict(header.decks), dict(header.options), cards)
-        self.state = game.setup(setup)
+        try:
+            self.state = game.setup(setup)
+        except Exception as error:  # noqa: BLE001 - reported as any fault of the spec is
+            return self._fault(None, 1, error)
         if self.timeline is not None:
             self.timeline.start(game, self.state)
         for ruling in setup.rulings:
@@ -148,18 +153,32 @@ class Verifier(Visitor[Report]):
         """
         self.events += 1
         state = self.state
-        rulings = self._apply(state, event)
-        if rulings or self.diverged or self.timeline is not None:
-            return self._visit_rest(state, event, line, rulings)
-        now = self._stamp(state)
-        if now != self._stamp_seen:  # a game's stamp that has not moved: its effects in force are as they were
-            self._stamp_seen = now
-            met = self._conflicts_met(state, self.conflicts_memo)
-            if met:
-                for ruling in met:
-                    self._record(event.seq, line, ruling)
-                return not self._should_stop()
+        try:
+            rulings = self._apply(state, event)
+            if rulings or self.diverged or self.timeline is not None:
+                return self._visit_rest(state, event, line, rulings)
+            now = self._stamp(state)
+            if now != self._stamp_seen:  # a game's stamp that has not moved: its effects in force are as they were
+                self._stamp_seen = now
+                met = self._conflicts_met(state, self.conflicts_memo)
+                if met:
+                    for ruling in met:
+                        self._record(event.seq, line, ruling)
+                    return not self._should_stop()
+        except Exception as error:  # noqa: BLE001 - a fault of the spec must not cost the findings already made
+            return self._fault(event.seq, line, error)
         return True
+
+    def _fault(self, seq: int | None, line: int | None, error: Exception) -> bool:
+        """The spec failed on an event (an exception, not a ruling): a fault of the spec,
+        not of the log. It is an ``unverifiable`` finding at that event, naming the error;
+        the findings made before it stand, and judging stops there (the state the spec left
+        half changed is not judged further)."""
+        self.findings.append(Finding(seq, line, "unverifiable", None,
+                                     f"the spec failed on this event ({type(error).__name__}: {error}); this is a fault "
+                                     "of the spec, not of the log: the events before it were judged, those after it are not"))
+        self.faulted = True
+        return False
 
     def _visit_rest(self, state: Any, event: Any, line: int, rulings: list[Ruling]) -> bool:
         """The rest of :meth:`visit` once the game has applied ``event``: its findings, the
@@ -188,9 +207,7 @@ class Verifier(Visitor[Report]):
         v = ruling.violation
         if ruling.check is not None:
             self.checks.append((seq, ruling.check))
-        state = None
-        if v.severity != "info" and self.with_state and self.game is not None and self.state is not None:
-            state = self.game.view(self.state)
+        state = self._view() if v.severity != "info" else None
         if ruling.check == "conflicts" and v.severity == "info":
             self.conflicts.append(Finding(seq, line, v.severity, ruling.rule, v.message, v.expected, v.actual))
             return
@@ -206,9 +223,23 @@ class Verifier(Visitor[Report]):
         self.malformed = True
 
     def end(self) -> None:
-        if self.game is not None and not self.malformed and self.stopped_at is None:
-            for ruling in self.game.finish(self.state):
-                self._record(None, None, ruling)  # type: ignore[arg-type]
+        if self.game is not None and not self.malformed and not self.faulted and self.stopped_at is None:
+            try:
+                for ruling in self.game.finish(self.state):
+                    self._record(None, None, ruling)  # type: ignore[arg-type]
+            except Exception as error:  # noqa: BLE001 - as in visit: the findings made stand
+                self._fault(None, None, error)
+
+    def _view(self) -> dict[str, Any] | None:
+        """The game's view of the state now, for a finding or the report; ``None`` without a
+        state. A view the spec fails to build is replaced by the reason: a report is never
+        lost for want of the state it shows (the findings do not depend on it)."""
+        if self.game is None or self.state is None or not self.with_state:
+            return None
+        try:
+            return self.game.view(self.state)
+        except Exception as error:  # noqa: BLE001 - the state is shown, never judged
+            return {"unshown": f"the spec failed to show the state ({type(error).__name__}: {error})"}
 
     def result(self) -> Report:
         findings = list(self.findings)
@@ -216,7 +247,7 @@ class Verifier(Visitor[Report]):
             findings.append(Finding(self.stopped_at, None, "info", None,
                                     "judging stopped at the first illegal move: the rules do not define the game after it "
                                     "(use --keep-going to go on)"))
-        final = self.game.view(self.state) if self.game is not None and self.state is not None and self.with_state else None
+        final = self._view()
         return Report(self.path, self.game.id if self.game else None, verdict_of(findings), self.events, findings,
                       self.stopped_at, final, list(self.conflicts))
 
