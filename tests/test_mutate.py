@@ -294,3 +294,58 @@ def test_a_card_left_unnamed_by_the_log_is_offered(game: str, name: str, kinds: 
                       encoding="utf-8")
     report = run([replay], count=30, seed=3)
     assert report.mutants and not [m for m in report.mutants if m.outcome == "missed"]
+
+
+def test_a_mutant_the_spec_fails_on_is_a_spec_fault_kept_to_mend(legal_game: Path, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error the spec raises on a mutant (a bug, not a ruling), whether the verifier or the
+    replay through ``legal_moves`` meets it, is the outcome ``spec_fault``: never a crash of the
+    run, never counted as unmodelled, written out by ``keep`` and out of the share."""
+    from spec import load_game
+    from verifier import mutate as mutate_module
+    from verifier import verify as verify_module
+    from verifier.mutate import Mutant, MutationReport, judge, keep
+
+    class Faulty:
+        def __init__(self, game: Any) -> None:
+            self._game = game
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._game, name)
+
+        def apply(self, state: Any, event: Any) -> Any:
+            if event.seq == 3:
+                raise KeyError("a slot the spec forgot")
+            return self._game.apply(state, event)
+
+    lines = legal_game.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    with monkeypatch.context() as patch:
+        patch.setattr(verify_module, "load_game", lambda game_id: Faulty(load_game(game_id)))
+        verified = Mutant("game.jsonl", "number", 2, "a changed number", lines)
+        judge(verified, "neopets", header, tmp_path)
+    assert verified.outcome == "spec_fault" and "KeyError" in verified.why
+
+    def failing(*_args: Any, **_options: Any) -> tuple[bool, str]:
+        raise IndexError("a zone the spec thought held a card")
+
+    monkeypatch.setattr(mutate_module, "_offered_from", failing)
+    replayed = Mutant("game.jsonl", "number", 2, "a changed number", lines)  # the legal game: verified legal
+    judge(replayed, "neopets", header, tmp_path)
+    assert replayed.outcome == "spec_fault" and "legal_moves" in replayed.why and "IndexError" in replayed.why
+    report = MutationReport([verified, replayed, Mutant("game.jsonl", "drop", 0, "", [], outcome="flagged", rule="neopets:1.1")])
+    assert report.share_flagged == 1.0
+    assert [f["why"] for f in report.to_json()["faults"]] == [verified.why, replayed.why]
+    assert len(keep(report, tmp_path / "kept")) == 2
+
+
+def test_the_mutate_command_names_each_spec_fault_and_exits_1(legal_game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from verifier import mutate as mutate_module
+    from verifier.mutate import Mutant, MutationReport
+
+    fault = Mutant(str(legal_game), "swap", 4, "swapped two events", [], outcome="spec_fault",
+                   why="the spec failed on this event (KeyError: 'x')")
+    monkeypatch.setattr(mutate_module, "run", lambda *_args, **_options: MutationReport([fault]))
+    result = CliRunner().invoke(app, ["mutate", str(legal_game), "-n", "1"])
+    assert result.exit_code == 1, result.output
+    assert f"SPEC FAULT {legal_game} [swap] swapped two events: the spec failed on this event (KeyError: 'x')" in result.output

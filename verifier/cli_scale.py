@@ -141,8 +141,8 @@ def mutate(
     and report the share of illegal mutants the verifier flags with a rule.
 
     A replay that is not legal itself is skipped and listed with its verdict.
-    Exit code 1 when a mutant was missed (the verifier called it legal, legal_moves did not),
-    2 when no replay given is legal.
+    Exit code 1 when a mutant was missed (the verifier called it legal, legal_moves did not)
+    or the spec failed on one (an error raised, listed as SPEC FAULT), 2 when no replay given is legal.
     """
     from verifier.cli import _replay_files
     from verifier.mutate import keep, run
@@ -177,8 +177,10 @@ def mutate(
                        "could not judge them from there (not in the share: whether they are legal is not known)")
         for miss in result["missed"]:
             typer.echo(f"  MISSED {miss['source']} [{miss['operator']}] {miss['change']}: {miss['why']}")
+        for fault in result["faults"]:
+            typer.echo(f"  SPEC FAULT {fault['source']} [{fault['operator']}] {fault['change']}: {fault['why']}")
         for skipped in result["skipped"]:
             typer.echo(f"  skipped {skipped['source']}, not legal: {skipped['why']}")
         for path in kept:
             typer.echo(f"  kept {path}")
-    raise typer.Exit(1 if counts.get("missed") else 0)
+    raise typer.Exit(1 if counts.get("missed") or counts.get("spec_fault") else 0)

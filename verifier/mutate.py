@@ -14,6 +14,10 @@ where the event names one. The mutant is verified:
     The verifier says it cannot judge from there, so what it finds after (the game it
     follows is no longer the one played) says nothing of the change either; neither a
     miss nor a finding of the rule broken;
+``spec_fault``
+    the spec raised an error (a bug of the spec, not a ruling) while the mutant was
+    verified or replayed through ``legal_moves``: written out with ``--keep`` like a
+    miss, to be mended; out of the share;
 ``still_legal``
     the verifier finds nothing and the spec's own :meth:`legal_moves` agrees: replaying
     the mutant from the changed event on, every event is one it offers (so the change
@@ -32,7 +36,7 @@ two must come to the same game (:meth:`~spec.core.game.Game.view`), or the verif
 read the move where the offered passes do not lead.
 
 The share the verifier flags is ``flagged / (flagged + flagged_without_rule + missed)``;
-``unmodelled`` mutants are counted apart, since whether they are legal is not known.
+``unmodelled`` and ``spec_fault`` mutants are counted apart, since whether they are legal is not known.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ from spec import load_game
 from spec.core.cards import CardDatabase
 from spec.core.game import MAX_INFERRED_PASSES, Setup
 from verifier.replay import Header
-from verifier.verify import card_database, verify_file
+from verifier.verify import SPEC_FAULT, card_database, verify_file
 
 PLAYER_FIELDS = ("by", "player", "to", "winner", "owner")
 CARD_FIELDS = ("card", "neopet", "replace")
@@ -97,6 +101,8 @@ class MutationReport:
         return {"counts": dict(self.counts), "share_flagged": self.share_flagged,
                 "missed": [{"source": m.source, "operator": m.operator, "index": m.index, "change": m.description, "why": m.why}
                            for m in self.mutants if m.outcome == "missed"],
+                "faults": [{"source": m.source, "operator": m.operator, "index": m.index, "change": m.description, "why": m.why}
+                           for m in self.mutants if m.outcome == "spec_fault"],
                 "by_operator": {op: dict(Counter(m.outcome for m in self.mutants if m.operator == op)) for op in OPERATORS},
                 "skipped": [{"source": source, "why": why} for source, why in self.skipped]}
 
@@ -277,7 +283,7 @@ def judge(mutant: Mutant, game_id: str, header: dict[str, Any], folder: Path) ->
     report = verify_file(path)
     first = next((f for f in report.findings if f.severity in ("illegal", "inconsistent", "malformed", "unverifiable")), None)
     if first is not None and first.severity == "unverifiable":
-        mutant.outcome = "unmodelled"
+        mutant.outcome = "spec_fault" if first.rule is None and first.message.startswith(SPEC_FAULT) else "unmodelled"
         mutant.why = first.message
         return
     if report.verdict != "legal":
@@ -286,13 +292,17 @@ def judge(mutant: Mutant, game_id: str, header: dict[str, Any], folder: Path) ->
         mutant.why = first.message if first is not None else report.verdict
         return
     events = [json.loads(line) for line in mutant.lines[1:]]
-    offered, why = _offered_from(game_id, header, events, mutant.index, source=mutant.source)
+    try:
+        offered, why = _offered_from(game_id, header, events, mutant.index, source=mutant.source)
+    except Exception as error:  # noqa: BLE001 - a bug of the spec is an outcome to mend, never a crash of the run
+        mutant.outcome, mutant.why = "spec_fault", f"{SPEC_FAULT} replaying it through legal_moves ({type(error).__name__}: {error})"
+        return
     mutant.outcome = "still_legal" if offered else "missed"
     mutant.why = why
 
 
-KEPT_OUTCOMES = ("missed", "flagged_without_rule")
-"""The outcomes whose mutants :func:`keep` writes out: the verifier's gaps."""
+KEPT_OUTCOMES = ("missed", "flagged_without_rule", "spec_fault")
+"""The outcomes whose mutants :func:`keep` writes out: the verifier's gaps, and the spec's faults."""
 
 
 def keep(report: MutationReport, folder: Path) -> list[Path]:

@@ -46,6 +46,10 @@ class Report(msgspec.Struct, omit_defaults=True):
     (``info`` findings, kept apart from ``findings``: they never change the verdict)."""
 
 
+SPEC_FAULT = "the spec failed"
+"""How the message of a finding for a fault of the spec (an error it raised) starts."""
+
+
 def _no_game(*_args: Any) -> list[Ruling]:
     """Stands for the game's hooks until the header has named the game."""
     raise AssertionError("an event was visited before the header named a game")
@@ -127,7 +131,7 @@ class Verifier(Visitor[Report]):
         try:
             self.state = game.setup(setup)
         except Exception as error:  # noqa: BLE001 - reported as any fault of the spec is
-            return self._fault(None, 1, error)
+            return self._fault(None, 1, error, "setting up the game")
         if self.timeline is not None:
             self.timeline.start(game, self.state)
         for ruling in setup.rulings:
@@ -169,14 +173,14 @@ class Verifier(Visitor[Report]):
             return self._fault(event.seq, line, error)
         return True
 
-    def _fault(self, seq: int | None, line: int | None, error: Exception) -> bool:
+    def _fault(self, seq: int | None, line: int | None, error: Exception, where: str = "on this event") -> bool:
         """The spec failed on an event (an exception, not a ruling): a fault of the spec,
-        not of the log. It is an ``unverifiable`` finding at that event, naming the error;
-        the findings made before it stand, and judging stops there (the state the spec left
-        half changed is not judged further)."""
+        not of the log. It is an ``unverifiable`` finding at that event, naming the error
+        (its message starts with :data:`SPEC_FAULT`); the findings made before it stand, and
+        judging stops there (the state the spec left half changed is not judged further)."""
         self.findings.append(Finding(seq, line, "unverifiable", None,
-                                     f"the spec failed on this event ({type(error).__name__}: {error}); this is a fault "
-                                     "of the spec, not of the log: the events before it were judged, those after it are not"))
+                                     f"{SPEC_FAULT} {where} ({type(error).__name__}: {error}); this is a fault of the "
+                                     "spec, not of the log: what came before it was judged, what comes after it is not"))
         self.faulted = True
         return False
 
@@ -228,7 +232,7 @@ class Verifier(Visitor[Report]):
                 for ruling in self.game.finish(self.state):
                     self._record(None, None, ruling)  # type: ignore[arg-type]
             except Exception as error:  # noqa: BLE001 - as in visit: the findings made stand
-                self._fault(None, None, error)
+                self._fault(None, None, error, "at the end of the log")
 
     def _view(self) -> dict[str, Any] | None:
         """The game's view of the state now, for a finding or the report; ``None`` without a
