@@ -877,7 +877,110 @@ def test_a_static_the_spec_cannot_read_leaves_the_view_whole() -> None:
     name = bak.character.name
     assert name is not None
     printed = state.cards[name]
-    odd = CardDef(name, "Character", "If you have four or more Hero cards in play, +300 [B].", traits=printed.traits, stats=printed.stats)
+    odd = CardDef(name, "Character", "If you control Ember Warden, +300 [B].", traits=printed.traits, stats=printed.stats)
     state.cards = CardDatabase("test", "bakugan", 1, [c for c in state.cards if c.name != name] + [odd])
     team = GAME.view(state)["players"][player]["team"]
     assert team[bak.name]["bpower"] is None and team[bak.name]["damage"] is None
+
+
+# ------------------------------------------------------------------ conditions (decision 33)
+
+def _condition(text: str, card_type: str = "Action") -> Any:
+    """The first condition of an invented card text."""
+    from grammar import ast as A
+    from grammar.parser import parse
+    from tests.grammar_support import walk
+
+    return next(node for node in walk(parse(text, "bakugan", card_type=card_type)) if isinstance(node, A.Condition))
+
+
+def test_d33_a_condition_counts_your_heroes_energy_discards_and_open_bakugan() -> None:
+    """Decision 33, 3.7.2, 4.6.1: "you have N or more Heroes / Energy cards in play" counts
+    the player's Heroes and energized cards, "N or more cards in your discard pile" the
+    pile, "only one open Bakugan" the open ones. Before, each was unmodelled."""
+    state = state_where(window("power"))
+    a, b = state.players
+    side = state.sides[a]
+    heroes = _condition("If you have two or more Heroes in play, draw a card.")
+    side.heroes.clear()
+    hero(state, a, "Wren Halloway")
+    hero(state, b, "Wren Halloway")
+    hero(state, b, "Wren Halloway")  # the other player's Heroes do not count
+    assert not B.condition_holds(state, a, heroes, {})
+    hero(state, a, "Wren Halloway")
+    assert B.condition_holds(state, a, heroes, {})
+    energized = _condition("If you have 4 or more Energy cards in play, draw a card.")
+    energy(state, a, 3)
+    assert not B.condition_holds(state, a, energized, {})
+    energy(state, a, 4)
+    assert B.condition_holds(state, a, energized, {})
+    discards = _condition("If there are 5 or more cards in your discard pile, draw a card.")
+    side.discard.cards.clear()
+    for _ in range(4):
+        side.discard.add(state.new_card("Tidebreak", a, state.cards["Tidebreak"]))
+    assert not B.condition_holds(state, a, discards, {})
+    side.discard.add(state.new_card("Tidebreak", a, state.cards["Tidebreak"]))
+    assert B.condition_holds(state, a, discards, {})
+    alone = _condition("Draw a card if you only have one open Bakugan.")
+    team = list(side.team.values())
+    for bak in team:
+        bak.open = False
+    assert not B.condition_holds(state, a, alone, {})
+    team[0].open = True
+    assert B.condition_holds(state, a, alone, {})
+    team[1].open = True
+    assert not B.condition_holds(state, a, alone, {})
+
+
+def test_d33_a_condition_on_a_held_bakucore_reads_the_bakugan_meant() -> None:
+    """Decision 33, 6.5.2: "that Bakugan is holding [SD]" tests the BakuCores the Bakugan
+    the effect is about holds; "it is holding" in a Bakugan's own text, that Bakugan."""
+    state = state_where(window("power"))
+    player = state.players[0]
+    bak = next(iter(state.sides[player].team.values()))
+    slot, (icon, _owner) = next(iter(sorted(state.field_cores.items())))
+    other_icon = next(i for i in ("SD", "FT", "FF", "BR") if i != icon)
+    that = _condition(f"+200 [B]. If that Bakugan is holding [{icon}], draw two cards.")
+    it = _condition(f"When this opens, if it is holding a [{icon}], draw a card.", "Evo")
+    elsewhere = _condition(f"+200 [B]. If that Bakugan is holding [{other_icon}], draw two cards.")
+    bak.holding = []
+    assert not B.condition_holds(state, player, that, {"implied": (player, bak.name)})
+    bak.holding = [slot]
+    assert B.condition_holds(state, player, that, {"implied": (player, bak.name)})
+    assert B.condition_holds(state, player, it, {"self": (player, bak.name)})
+    assert not B.condition_holds(state, player, elsewhere, {"implied": (player, bak.name)})
+    with pytest.raises(B.Unmodelled, match="not known here"):  # no Bakugan named: never guessed
+        B.condition_holds(state, player, that, {})
+
+
+def test_d33_an_action_tests_its_condition_as_it_completes() -> None:
+    """Decision 33 through a whole completion: with two Heroes in play, the invented Action
+    asks for a draw; with one, it does not."""
+    def heroes(count: int) -> Callable[[BakuganState], None]:
+        def arrange(s: BakuganState) -> None:
+            s.sides[holder(s)].heroes.clear()
+            for _ in range(count):
+                hero(s, holder(s), "Wren Halloway")
+        return arrange
+
+    state, player, _other = _completing("If you have two or more Heroes in play, draw a card.", heroes(2))
+    need = state.resolution.need if state.resolution else None
+    assert need is not None and need.kind == "draw" and need.player == player
+    state, player, _other = _completing("If you have two or more Heroes in play, draw a card.", heroes(1))
+    assert state.resolution is None or state.resolution.need is None
+
+
+def test_d33_lint_names_the_conditions_the_spec_cannot_test() -> None:
+    """Decision 33: a condition the spec does not read (a Damage Rating reached, a card
+    chosen by when it was played) is named by ``unsupported``, so lint notes the card and
+    the simulator leaves it out, before any replay reaches it; a condition it reads is not."""
+    traits = ["Aquos"]
+    cards = CardDatabase("test", "bakugan", 1, [
+        CardDef("Rising Tide", "Action", "+2 [Damage Rating]. If the Bakugan's [Damage Rating] becomes 8 or greater, draw two cards.",
+                traits=traits, cost=0),
+        CardDef("Late Bloom", "Action", "Destroy a Hero that was not played this turn.", traits=traits, cost=0),
+        CardDef("Full House", "Action", "If you have two or more Heroes in play, draw a card.", traits=traits, cost=0),
+    ])
+    assert "the condition Damage Rating >= 8 is not modelled" == GAME.unsupported(cards, "Rising Tide")
+    assert "the selection condition played not this turn is not modelled" == GAME.unsupported(cards, "Late Bloom")
+    assert GAME.unsupported(cards, "Full House") is None

@@ -10,8 +10,8 @@ raises :class:`Unmodelled`, which the verifier reports as unverifiable.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any, Final
+from collections.abc import Callable, Iterator
+from typing import Any, Final, cast
 
 from grammar import ast as A
 from grammar import bakugan_nodes as K
@@ -436,32 +436,105 @@ def cores_held(state: BakuganState, player: str) -> int:
     return sum(len(b.holding) for b in state.sides[player].team.values())
 
 
+ConditionReader = Callable[[BakuganState, str, A.Condition, dict[str, Any]], bool]
+"""Reads one shape of condition now: ``(state, controller, condition, context)``. The context
+names the Bakugan the effect is about (``implied``), the one whose ability it is (``self``),
+the coin's side (``coin``), whether the card counted among the plays is this one
+(``played_self``)."""
+
+
+def _hand_count(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
+    return len(state.sides[controller].hand) == cond.value
+
+
+def _most_cores(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
+    return cores_held(state, controller) > cores_held(state, state.other(controller))
+
+
+def _most_energy(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
+    return len(state.sides[controller].energy) > len(state.sides[state.other(controller)].energy)
+
+
+def _cores_held(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
+    me = ctx.get("self")
+    bak = state.bakugan(*me) if me else None
+    return bak is not None and len(bak.holding) >= cast(int, cond.value)
+
+
+def _plays(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
+    plays = state.flags.plays.get(controller, 0)
+    if cond.of is not None and cond.of.other and ctx.get("played_self"):
+        plays -= 1
+    return plays >= cast(int, cond.value)
+
+
+def _faction(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
+    target = ctx.get("implied")
+    bak = state.bakugan(*target) if target else None
+    return bak is not None and str(cond.value) in factions(state, bak)
+
+
+def _coin(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
+    return ctx.get("coin") == cond.value
+
+
+COUNTED: Final[dict[tuple[str, str], Callable[[BakuganState, str], int]]] = {
+    ("play", "Hero"): lambda state, player: len(state.sides[player].heroes),  # 4.6.1
+    ("play", "Energy"): lambda state, player: len(state.sides[player].energy),  # 3.7.2, 4.6.1: energized cards
+    ("discard pile", "card"): lambda state, player: len(state.sides[player].discard),
+    ("open", "Bakugan"): lambda state, player: sum(1 for bak in state.sides[player].team.values() if bak.open),
+}
+"""What a "you have N (or more) ... in <zone>" condition counts, by zone and type: a
+player's Heroes or Energy cards in the play area, cards in the discard pile, open Bakugan."""
+
+
+def _count_of_yours(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
+    assert cond.of is not None and isinstance(cond.value, int)
+    counted = COUNTED[cond.of.zone or "", cond.of.type](state, controller)
+    return counted >= cond.value if cond.op == ">=" else counted == cond.value
+
+
+def _holding_core(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
+    """6.5.2: a Bakugan holds the BakuCores it opened on; "that Bakugan" is the one the effect is
+    about, "it" (a Bakugan's own text) the Bakugan itself."""
+    named = ctx.get("self") if cond.of is not None and cond.of.quantifier == "it" else ctx.get("implied")
+    bak = state.bakugan(*named) if named else None
+    if bak is None:
+        raise Unmodelled("the Bakugan whose BakuCores the condition tests is not known here")
+    return any(state.field_cores[slot][0] == cond.value for slot in bak.holding if slot in state.field_cores)
+
+
+CONDITIONS: Final[tuple[tuple[Callable[[A.Condition], bool], ConditionReader], ...]] = (
+    (lambda c: c.subject == "count" and c.of is not None and c.of.zone == "hand" and c.op == "==", _hand_count),
+    (lambda c: c.subject == "most" and c.op == "has" and c.value == "BakuCore", _most_cores),
+    (lambda c: c.subject == "most" and c.op == "has" and c.value == "Energy", _most_energy),
+    (lambda c: c.subject == "cores" and c.op == ">=" and isinstance(c.value, int), _cores_held),
+    (lambda c: c.subject == "played" and c.op == ">=" and isinstance(c.value, int), _plays),
+    (lambda c: c.subject == "faction" and c.op == "is", _faction),
+    (lambda c: c.subject == "coin" and c.op == "is", _coin),
+    (lambda c: c.subject == "count" and c.op in (">=", "==") and isinstance(c.value, int) and c.of is not None
+     and c.of.owner == "you" and (c.of.zone or "", c.of.type) in COUNTED, _count_of_yours),
+    (lambda c: c.subject == "holding" and c.op == "has" and c.of is not None and c.of.quantifier in ("that", "the", "it"),
+     _holding_core),
+)
+"""The shapes of condition the spec reads (a test of the shape, its reader): one list for
+:func:`condition_holds` and for :func:`condition_gap`, so that lint knows before any replay
+what the spec cannot test."""
+
+
+def condition_gap(cond: A.Condition) -> str | None:
+    """Why the spec cannot test ``cond`` whatever the state (no reader of its shape), or ``None``."""
+    if any(shape(cond) for shape, _reader in CONDITIONS):
+        return None
+    return f"the condition {cond.subject} {cond.op} {cond.value} is not modelled"
+
+
 def condition_holds(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
     """Whether a condition of card text holds now (6.3.5, 6.4.4, 6.7.1.1: tested when it matters)."""
-    other = state.other(controller)
-    side = state.sides[controller]
-    if cond.subject == "count" and cond.of is not None and cond.of.zone == "hand" and cond.op == "==":
-        return len(side.hand) == cond.value
-    if cond.subject == "most" and cond.op == "has" and cond.value == "BakuCore":
-        return cores_held(state, controller) > cores_held(state, other)
-    if cond.subject == "most" and cond.op == "has" and cond.value == "Energy":
-        return len(side.energy) > len(state.sides[other].energy)
-    if cond.subject == "cores" and cond.op == ">=" and isinstance(cond.value, int):
-        me = ctx.get("self")
-        bak = state.bakugan(*me) if me else None
-        return bak is not None and len(bak.holding) >= cond.value
-    if cond.subject == "played" and cond.op == ">=" and isinstance(cond.value, int):
-        plays = state.flags.plays.get(controller, 0)
-        if cond.of is not None and cond.of.other and ctx.get("played_self"):
-            plays -= 1
-        return plays >= cond.value
-    if cond.subject == "faction" and cond.op == "is":
-        target = ctx.get("implied")
-        bak = state.bakugan(*target) if target else None
-        return bak is not None and str(cond.value) in factions(state, bak)
-    if cond.subject == "coin" and cond.op == "is":
-        return ctx.get("coin") == cond.value
-    raise Unmodelled(f"the condition {cond.subject} {cond.op} {cond.value} is not modelled")
+    for shape, reader in CONDITIONS:
+        if shape(cond):
+            return reader(state, controller, cond, ctx)
+    raise Unmodelled(str(condition_gap(cond)))
 
 
 # ====================================================================== play area

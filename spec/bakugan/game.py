@@ -1286,8 +1286,8 @@ class Bakugan(Game[BakuganState, Event]):
     # ================================================================== simulation hooks
 
     def unsupported(self, cards: CardDatabase, name: str) -> str | None:
-        """Which step of a card's text the spec cannot run (the simulator deals only with cards
-        it runs whole), or ``None``."""
+        """Which step or condition of a card's text the spec cannot run (the simulator deals
+        only with cards it runs whole), or ``None``."""
         tree = cards.tree(name)
         if isinstance(tree, Exception):
             return f"its text does not parse: {tree}"
@@ -1298,13 +1298,19 @@ class Bakugan(Game[BakuganState, Event]):
             node = stack.pop()
             if isinstance(node, UNSUPPORTED_STEPS):
                 return f"the step {type(node).__name__} is not modelled"
-            gap = step_gap(node)
+            if isinstance(node, K.Qualified):  # its conditions test the candidates of a selection
+                gap = next(filter(None, map(T.selection_gap, node.where)), None)
+                stack.append(node.step)
+            elif isinstance(node, A.Condition):  # any other condition is tested on the game state
+                gap = B.condition_gap(node)
+            else:
+                gap = step_gap(node)
+                if isinstance(node, msgspec.Struct):
+                    stack.extend(getattr(node, f) for f in node.__struct_fields__)
+                elif isinstance(node, tuple):
+                    stack.extend(node)
             if gap is not None:
                 return gap
-            if isinstance(node, msgspec.Struct):
-                stack.extend(getattr(node, f) for f in node.__struct_fields__)
-            elif isinstance(node, tuple):
-                stack.extend(node)
         return None
 
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:

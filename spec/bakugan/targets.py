@@ -9,8 +9,9 @@ BakuCore on the Field, a card in play). A ``play`` or ``activate`` event lists o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from grammar import ast as A
 from grammar import bakugan_nodes as K
@@ -114,24 +115,50 @@ def _step(step: Any, where: tuple[A.Condition, ...], found: list[Slot]) -> None:
 
 # ====================================================================== candidates
 
+def _cost_at_most(state: BakuganState, obj: Any, cond: A.Condition) -> bool:
+    if isinstance(obj, QueueItem):
+        defn = getattr(obj.source, "defn", None)
+        cost = B.printed_cost(defn, obj.context.get("x"))  # 1.8.1.2.2: X as paid in the batch
+    else:
+        cost = B.printed_cost(getattr(obj, "defn", None))  # 1.8.1.2.1: X is zero in play
+    return cost <= cast(int, cond.value)
+
+
+def _not_opened_now(state: BakuganState, obj: Any, cond: A.Condition) -> bool:
+    _player, bak = obj
+    return bool(bak.opened_turn != state.turn)
+
+
+def _not_energy(state: BakuganState, obj: Any, cond: A.Condition) -> bool:
+    return True  # Energy cards are never candidates of a card in play
+
+
+SELECTIONS: Final[tuple[tuple[Callable[[A.Condition], bool], Callable[[BakuganState, Any, A.Condition], bool]], ...]] = (
+    (lambda c: c.subject == "cost" and c.op == "<=" and isinstance(c.value, int), _cost_at_most),
+    (lambda c: c.subject == "opened" and c.op == "not", _not_opened_now),
+    (lambda c: c.subject == "type" and c.op == "not", _not_energy),
+)
+"""The shapes of condition a selection may carry (``Qualified.where``) that the spec reads
+(a test of the shape, its reader): one list for :func:`_meets` and :func:`selection_gap`."""
+
+
+def selection_gap(cond: A.Condition) -> str | None:
+    """Why the spec cannot test ``cond`` on a candidate whatever the state, or ``None``."""
+    if any(shape(cond) for shape, _reader in SELECTIONS):
+        return None
+    return f"the selection condition {cond.subject} {cond.op} {cond.value} is not modelled"
+
+
 def _meets(state: BakuganState, obj: Any, where: tuple[A.Condition, ...]) -> bool:
+    """Whether a candidate meets every condition of a selection."""
     for cond in where:
-        if cond.subject == "cost" and cond.op == "<=" and isinstance(cond.value, int):
-            if isinstance(obj, QueueItem):
-                defn = getattr(obj.source, "defn", None)
-                cost = B.printed_cost(defn, obj.context.get("x"))  # 1.8.1.2.2: X as paid in the batch
-            else:
-                cost = B.printed_cost(getattr(obj, "defn", None))  # 1.8.1.2.1: X is zero in play
-            if cost > cond.value:
-                return False
-        elif cond.subject == "opened" and cond.op == "not":
-            _player, bak = obj
-            if bak.opened_turn == state.turn:
-                return False
-        elif cond.subject == "type" and cond.op == "not":
-            continue  # Energy cards are never candidates of a card in play
+        for shape, reader in SELECTIONS:
+            if shape(cond):
+                if not reader(state, obj, cond):
+                    return False
+                break
         else:
-            raise B.Unmodelled(f"the selection condition {cond.subject} {cond.op} {cond.value} is not modelled")
+            raise B.Unmodelled(str(selection_gap(cond)))
     return True
 
 
