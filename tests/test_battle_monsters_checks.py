@@ -786,3 +786,17 @@ def test_a_choice_given_to_each_player_is_unverifiable_not_the_first_players() -
     res = Resolution(state.players[0], Src(-1, "Scroll of Plenty", state.players[0], "spell"), [Frame(())])
     with pytest.raises(B.Unmodelled):
         GAME.effects.do_may(state, res, A.May("each", (A.Draw("each", 1),)))
+
+
+def test_a_step_for_a_chosen_player_is_unverifiable_not_both_players() -> None:
+    """A discard (or draw) by "any player" is by one player of the controller's choice; the
+    spec does not model that choice, so it is unverifiable. Before, the step went to both
+    players, as ``who`` names both for a filter ("any player's card")."""
+    from grammar import ast as A
+
+    state = state_where(lambda s: s.stage == "turn")
+    res = Resolution(state.players[0], Src(-1, "Scroll of Plenty", state.players[0], "spell"), [Frame(())])
+    for step in (A.Discard("any", 1), A.Draw("any", 1)):
+        with pytest.raises(B.Unmodelled, match="controller's choice"):
+            getattr(GAME.effects, f"do_{step.__struct_config__.tag}")(state, res, step)
+    assert B.who(state, state.players[0], "any") == [state.players[0], state.players[1]]  # as a filter: either's cards

@@ -298,6 +298,15 @@ def one_player(state: BattleMonstersState, controller: str, w: str | None, holde
     return sole_player(who(state, controller, w, holder), w, Unmodelled)
 
 
+def takers(state: BattleMonstersState, controller: str, w: str | None, holder: OnField | None = None) -> list[str]:
+    """The players who take a step (draw, discard, lose lives...), in turn: :func:`who`, but
+    ``any`` (one player of the controller's choice) is not modelled, where :func:`who`, which
+    also filters whose cards a selection may take, gives both players."""
+    if w == "any":
+        raise Unmodelled("a step for one player of the controller's choice is not modelled")
+    return who(state, controller, w, holder)
+
+
 def who(state: BattleMonstersState, controller: str, w: str | None, holder: OnField | None = None) -> list[str]:
     """The players a ``Who`` names, relative to the controller of the effect."""
     if w in (None, "you", "controller"):

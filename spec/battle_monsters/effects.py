@@ -159,7 +159,7 @@ class Effects:
     @BOOK.encodes("BM.actions.draw.effects", what="effect draws are asked of the log and do not end the turn")
     def do_draw(self, state: BattleMonstersState, res: Resolution, step: A.Draw) -> Need | None:
         ctx = ctx_of(state, res)
-        players = B.who(state, res.controller, step.player, ctx.holder)
+        players = B.takers(state, res.controller, step.player, ctx.holder)
         n = B.number(state, step.amount, ctx)
         for player in reversed(players[1:]):
             res.push((A.Draw("you" if player == res.controller else "opponent", n),))
@@ -170,7 +170,7 @@ class Effects:
 
     def do_discard(self, state: BattleMonstersState, res: Resolution, step: A.Discard) -> Need | None:
         ctx = ctx_of(state, res)
-        players = B.who(state, res.controller, step.player, ctx.holder)
+        players = B.takers(state, res.controller, step.player, ctx.holder)
         n = B.number(state, step.amount, ctx)
         for player in reversed(players[1:]):
             res.push((A.Discard("you" if player == res.controller else "opponent", n),))
@@ -283,7 +283,7 @@ class Effects:
     def do_battle_monsters_lives(self, state: BattleMonstersState, res: Resolution, step: N.Lives) -> Need | None:
         ctx = ctx_of(state, res)
         delta = B.number(state, step.delta, ctx)
-        for player in B.who(state, res.controller, step.player, ctx.holder):
+        for player in B.takers(state, res.controller, step.player, ctx.holder):
             self.game.change_lives(state, player, delta)
             if state.stage == "over":
                 res.frames.clear()
@@ -295,7 +295,7 @@ class Effects:
         for cost in step.cost:
             if not isinstance(cost, N.Lives):
                 raise B.Unmodelled(f"{res.source.name}: a cost of {type(cost).__name__} is not modelled")
-            for player in B.who(state, res.controller, cost.player, ctx.holder):
+            for player in B.takers(state, res.controller, cost.player, ctx.holder):
                 if state.sides[player].lives < -B.number(state, cost.delta, ctx):
                     return None  # the cost cannot be paid in full: nothing happens
         res.push(step.effect)
@@ -303,7 +303,7 @@ class Effects:
         return None
 
     def do_battle_monsters_skip_turn(self, state: BattleMonstersState, res: Resolution, step: N.SkipTurn) -> Need | None:
-        for player in B.who(state, res.controller, step.player, ctx_of(state, res).holder):
+        for player in B.takers(state, res.controller, step.player, ctx_of(state, res).holder):
             state.sides[player].skips += 1
         return None
 
