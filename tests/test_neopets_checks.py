@@ -481,3 +481,46 @@ def test_each_player_discards_one_after_the_other() -> None:
     assert pushed == [A.Discard("opponent", 1, None)]
     with pytest.raises(B.Unmodelled):  # a step for every player that is not split is reported, never run for one
         GAME.effects.do_scrap(state, Resolution(state.active, None, []), A.Scrap("each", 1))
+
+
+def test_lint_names_what_the_spec_cannot_run_before_a_replay_reaches_it() -> None:
+    """``unsupported`` names a step the spec does not carry out (negating a Neopet's abilities
+    once, not as a passive ability: 8.20.6b) and a condition it cannot test (a passive ability
+    reading a roll's result, when no roll is made), so lint notes the card and the simulator
+    leaves it out; the same texts the spec runs are not named. Before, every card whose text
+    parsed was taken as run, and such a card was found out only as a replay reached it."""
+    from spec.neopets import board as B
+
+    cards = CardDatabase("test", "neopets", 1, [
+        CardDef("Hush Cake", "Food", "Negate the abilities of your opponent's Neopet."),
+        CardDef("Hush Charm", "Equipment", "Negate the abilities of your opponent's Neopet."),
+        CardDef("Lucky Glove", "Equipment", "While the result is 5 or more, your Neopet gets +2 Attack."),
+        CardDef("Lucky Tart", "Food", "Roll a d6. If the result is 5 or more, draw a card."),
+    ])
+    assert "passive ability only (8.20.6b)" in (GAME.unsupported(cards, "Hush Cake") or "")
+    assert GAME.unsupported(cards, "Hush Charm") is None
+    assert "no roll can give its number" in (GAME.unsupported(cards, "Lucky Glove") or "")
+    assert GAME.unsupported(cards, "Lucky Tart") is None
+    state = next(s for s in _states(1) if s.stage == "turn").copy()
+    glove = cards.tree("Lucky Glove")
+    condition = glove.abilities[0].condition  # type: ignore[union-attr]
+    with pytest.raises(B.Unmodelled):  # what the note foretells: the test cannot be made in play
+        B.condition_holds(state, state.players[0], condition, {})
+
+
+def test_every_subject_lint_takes_as_read_is_read() -> None:
+    """``board.MEASURED`` (what ``condition_gap`` takes as read) and ``condition_holds`` agree:
+    each subject it lists is measured, and one it does not is refused by both."""
+    from grammar import ast as A
+    from spec.neopets import board as B
+
+    state = next(s for s in _states(1) if s.stage == "turn" and all(s.sides[p].neopet for p in s.players)).copy()
+    player = state.players[0]
+    for subject in B.MEASURED:
+        cond = A.Condition(subject, "has" if subject == "controls" else ">=", "Faerie" if subject == "controls" else 1)
+        assert B.condition_gap(cond, after_roll=True) is None
+        assert isinstance(B.condition_holds(state, player, cond, {"result": 3}), bool)
+    odd = A.Condition("weather", ">=", 1)
+    assert "no meaning" in (B.condition_gap(odd, after_roll=True) or "")
+    with pytest.raises(B.Unmodelled, match="no meaning"):
+        B.condition_holds(state, player, odd, {})

@@ -513,6 +513,34 @@ def amount(value: A.Amount, variables: dict[str, object]) -> int:
     raise Unmodelled(f"the spec cannot evaluate {value.name!r} here")
 
 
+MEASURED: Final = ("result", "damage", "cards", "map_pieces", "controls", *STAT_KEYS)
+"""The subjects :func:`condition_holds` measures."""
+
+COMPARISONS: Final = (">=", "<=", "==")
+"""The comparisons it makes (``controls`` tests a kind of card, not a number)."""
+
+
+def condition_gap(cond: A.Condition, after_roll: bool) -> str | None:
+    """Why :func:`condition_holds` cannot test ``cond`` whatever the state, or ``None``.
+
+    ``after_roll``: the condition is one an effect tests as it resolves, which may read what
+    its roll showed; any other (of a passive ability, of when a card may be queued) has no
+    roll to read.
+    """
+    subject, value = cond.subject, cond.value
+    if subject not in MEASURED:
+        return f"the spec has no meaning for the condition {subject!r}"
+    if subject == "controls":
+        return None
+    if not isinstance(value, int | A.Var):
+        return f"the spec cannot compare {subject!r} with {value!r}"
+    if cond.op not in COMPARISONS:
+        return f"the spec has no meaning for the comparison {cond.op!r}"
+    if not after_roll and (subject == "result" or isinstance(value, A.Var)):
+        return f"the condition on {subject!r} is not tested as an effect resolves, so no roll can give its number"
+    return None
+
+
 def condition_holds(state: NeopetsState, controller: str, cond: A.Condition, variables: dict[str, object]) -> bool:
     """Whether a condition of card text holds now."""
     subject = cond.subject

@@ -22,6 +22,25 @@ if TYPE_CHECKING:
 cite = BOOK.cite
 
 
+def step_gap(step: object) -> str | None:
+    """What of an effect's ``step`` the spec does not carry out whatever the state, or
+    ``None``: one list for the handlers (which raise it as :class:`~spec.neopets.board.Unmodelled`)
+    and for ``Neopets.unsupported`` (so lint notes the card before any replay plays it)."""
+    if isinstance(step, A.Search) and step.zone != "Main Deck":
+        return f"searching the {step.zone} is not modelled"
+    if isinstance(step, A.Send) and step.what.quantifier not in ("this", "target") and step.what.zone != "Codestone Slots":
+        return f"sending {step.what.quantifier} {step.what.type} is not modelled"
+    if isinstance(step, A.Negate) and step.target.zone != "queue":
+        return "negating a Neopet's abilities is modelled as a passive ability only (8.20.6b)"
+    return None
+
+
+def _refuse_gap(step: object) -> None:
+    gap = step_gap(step)
+    if gap is not None:
+        raise B.Unmodelled(gap)
+
+
 class Effects:
     """Step handlers for the interpreter, bound to the game for damage and round ends."""
 
@@ -59,8 +78,7 @@ class Effects:
 
     def do_search(self, state: NeopetsState, res: Resolution, step: A.Search) -> Need | None:
         player = B.one_player(state, res.controller, step.player)
-        if step.zone != "Main Deck":
-            raise B.Unmodelled(f"searching the {step.zone} is not modelled")
+        _refuse_gap(step)
         res.push((A.Shuffle("you" if player == res.controller else "opponent"),))
         return Need("search", player, 1, cite("8.20.9a"), step.what)
 
@@ -89,7 +107,7 @@ class Effects:
             if B.level(state, player) == 0:
                 return None
             return Need("select", player, 1, cite("8.20.3b"), sel)
-        raise B.Unmodelled(f"sending {sel.quantifier} {sel.type} is not modelled")
+        raise B.Unmodelled(str(step_gap(step)))
 
     def do_attach(self, state: NeopetsState, res: Resolution, step: A.Attach) -> Need | None:
         player = B.one_player(state, res.controller, step.what.owner)
@@ -154,8 +172,7 @@ class Effects:
 
     @BOOK.encodes("8.20.6a", "8.20.13b", what="a negated card or ability leaves the queue without resolving")
     def do_negate(self, state: NeopetsState, res: Resolution, step: A.Negate) -> Need | None:
-        if step.target.zone != "queue":
-            raise B.Unmodelled("negating a Neopet's abilities is modelled as a passive ability only (8.20.6b)")
+        _refuse_gap(step)
         for target in res.item.targets if res.item is not None else ():
             if target in state.queue.items:
                 state.queue.items.remove(target)

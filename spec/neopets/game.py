@@ -37,7 +37,7 @@ from spec.neopets import board as B
 from spec.neopets import conflicts as NC
 from spec.neopets import events as E
 from spec.neopets.actions import BOOK
-from spec.neopets.effects import Effects
+from spec.neopets.effects import Effects, step_gap
 from spec.neopets.state import ActiveNeopet, Move, NeopetsState, Side
 from spec.neopets.turn import NEXT_WINDOW, TURN, WINDOWS
 
@@ -1163,6 +1163,36 @@ class Neopets(Game[NeopetsState, Event]):
             state.queue.add(item)
 
     # ================================================================== simulation hooks
+
+    def unsupported(self, cards: Any, name: str) -> str | None:
+        """Which step or condition of a card's text the spec cannot run whatever the state
+        (:func:`~spec.neopets.effects.step_gap`, :func:`~spec.neopets.board.condition_gap`), or
+        ``None``: lint notes such a card, and a replay playing it is unverifiable there."""
+        tree = cards.tree(name)
+        if isinstance(tree, Exception):
+            return f"its text does not parse: {tree}"
+        if A.unknown_parts(tree):
+            return "parts of its text are not covered by the grammar"
+        stack: list[tuple[Any, bool, bool]] = [(tree, False, False)]  # (node, in a passive ability, tested after a roll)
+        while stack:
+            node, passive, after_roll = stack.pop()
+            if isinstance(node, A.Condition):
+                gap = B.condition_gap(node, after_roll)
+            elif isinstance(node, A.Negate) and passive:
+                gap = None  # a passive negation is read as one (8.20.6b)
+            else:
+                gap = step_gap(node)
+            if gap is not None:
+                return gap
+            if isinstance(node, A.If):  # an effect tests it as it resolves: a roll just made may be read
+                stack.append((node.condition, passive, True))
+                stack.extend((part, passive, False) for part in (node.then, node.otherwise))
+            elif isinstance(node, msgspec.Struct):
+                inside = passive or isinstance(node, A.Passive)
+                stack.extend((getattr(node, f), inside, False) for f in node.__struct_fields__)
+            elif isinstance(node, tuple):
+                stack.extend((part, passive, False) for part in node)
+        return None
 
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
         """A random registered decklist within the construction rules (1.1-1.5, 7.1.3)."""
