@@ -767,3 +767,23 @@ def test_each_player_discards_one_after_the_other() -> None:
     assert pushed == [A.Discard("opponent", 1, None)]
     with pytest.raises(B.Unmodelled):  # a step for every player that is not split is reported, never run for one
         GAME.effects.do_shuffle(state, Resolution(first, None, []), A.Shuffle("each"))
+
+
+def test_lint_names_the_steps_the_spec_cannot_carry_out_before_play() -> None:
+    """``unsupported`` names a step the spec does not carry out whatever the state (removing
+    cards from the hand, searching the discard pile, negating a block), so lint notes the card
+    and the simulator leaves it out; the handlers raise the same reason when a replay reaches
+    the step. Before, only the text's parse and its kinds of ability were looked at."""
+    from spec.core.cards import CardDef
+
+    cards = CardDatabase("test", "epic_battles", 1, [
+        CardDef("Palm Sweep", "Block", "Remove two Low blocks from your hand; recover."),
+        CardDef("Grave Call", "Event", "Flip when a combo ends.\nSearch your discard pile for a Special attack and put it into your hand."),
+        CardDef("Wall Breaker", "Event", "Flip when your rival plays a Throw attack.\nNegate that block."),
+        CardDef("Tidy Up", "Block", "Put up to two cards from your discard pile into your energy pile."),
+    ])
+    game = load_game("epic_battles")
+    assert game.unsupported(cards, "Palm Sweep") == "removing cards from the hand is not modelled"
+    assert game.unsupported(cards, "Grave Call") == "searching the discard pile for the hand is not modelled"
+    assert game.unsupported(cards, "Wall Breaker") == "negating that Block is not modelled"
+    assert game.unsupported(cards, "Tidy Up") is None

@@ -390,6 +390,11 @@ def speaks_of_players(state: EpicBattlesState, name: str) -> bool:
     return found
 
 
+def condition_gap(cond: A.Condition) -> str | None:
+    """Why :func:`condition_holds` cannot test ``cond`` whatever the state, or ``None``."""
+    return None if _always_readable(cond) else f"the condition {cond.subject} {cond.op} {cond.value} is not modelled"
+
+
 def _always_readable(cond: A.Condition | None) -> bool:
     """Whether :func:`condition_holds` gives an answer for this condition in every state (it
     only reads the state; what it may fail on is fixed by the condition's words)."""
@@ -800,7 +805,7 @@ def can_reveal(state: EpicBattlesState, player: str, name: str) -> bool:
 
 __all__ = [
     "HEIGHTS", "TRIGGER_EVENTS", "ZONES", "Unmodelled", "abilities", "accepts", "alternative", "attack_prohibited",
-    "blocked_effects", "bound", "can_reveal", "character_allows", "condition_holds", "copy_limit", "cost", "damage",
+    "blocked_effects", "bound", "can_reveal", "character_allows", "condition_gap", "condition_holds", "copy_limit", "cost", "damage",
     "flip_trigger", "follow_ups", "game_allows", "height", "hit_effects", "in_force", "is_character", "keyword",
     "own_steps", "passives", "player_of", "price", "printed", "prohibited", "role", "selects", "speaks_of_players", "spell",
     "text_of", "traits", "triggered_on", "watched", "who",

@@ -15,7 +15,7 @@ carried out under, cited when the log does not give what the text needs).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from grammar import ast as A
 from grammar import epic_battles_nodes as N
@@ -37,6 +37,46 @@ def _rule(res: Resolution) -> str:
 def _uid(res: Resolution, key: str) -> int | None:
     value = res.vars.get(key)
     return value if isinstance(value, int) else None
+
+
+_TOP_TO: Final = {"energy pile": "energy", "hand": "hand", "discard pile": "discard"}
+"""Where a put from the top of a deck may go, and the zone it is."""
+
+
+def step_gap(step: object) -> str | None:
+    """What of an effect's ``step`` the spec does not carry out whatever the state, or
+    ``None``: one list for the handlers (which raise it as :class:`~spec.epic_battles.board.Unmodelled`)
+    and for ``EpicBattles.unsupported`` (so lint notes the card before any replay plays it)."""
+    if isinstance(step, A.Search) and (step.zone != "deck" or step.to != "hand"):
+        return f"searching the {step.zone} for the {step.to} is not modelled"
+    if isinstance(step, A.Reveal) and (step.what.zone != "deck" or step.what.quantifier != "the"):
+        return f"revealing {step.what.describe()} is not modelled"
+    if isinstance(step, N.EpicBattlesPut):
+        sel = step.what
+        if sel.zone == "deck" and sel.quantifier == "the":
+            return None if step.to in _TOP_TO else f"putting the top of a deck into the {step.to} is not modelled"
+        if sel.zone == "discard pile" and sel.quantifier in ("a", "up_to"):
+            return None if step.to in ("hand", "deck bottom", "deck top", "energy pile") else \
+                f"putting cards into the {step.to} is not modelled"
+        return f"putting {sel.describe()} into the {step.to} is not modelled"
+    if isinstance(step, N.EpicBattlesRemove) and step.what.zone != "discard pile":
+        return f"removing cards from the {step.what.zone} is not modelled"
+    if isinstance(step, A.Modify) and step.stat not in ("damage", "cost"):
+        return f"changing {step.stat!r} is not modelled"
+    if isinstance(step, A.Permit) and not (step.subject.type == "player" and step.action == "flip events") \
+            and step.subject.quantifier != "this":
+        return f"a 'can' for {step.subject.describe()} is not modelled"
+    if isinstance(step, A.Negate) and (step.target.quantifier not in ("that", "this") or step.target.type != "Attack"):
+        return f"negating {step.target.describe()} is not modelled"
+    if isinstance(step, A.Delay) and step.when != "end_of_combo":
+        return f"an effect delayed until {step.when!r} is not modelled"
+    return None
+
+
+def _refuse_gap(step: object) -> None:
+    gap = step_gap(step)
+    if gap is not None:
+        raise B.Unmodelled(gap)
 
 
 class Effects:
@@ -85,8 +125,7 @@ class Effects:
 
     def do_search(self, state: EpicBattlesState, res: Resolution, step: A.Search) -> Need | None:
         player = B.one_player(state, res.controller, step.player)
-        if step.zone != "deck" or step.to != "hand":
-            raise B.Unmodelled(f"searching the {step.zone} for the {step.to} is not modelled")
+        _refuse_gap(step)
         if len(state.sides[player].deck) == 0:
             return None
         return Need("search", player, 1, _rule(res), step.what)
@@ -97,34 +136,26 @@ class Effects:
 
     def do_reveal(self, state: EpicBattlesState, res: Resolution, step: A.Reveal) -> Need | None:
         sel = step.what
-        if sel.zone != "deck" or sel.quantifier != "the":
-            raise B.Unmodelled(f"revealing {sel.describe()} is not modelled")
+        _refuse_gap(step)
         player = B.one_player(state, res.controller, sel.owner)
         n = min(B.amount(sel.count), len(state.sides[player].deck))
         res.vars["revealed"] = 0
         return Need("reveal", player, n, _rule(res), "top") if n else None
 
     def do_epic_battles_put(self, state: EpicBattlesState, res: Resolution, step: N.EpicBattlesPut) -> Need | None:
+        _refuse_gap(step)
         sel = step.what
         player = B.one_player(state, res.controller, sel.owner)
-        if sel.zone == "deck" and sel.quantifier == "the":
-            to = {"energy pile": "energy", "hand": "hand", "discard pile": "discard"}.get(step.to)
-            if to is None:
-                raise B.Unmodelled(f"putting the top of a deck into the {step.to} is not modelled")
-            self.game.move_top(state, player, B.amount(sel.count), to, f"put into the {step.to}")
+        if sel.zone == "deck":  # the top of the deck (step_gap)
+            self.game.move_top(state, player, B.amount(sel.count), _TOP_TO[step.to], f"put into the {step.to}")
             return None
-        if sel.zone == "discard pile" and sel.quantifier in ("a", "up_to"):
-            if step.to not in ("hand", "deck bottom", "deck top", "energy pile"):
-                raise B.Unmodelled(f"putting cards into the {step.to} is not modelled")
-            n = min(B.amount(sel.count), self._fitting(state, player, sel))
-            res.vars["put_to"] = step.to
-            return Need("select", player, n, _rule(res), sel, optional=sel.quantifier == "up_to") if n else None
-        raise B.Unmodelled(f"putting {sel.describe()} into the {step.to} is not modelled")
+        n = min(B.amount(sel.count), self._fitting(state, player, sel))  # from the discard pile (step_gap)
+        res.vars["put_to"] = step.to
+        return Need("select", player, n, _rule(res), sel, optional=sel.quantifier == "up_to") if n else None
 
     def do_epic_battles_remove(self, state: EpicBattlesState, res: Resolution, step: N.EpicBattlesRemove) -> Need | None:
+        _refuse_gap(step)
         sel = step.what
-        if sel.zone != "discard pile":
-            raise B.Unmodelled(f"removing cards from the {sel.zone} is not modelled")
         player = B.one_player(state, res.controller, sel.owner)
         n = min(B.amount(sel.count), self._fitting(state, player, sel))
         res.vars["put_to"] = "removed"
@@ -176,8 +207,7 @@ class Effects:
         state.effects_may_change()
 
     def do_modify(self, state: EpicBattlesState, res: Resolution, step: A.Modify) -> Need | None:
-        if step.stat not in ("damage", "cost"):
-            raise B.Unmodelled(f"changing {step.stat!r} is not modelled")
+        _refuse_gap(step)
         if step.stat == "cost" and step.target.quantifier == "this":
             return None  # read when the card was checked and paid for (board.own_steps)
         self._last(state, res, step, step.duration)
@@ -191,8 +221,7 @@ class Effects:
         if step.subject.type == "player" and step.action == "flip events":
             self._last(state, res, step, step.duration)  # weighed against the flip timing by the policy (conflicts.judge_flip)
             return None
-        if step.subject.quantifier != "this":
-            raise B.Unmodelled(f"a 'can' for {step.subject.describe()} is not modelled")
+        _refuse_gap(step)
         return None  # a card's own permission is read when it is checked (board.own_steps)
 
     @BOOK.encodes("EB.link.limit", what="linking is limited only by link effects and by paying: blocked attacks link too")
@@ -207,8 +236,7 @@ class Effects:
         return None
 
     def do_negate(self, state: EpicBattlesState, res: Resolution, step: A.Negate) -> Need | None:
-        if step.target.quantifier not in ("that", "this") or step.target.type != "Attack":
-            raise B.Unmodelled(f"negating {step.target.describe()} is not modelled")
+        _refuse_gap(step)
         uid = _uid(res, step.target.quantifier)
         for strike in state.strikes:
             if strike.card.uid == uid:
@@ -227,8 +255,7 @@ class Effects:
         return Need("may", player, 1, _rule(res), step.steps, optional=True)
 
     def do_delay(self, state: EpicBattlesState, res: Resolution, step: A.Delay) -> Need | None:
-        if step.when != "end_of_combo":
-            raise B.Unmodelled(f"an effect delayed until {step.when!r} is not modelled")
+        _refuse_gap(step)
         state.delayed.append(Delayed(step.when, res.controller, res.source, step.effect))
         return None
 

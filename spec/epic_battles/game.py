@@ -45,7 +45,7 @@ from spec.epic_battles import board as B
 from spec.epic_battles import conflicts as EC
 from spec.epic_battles import events as E
 from spec.epic_battles.actions import BOOK
-from spec.epic_battles.effects import Effects
+from spec.epic_battles.effects import Effects, step_gap
 from spec.epic_battles.state import EpicBattlesState, Job, Move, Occurrence, Side, Strike
 from spec.epic_battles.turn import TURN
 
@@ -1428,9 +1428,19 @@ class EpicBattles(Game[EpicBattlesState, Event]):
         """Which ability of a card's text the spec gives no meaning to (for random decks: a card
         the spec cannot run would make a game it cannot judge), or ``None``."""
         try:
-            B.text_of(EpicBattlesState(("a", "b"), {}, cards, False), name)
+            tree = B.text_of(EpicBattlesState(("a", "b"), {}, cards, False), name)
         except B.Unmodelled as error:
             return str(error)
+        stack: list[Any] = [tree]
+        while stack:  # a step or condition the spec cannot carry out whatever the state
+            node = stack.pop()
+            gap = B.condition_gap(node) if isinstance(node, A.Condition) else step_gap(node)
+            if gap is not None:
+                return gap
+            if isinstance(node, msgspec.Struct):
+                stack.extend(getattr(node, f) for f in node.__struct_fields__)
+            elif isinstance(node, tuple):
+                stack.extend(node)
         return None
 
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
