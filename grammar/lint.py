@@ -6,7 +6,9 @@
     the text does not follow the game's templates (line, column, what was expected);
 ``wording``
     the text parses but is not written the canonical way; ``fix`` holds the canonical
-    text (from the game's renderer), so a designer can paste it;
+    text (from the game's renderer), so a designer can paste it. The canonical form is
+    how the spec reads the text, so the message lists the words of the text it lacks
+    (:func:`left_out`), for the designer to check that none of them carried meaning;
 ``reference``
     a name the text refers to (a card named in quotes, a Location of a Map Piece, a
     Paint Brush...) matches no card of the database;
@@ -178,6 +180,33 @@ def _canonical(tree: CardText, game: str) -> str | None:
         return None
 
 
+_FUNCTION_WORDS = frozenset({
+    "a", "an", "the", "and", "or", "but", "to", "of", "in", "into", "on", "onto", "for", "from", "with", "by", "at", "as",
+    "then", "that", "this", "these", "those", "it", "its", "is", "are", "be", "been", "was", "were",
+})
+"""Words whose absence from a canonical form says nothing about meaning (the templates
+place, drop or change them freely)."""
+
+_WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
+
+
+def left_out(text: str, canonical: str) -> list[str]:
+    """The words of ``text`` (but for :data:`_FUNCTION_WORDS`) that ``canonical`` lacks, each
+    once, in the order they first appear: what the grammar read past. Most are synonyms the
+    templates spell another way ("gets" for "has"); one that carries meaning ("owner's",
+    "order") shows the canonical form, which is what the spec reads, says less than the text."""
+    kept: dict[str, int] = {}
+    for word in _WORDS.findall(canonical.lower()):
+        kept[word] = kept.get(word, 0) + 1
+    out: list[str] = []
+    for word in _WORDS.findall(text.lower()):
+        if kept.get(word, 0) > 0:
+            kept[word] -= 1
+        elif word not in _FUNCTION_WORDS and word not in out:
+            out.append(word)
+    return out
+
+
 def _norm(text: str) -> str:
     return "\n".join(" ".join(line.split()) for line in text.strip().splitlines() if line.strip())
 
@@ -205,7 +234,11 @@ def lint_card(name: str, text: str, game: str, card_type: str | None = None,
         return [LintFinding(name, "parse", "error", f"internal error of the {game} grammar: {error}")]
     canonical = _canonical(tree, game)
     if canonical is not None and _norm(canonical) != _norm(text):
-        findings.append(LintFinding(name, "wording", "warning", "not the canonical wording", fix=canonical))
+        missing = left_out(text, canonical)
+        message = "not the canonical wording" + (
+            f"; the canonical form leaves out {', '.join(map(repr, missing))}: check that it still says what you mean "
+            "(it is how the spec reads the text)" if missing else "")
+        findings.append(LintFinding(name, "wording", "warning", message, fix=canonical))
     if known is not None:
         for reference, partial in referenced_names(tree):
             if not known(reference, partial):

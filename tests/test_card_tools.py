@@ -134,6 +134,19 @@ def test_lint_proposes_the_canonical_wording(runner: CliRunner, tmp_path: Path) 
                       "fix": "Draw two cards."}]
 
 
+def test_lint_names_the_words_the_canonical_wording_leaves_out() -> None:
+    """The canonical form is how the spec reads a text; when it lacks a word of the text that
+    is not a mere function word, the warning names it, so a designer checks the meaning before
+    pasting the fix (here the canonical "your hand" says less than "its owner's hand")."""
+    from grammar.lint import left_out, lint_card
+
+    [finding] = lint_card("Homeward", "Draw a card. Return this to its owner's hand.", "bakugan", "Action")
+    assert finding.kind == "wording" and finding.fix == "Draw a card. Return this to your hand."
+    assert "leaves out \"owner's\"" in finding.message
+    assert left_out("Choose a Hero. Its controller must Energize it.", "Choose a Hero card. Energize it.") == ["controller", "must"]
+    assert left_out("Draw 2 cards.", "Draw two cards.") == []  # no word lost, only spelt another way
+
+
 def test_lint_finds_names_no_card_has(runner: CliRunner, tmp_path: Path) -> None:
     code, found = _lint_file(runner, tmp_path, (
         '[[card]]\nname = "Lost Map"\ntype = "Map Piece"\n'
