@@ -524,3 +524,17 @@ def test_every_subject_lint_takes_as_read_is_read() -> None:
     assert "no meaning" in (B.condition_gap(odd, after_roll=True) or "")
     with pytest.raises(B.Unmodelled, match="no meaning"):
         B.condition_holds(state, player, odd, {})
+
+
+def test_a_passive_the_spec_cannot_test_leaves_the_view_whole() -> None:
+    """An Equipment in play whose passive ability tests a roll's result (no roll is made when
+    stats are read) makes its Neopet's stats unknown: ``null`` in the state a report shows,
+    where building that state raised."""
+    state = next(s for s in _states(1) if s.stage == "turn" and all(s.sides[p].neopet for p in s.players)).copy()
+    player = state.players[0]
+    glove = CardDef("Lucky Glove", "Equipment", "While the result is 5 or more, your Neopet gets +2 Attack.")
+    state.cards = CardDatabase("test", "neopets", 1, [*state.cards, glove])
+    state.sides[player].equipment.append(state.new_card(glove.name, player, glove))
+    state.play_changed()
+    stats = GAME.view(state)["players"][player]["stats"]
+    assert stats["Attack"] is None

@@ -1276,7 +1276,7 @@ class Neopets(Game[NeopetsState, Event]):
             sides[player] = {
                 "neopet": None if neopet is None else neopet.card.name,
                 "damage": None if neopet is None else neopet.damage,
-                "stats": None if neopet is None else {s: B.stat(state, player, s) for s in ("Attack", "Defence", "Agility", "Hit Points")},
+                "stats": None if neopet is None else self._stats_view(state, player),
                 "codestones": [] if neopet is None else [c.name for c in neopet.codestones],
                 "inventory": len(side.inventory), "deck": len(side.deck),
                 "faerie": [c.name for c in side.faerie], "equipment": [c.name for c in side.equipment],
@@ -1286,6 +1286,18 @@ class Neopets(Game[NeopetsState, Event]):
         return {"stage": state.stage, "round": state.round, "turn": state.turn, "active": state.active,
                 "phase": state.node, "window": state.window, "queue": [i.name for i in state.queue.items],
                 "players": sides}
+
+    @staticmethod
+    def _stats_view(state: NeopetsState, player: str) -> dict[str, int | None]:
+        """The stats of a player's Active Neopet; ``None`` for one a passive ability in force
+        makes unknown (its condition is one the spec cannot test): a view never fails."""
+        stats: dict[str, int | None] = {}
+        for name in ("Attack", "Defence", "Agility", "Hit Points"):
+            try:
+                stats[name] = B.stat(state, player, name)
+            except B.Unmodelled:
+                stats[name] = None
+        return stats
 
     def resources(self, state: NeopetsState) -> dict[str, dict[str, int]]:
         """Per player: damage on the Active Neopet, Inventory and Main Deck sizes, Codestones, rounds won."""
