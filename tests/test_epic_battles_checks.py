@@ -787,3 +787,17 @@ def test_lint_names_the_steps_the_spec_cannot_carry_out_before_play() -> None:
     assert game.unsupported(cards, "Grave Call") == "searching the discard pile for the hand is not modelled"
     assert game.unsupported(cards, "Wall Breaker") == "negating that Block is not modelled"
     assert game.unsupported(cards, "Tidy Up") is None
+
+
+def test_a_condition_on_several_players_is_unmodelled_not_the_first_players() -> None:
+    """Whether "each player" is knocked down, or how many cards each holds, is not read as
+    the first player's (as it was): ``condition_holds`` raises ``Unmodelled`` and
+    ``condition_gap`` names it."""
+    from spec.epic_battles import board as B
+
+    state = state_where(lambda s: s.stage != "setup")
+    for cond in (A.Condition("state", "is", "knocked_down", A.Selector("the", "player", owner="each")),
+                 A.Condition("cards", ">=", 1, A.Selector("the", "card", owner="each", zone="hand"))):
+        assert B.condition_gap(cond) is not None
+        with pytest.raises(B.Unmodelled):
+            B.condition_holds(state, state.players[0], cond, {})

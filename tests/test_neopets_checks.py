@@ -538,3 +538,18 @@ def test_a_passive_the_spec_cannot_test_leaves_the_view_whole() -> None:
     state.play_changed()
     stats = GAME.view(state)["players"][player]["stats"]
     assert stats["Attack"] is None
+
+
+def test_a_condition_on_several_players_is_unmodelled_not_the_first_players() -> None:
+    """A condition measuring "each player's" Neopet or Inventory is not read as the first
+    seated player's (as it was): ``condition_holds`` raises ``Unmodelled`` and
+    ``condition_gap`` names it, so lint notes the card."""
+    from grammar import ast as A
+    from spec.neopets import board as B
+
+    state = next(s for s in _states(1) if s.stage == "turn" and all(s.sides[p].neopet for p in s.players)).copy()
+    for subject in ("damage", "Attack", "cards"):
+        cond = A.Condition(subject, ">=", 1, A.Selector("the", "Neopet", owner="each"))
+        assert "'each' players is not modelled" in (B.condition_gap(cond, after_roll=True) or "")
+        with pytest.raises(B.Unmodelled):
+            B.condition_holds(state, state.players[0], cond, {})

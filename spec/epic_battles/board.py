@@ -199,6 +199,10 @@ def one_player(state: EpicBattlesState, controller: str, relative: str | None) -
     return sole_player(who(state, controller, relative), relative, Unmodelled)
 
 
+ONE_PLAYER: Final = (None, "you", "controller", "owner", "opponent", "active", "nonactive")
+"""The relatives :func:`who` reads as one player (any other names both)."""
+
+
 def who(state: EpicBattlesState, controller: str, relative: str | None) -> list[str]:
     """Players meant by ``you``/``opponent``/``each`` from the controller's side."""
     if relative in (None, "you", "controller", "owner"):
@@ -213,8 +217,9 @@ def who(state: EpicBattlesState, controller: str, relative: str | None) -> list[
 
 
 def player_of(state: EpicBattlesState, controller: str, sel: A.Selector | None) -> str:
-    """The one player a ``the player`` selector names."""
-    return who(state, controller, sel.owner if sel is not None else "you")[0]
+    """The one player a ``the player`` selector names (:func:`one_player`: one naming several
+    players is not modelled, never read as the first of them)."""
+    return one_player(state, controller, sel.owner if sel is not None else "you")
 
 
 def kind_matches(defn: CardDef | None, kind: str) -> bool:
@@ -400,6 +405,8 @@ def _always_readable(cond: A.Condition | None) -> bool:
     only reads the state; what it may fail on is fixed by the condition's words)."""
     if cond is None:
         return True
+    if cond.subject in ("state", "cards") and cond.of is not None and cond.of.owner not in ONE_PLAYER:
+        return False  # a test of several players' states or cards (player_of names one)
     if cond.subject == "state":
         return str(cond.value) in ("knocked_down", "launched", "aggressor")
     if cond.subject == "cards":

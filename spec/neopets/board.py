@@ -66,6 +66,10 @@ def one_player(state: NeopetsState, controller: str, relative: str | None) -> st
     return sole_player(who(state, controller, relative), relative, Unmodelled)
 
 
+ONE_PLAYER: Final = (None, "you", "controller", "owner", "opponent", "active", "nonactive")
+"""The relatives :func:`who` reads as one player (any other names both)."""
+
+
 def who(state: NeopetsState, controller: str, relative: str | None) -> list[str]:
     """Players meant by ``you``/``opponent``/``each`` from the controller's side."""
     if relative in (None, "you", "controller", "owner"):
@@ -530,6 +534,8 @@ def condition_gap(cond: A.Condition, after_roll: bool) -> str | None:
     subject, value = cond.subject, cond.value
     if subject not in MEASURED:
         return f"the spec has no meaning for the condition {subject!r}"
+    if subject != "result" and cond.of is not None and cond.of.owner not in ONE_PLAYER:
+        return f"the condition on {subject!r} of {cond.of.owner!r} players is not modelled"
     if subject == "controls":
         return None
     if not isinstance(value, int | A.Var):
@@ -547,20 +553,20 @@ def condition_holds(state: NeopetsState, controller: str, cond: A.Condition, var
     if subject == "result":
         measured = amount(A.Var("result"), variables)
     elif subject == "damage":
-        owner = neopet_owner(state, controller, cond.of or A.Selector("the", "Neopet"))[0]
+        owner = one_player(state, controller, (cond.of.owner if cond.of else None) or "you")  # neopet_owner, for one
         neopet = state.sides[owner].neopet
         measured = 0 if neopet is None else neopet.damage
     elif subject in STAT_KEYS:
-        owner = neopet_owner(state, controller, cond.of or A.Selector("the", "Neopet"))[0]
+        owner = one_player(state, controller, (cond.of.owner if cond.of else None) or "you")  # neopet_owner, for one
         measured = stat(state, owner, subject)
     elif subject == "cards":
-        owner = who(state, controller, cond.of.owner if cond.of else "you")[0]
+        owner = one_player(state, controller, cond.of.owner if cond.of else "you")
         measured = len(state.sides[owner].inventory)
     elif subject == "map_pieces":
-        owner = who(state, controller, cond.of.owner if cond.of else "you")[0]
+        owner = one_player(state, controller, cond.of.owner if cond.of else "you")
         measured = sum(1 for c in state.sides[owner].play_area if c.defn is not None and c.defn.type == "Map Piece")
     elif subject == "controls":
-        owner = who(state, controller, cond.of.owner if cond.of else "you")[0]
+        owner = one_player(state, controller, cond.of.owner if cond.of else "you")
         side = state.sides[owner]
         kinds = [c.defn.type for c in side.faerie + side.equipment + side.play_area.cards if c.defn is not None]
         return (cond.value in kinds) != (cond.op == "not")
