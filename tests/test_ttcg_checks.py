@@ -791,3 +791,20 @@ def test_d29_an_attacker_named_without_its_slot_is_offered_as_the_first() -> Non
     state = fresh(node="battle", fields={"ann": ["Gravelhide Boar", "Gravelhide Boar"]})
     assert E.Attack(0, "ann", "Gravelhide Boar", 0, None) in GAME.legal_moves(state)
     assert GAME.offers(state, E.Attack(0, "ann", "Gravelhide Boar", None, None))
+
+
+def test_lint_names_a_rank_up_from_the_deck_before_play() -> None:
+    """``unsupported`` names a step the spec does not carry out whatever the state (ranking
+    up with a card from the deck: the static reading of such a permission would also ignore
+    the deck), so lint notes the card and the simulator leaves it out; the handler raises the
+    same reason. Before, only steps without a handler, revealed cards and triggers were
+    looked at, and two cards of the public pool were taken as run."""
+    from spec.core.cards import CardDef
+
+    stats = {"rank": "1", "attack": "100", "defense": "100", "element": "Water"}
+    cards = CardDatabase("test", "ttcg", 1, [
+        CardDef("Deep Climber", "Unit (Water)", "Rank up this creature using a creature from your deck.", stats=stats),
+        CardDef("Shore Climber", "Unit (Water)", "Rank up this creature using a water creature.", stats=stats),
+    ])
+    assert GAME.unsupported(cards, "Deep Climber") == "ranking up with a card from the deck is not modelled"
+    assert GAME.unsupported(cards, "Shore Climber") is None

@@ -28,7 +28,7 @@ from spec.bakugan import targets as T
 from spec.bakugan.actions import BOOK
 from spec.bakugan.events import AttackDone, OrElse
 from spec.bakugan.state import BakuganState, EnergyCard, Lasting
-from spec.core.interpreter import Need, Resolution, UnsupportedStep, sole_player
+from spec.core.interpreter import Need, Resolution, UnsupportedStep, refuse, sole_player
 from spec.core.queue import QueueItem
 from spec.core.state import CardObj
 
@@ -89,7 +89,7 @@ class Effects:
 
     @BOOK.encodes("3.5.3.p1", "1.8.1.1.1", "6.8.2", what="a stat change made by an effect lasts the turn, on the Bakugan's top card")
     def do_modify(self, state: BakuganState, res: Resolution, step: A.Modify) -> Need | None:
-        _refuse_gap(step)
+        refuse(step_gap(step), B.Unmodelled)
         delta = B.amount(step.delta, res.vars)
         if step.target.type == "player":
             for player in self._player(state, res, step.target.owner):
@@ -152,7 +152,7 @@ class Effects:
         return Need("discard", player, n, cite("6.7.1.4"), step.what) if n else None
 
     def do_search(self, state: BakuganState, res: Resolution, step: A.Search) -> Need | None:
-        _refuse_gap(step)
+        refuse(step_gap(step), B.Unmodelled)
         player = self._one(state, res, step.player)
         return Need("search", player, 1, cite("6.7.1.4"), step.what)
 
@@ -164,7 +164,7 @@ class Effects:
         return Need("shuffle", player, 1, cite("4.2.2.p2"))
 
     def do_send(self, state: BakuganState, res: Resolution, step: A.Send) -> Need | None:
-        _refuse_gap(step)
+        refuse(step_gap(step), B.Unmodelled)
         if step.what.quantifier == "this":
             if res.item is None or res.item.kind != "card":
                 raise B.Unmodelled(f"moving a card in play to {step.to} is not modelled")
@@ -176,7 +176,7 @@ class Effects:
         return None
 
     def do_bakugan_energize(self, state: BakuganState, res: Resolution, step: K.Energize) -> Need | None:
-        _refuse_gap(step)
+        refuse(step_gap(step), B.Unmodelled)
         sel = step.what
         n = B.amount(sel.count, res.vars)
         for player in self._player(state, res, sel.owner):
@@ -235,7 +235,7 @@ class Effects:
         return None  # looking changes nothing the log can show
 
     def do_bakugan_play(self, state: BakuganState, res: Resolution, step: K.Play) -> Need | None:
-        _refuse_gap(step)
+        refuse(step_gap(step), B.Unmodelled)
         if len(state.sides[res.controller].hand) == 0:
             return None
         return Need("play", res.controller, 1, cite("2.3.3"), step.what, optional=True)
@@ -250,7 +250,7 @@ class Effects:
         return None
 
     def do_attach(self, state: BakuganState, res: Resolution, step: A.Attach) -> Need | None:
-        _refuse_gap(step)
+        refuse(step_gap(step), B.Unmodelled)
         slot = self._chosen(state, res, (id(step), "core"))
         to = self._chosen(state, res, (id(step), "to"))
         bak = state.bakugan(*to) if to else None
@@ -320,7 +320,7 @@ class Effects:
     @BOOK.encodes("6.3.4", what="an optional part of an effect happens only if its player takes it (a decline event refuses)")
     def do_may(self, state: BakuganState, res: Resolution, step: A.May) -> Need | None:
         if step.player == "each":
-            _refuse_gap(step)
+            refuse(step_gap(step), B.Unmodelled)
             self._each(state, res, step)
             return None
         player = self._one(state, res, step.player)
@@ -399,11 +399,6 @@ def step_gap(step: Any) -> str | None:
         return "a choice each player may make with selections of its own is not modelled"
     return None
 
-
-def _refuse_gap(step: Any) -> None:
-    gap = step_gap(step)
-    if gap is not None:
-        raise B.Unmodelled(gap)
 
 
 def _said_to(node: Any, relative: str) -> Any:

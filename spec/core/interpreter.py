@@ -65,6 +65,14 @@ def sole_player(players: list[str], who: str | None, unmodelled: type[Exception]
     return players[0]
 
 
+def refuse(gap: str | None, unmodelled: type[Exception]) -> None:
+    """Raise ``unmodelled`` (the game's exception for what its spec does not model) with
+    ``gap``, what a game's static list (its ``step_gap``) says the spec cannot carry out
+    about a step, if it says anything."""
+    if gap is not None:
+        raise unmodelled(gap)
+
+
 @dataclass(slots=True)
 class Frame:
     steps: tuple[Step, ...]

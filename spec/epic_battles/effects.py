@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Final
 
 from grammar import ast as A
 from grammar import epic_battles_nodes as N
-from spec.core.interpreter import Need, Resolution
+from spec.core.interpreter import Need, Resolution, refuse
 from spec.epic_battles import board as B
 from spec.epic_battles.actions import BOOK
 from spec.epic_battles.state import Delayed, EpicBattlesState, Lasting
@@ -73,11 +73,6 @@ def step_gap(step: object) -> str | None:
     return None
 
 
-def _refuse_gap(step: object) -> None:
-    gap = step_gap(step)
-    if gap is not None:
-        raise B.Unmodelled(gap)
-
 
 class Effects:
     """Step handlers for the interpreter, bound to the game for damage, chipping and rounds."""
@@ -125,7 +120,7 @@ class Effects:
 
     def do_search(self, state: EpicBattlesState, res: Resolution, step: A.Search) -> Need | None:
         player = B.one_player(state, res.controller, step.player)
-        _refuse_gap(step)
+        refuse(step_gap(step), B.Unmodelled)
         if len(state.sides[player].deck) == 0:
             return None
         return Need("search", player, 1, _rule(res), step.what)
@@ -136,14 +131,14 @@ class Effects:
 
     def do_reveal(self, state: EpicBattlesState, res: Resolution, step: A.Reveal) -> Need | None:
         sel = step.what
-        _refuse_gap(step)
+        refuse(step_gap(step), B.Unmodelled)
         player = B.one_player(state, res.controller, sel.owner)
         n = min(B.amount(sel.count), len(state.sides[player].deck))
         res.vars["revealed"] = 0
         return Need("reveal", player, n, _rule(res), "top") if n else None
 
     def do_epic_battles_put(self, state: EpicBattlesState, res: Resolution, step: N.EpicBattlesPut) -> Need | None:
-        _refuse_gap(step)
+        refuse(step_gap(step), B.Unmodelled)
         sel = step.what
         player = B.one_player(state, res.controller, sel.owner)
         if sel.zone == "deck":  # the top of the deck (step_gap)
@@ -154,7 +149,7 @@ class Effects:
         return Need("select", player, n, _rule(res), sel, optional=sel.quantifier == "up_to") if n else None
 
     def do_epic_battles_remove(self, state: EpicBattlesState, res: Resolution, step: N.EpicBattlesRemove) -> Need | None:
-        _refuse_gap(step)
+        refuse(step_gap(step), B.Unmodelled)
         sel = step.what
         player = B.one_player(state, res.controller, sel.owner)
         n = min(B.amount(sel.count), self._fitting(state, player, sel))
@@ -207,7 +202,7 @@ class Effects:
         state.effects_may_change()
 
     def do_modify(self, state: EpicBattlesState, res: Resolution, step: A.Modify) -> Need | None:
-        _refuse_gap(step)
+        refuse(step_gap(step), B.Unmodelled)
         if step.stat == "cost" and step.target.quantifier == "this":
             return None  # read when the card was checked and paid for (board.own_steps)
         self._last(state, res, step, step.duration)
@@ -221,7 +216,7 @@ class Effects:
         if step.subject.type == "player" and step.action == "flip events":
             self._last(state, res, step, step.duration)  # weighed against the flip timing by the policy (conflicts.judge_flip)
             return None
-        _refuse_gap(step)
+        refuse(step_gap(step), B.Unmodelled)
         return None  # a card's own permission is read when it is checked (board.own_steps)
 
     @BOOK.encodes("EB.link.limit", what="linking is limited only by link effects and by paying: blocked attacks link too")
@@ -236,7 +231,7 @@ class Effects:
         return None
 
     def do_negate(self, state: EpicBattlesState, res: Resolution, step: A.Negate) -> Need | None:
-        _refuse_gap(step)
+        refuse(step_gap(step), B.Unmodelled)
         uid = _uid(res, step.target.quantifier)
         for strike in state.strikes:
             if strike.card.uid == uid:
@@ -255,7 +250,7 @@ class Effects:
         return Need("may", player, 1, _rule(res), step.steps, optional=True)
 
     def do_delay(self, state: EpicBattlesState, res: Resolution, step: A.Delay) -> Need | None:
-        _refuse_gap(step)
+        refuse(step_gap(step), B.Unmodelled)
         state.delayed.append(Delayed(step.when, res.controller, res.source, step.effect))
         return None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from grammar import ast as A
-from spec.core.interpreter import Need, Resolution
+from spec.core.interpreter import Need, Resolution, refuse
 from spec.neopets import board as B
 from spec.neopets.actions import BOOK
 from spec.neopets.state import Delayed, Lasting, NeopetsState
@@ -34,11 +34,6 @@ def step_gap(step: object) -> str | None:
         return "negating a Neopet's abilities is modelled as a passive ability only (8.20.6b)"
     return None
 
-
-def _refuse_gap(step: object) -> None:
-    gap = step_gap(step)
-    if gap is not None:
-        raise B.Unmodelled(gap)
 
 
 class Effects:
@@ -78,7 +73,7 @@ class Effects:
 
     def do_search(self, state: NeopetsState, res: Resolution, step: A.Search) -> Need | None:
         player = B.one_player(state, res.controller, step.player)
-        _refuse_gap(step)
+        refuse(step_gap(step), B.Unmodelled)
         res.push((A.Shuffle("you" if player == res.controller else "opponent"),))
         return Need("search", player, 1, cite("8.20.9a"), step.what)
 
@@ -172,7 +167,7 @@ class Effects:
 
     @BOOK.encodes("8.20.6a", "8.20.13b", what="a negated card or ability leaves the queue without resolving")
     def do_negate(self, state: NeopetsState, res: Resolution, step: A.Negate) -> Need | None:
-        _refuse_gap(step)
+        refuse(step_gap(step), B.Unmodelled)
         for target in res.item.targets if res.item is not None else ():
             if target in state.queue.items:
                 state.queue.items.remove(target)

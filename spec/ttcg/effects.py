@@ -23,7 +23,7 @@ import msgspec
 
 from grammar import ast as A
 from grammar import ttcg_nodes as T
-from spec.core.interpreter import Need, Resolution
+from spec.core.interpreter import Need, Resolution, refuse
 from spec.core.state import CardObj
 from spec.ttcg import board as B
 from spec.ttcg.actions import BOOK
@@ -81,6 +81,29 @@ def _count(amount: A.Amount, res: Resolution) -> int:
     if isinstance(value, int):
         return value
     raise B.Unmodelled(f"the number {amount.name!r} is not modelled")
+
+
+def step_gap(step: object) -> str | None:
+    """What of an effect's ``step`` the spec does not carry out whatever the state, or
+    ``None``: one list for the handlers (which raise it as :class:`~spec.ttcg.board.Unmodelled`)
+    and for ``Ttcg.unsupported`` (so lint notes the card before any replay plays it)."""
+    if isinstance(step, T.PlaceUnder) and step.under.quantifier != "this":
+        return "placing cards under a card other than this one is not modelled"
+    if isinstance(step, T.Equip) and step.what.quantifier != "this":
+        return "equipping a card other than this one is not modelled"
+    if isinstance(step, T.RankUp) and step.duration is not None:
+        return "a lasting permission to rank up is not modelled"
+    if isinstance(step, T.RankUp) and (step.using.zone or "hand") != "hand":
+        return f"ranking up with a card from the {step.using.zone} is not modelled"
+    if isinstance(step, T.Redirect) and step.to.quantifier != "this":
+        return "redirecting an attack to a card other than this one is not modelled"
+    if isinstance(step, T.ForEach) and step.event is None and "they" not in (step.what.controller, step.what.owner) \
+            and step.what.zone not in (None, "field"):
+        return f"counting cards in the {step.what.zone} is not modelled"
+    if isinstance(step, A.Delay) and step.when != "end_of_turn":
+        return f"an effect delayed until {step.when} is not modelled"
+    return None
+
 
 
 class Effects:
@@ -241,8 +264,7 @@ class Effects:
             self.game.new_pile(state, card.owner, card, by_effect=True)
 
     def do_ttcg_place_under(self, state: TtcgState, res: Resolution, step: T.PlaceUnder) -> Need | None:
-        if step.under.quantifier != "this":
-            raise B.Unmodelled("placing cards under a card other than this one is not modelled")
+        refuse(step_gap(step), B.Unmodelled)
         if self.source_pile(state, res) is None:
             return None
         return self.choose(state, res, step, step.what, "hand", cite("2.2.6.c.p1"))
@@ -288,8 +310,7 @@ class Effects:
 
     def do_ttcg_equip(self, state: TtcgState, res: Resolution, step: T.Equip) -> Need | None:
         pile = self.source_pile(state, res)
-        if step.what.quantifier != "this":
-            raise B.Unmodelled("equipping a card other than this one is not modelled")
+        refuse(step_gap(step), B.Unmodelled)
         if pile is None or pile.row != "magic":
             return None
         return self.choose(state, res, step, step.to, "field", cite("2.2.5.i.4"))
@@ -351,10 +372,7 @@ class Effects:
         one rank higher than the card it goes on (2.2.6.b), of the kind the text names
         instead of the same type. The player may decline (their hand is hidden).
         """
-        if step.duration is not None:
-            raise B.Unmodelled("a lasting permission to rank up is not modelled")
-        if (step.using.zone or "hand") != "hand":
-            raise B.Unmodelled(f"ranking up with a card from the {step.using.zone} is not modelled")
+        refuse(step_gap(step), B.Unmodelled)
         if not state.sides[res.controller].hand:
             return None
         targets: list[Pile] = []
@@ -373,8 +391,7 @@ class Effects:
         return None
 
     def do_ttcg_redirect(self, state: TtcgState, res: Resolution, step: T.Redirect) -> Need | None:
-        if step.to.quantifier != "this":
-            raise B.Unmodelled("redirecting an attack to a card other than this one is not modelled")
+        refuse(step_gap(step), B.Unmodelled)
         pile = self.source_pile(state, res)
         if state.battle is not None and pile is not None and pile.row == "creature" and state.battle.target is not None:
             state.battle.target = pile.id
@@ -408,10 +425,9 @@ class Effects:
                 steps = tuple(self._for_player(s, who) for s in step.effect)
                 res.push(steps * count)
             return None
+        refuse(step_gap(step), B.Unmodelled)
         count = 0
         for owner, pile in B.piles(state):
-            if step.what.zone not in (None, "field"):
-                raise B.Unmodelled(f"counting cards in the {step.what.zone} is not modelled")
             if B.cards_match(state, pile.card, step.what, res.controller):
                 count += 1
         res.push(tuple(step.effect) * count)
@@ -429,8 +445,7 @@ class Effects:
         return None
 
     def do_delay(self, state: TtcgState, res: Resolution, step: A.Delay) -> Need | None:
-        if step.when != "end_of_turn":
-            raise B.Unmodelled(f"an effect delayed until {step.when} is not modelled")
+        refuse(step_gap(step), B.Unmodelled)
         state.delayed.append(Delayed(state.turn, res.controller, res.source, step.effect))
         return None
 

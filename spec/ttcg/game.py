@@ -46,7 +46,7 @@ from spec.ttcg import board as B
 from spec.ttcg import conflicts as TC
 from spec.ttcg import events as E
 from spec.ttcg.actions import BOOK
-from spec.ttcg.effects import Choice, Effects
+from spec.ttcg.effects import Choice, Effects, step_gap
 from spec.ttcg.state import (
     EDITS,
     EXHAUSTION_LOSS,
@@ -1070,6 +1070,9 @@ class Ttcg(Game[TtcgState, Event]):
                     return "picking among revealed cards is not modelled"
                 if tag in _STEP_TAGS and not hasattr(self.effects, f"do_{tag}"):
                     return f"the step {tag!r} is not modelled"
+                gap = step_gap(node)
+                if gap is not None:
+                    return gap
                 if isinstance(node, A.Trigger) and node.event not in ("destroyed", "discarded", "played", "attacks",
                                                                       "attacked", "turn_begins"):
                     return f"a trigger on {node.event!r} is not modelled"
