@@ -877,7 +877,7 @@ def test_a_static_the_spec_cannot_read_leaves_the_view_whole() -> None:
     name = bak.character.name
     assert name is not None
     printed = state.cards[name]
-    odd = CardDef(name, "Character", "If you control Ember Warden, +300 [B].", traits=printed.traits, stats=printed.stats)
+    odd = CardDef(name, "Character", "If you open on the Reroll, +300 [B].", traits=printed.traits, stats=printed.stats)
     state.cards = CardDatabase("test", "bakugan", 1, [c for c in state.cards if c.name != name] + [odd])
     team = GAME.view(state)["players"][player]["team"]
     assert team[bak.name]["bpower"] is None and team[bak.name]["damage"] is None
@@ -984,3 +984,23 @@ def test_d33_lint_names_the_conditions_the_spec_cannot_test() -> None:
     assert "the condition Damage Rating >= 8 is not modelled" == GAME.unsupported(cards, "Rising Tide")
     assert "the selection condition played not this turn is not modelled" == GAME.unsupported(cards, "Late Bloom")
     assert GAME.unsupported(cards, "Full House") is None
+
+
+def test_d33_a_card_you_control_is_one_of_yours_in_play() -> None:
+    """Decision 33, 4.6.1: "if you control <name>" holds while a card of that name is one of
+    the player's in the play area (a Hero, a team Character or an Evo on it); the other
+    player's copy does not count."""
+    import msgspec
+
+    state = state_where(window("power"))
+    a, b = state.players
+    cond = _condition("If you control Wren Halloway, draw a card.")
+    for side in state.sides.values():
+        side.heroes.clear()
+    hero(state, b, "Wren Halloway")
+    assert not B.condition_holds(state, a, cond, {})
+    hero(state, a, "Wren Halloway")
+    assert B.condition_holds(state, a, cond, {})
+    character = next(iter(state.sides[a].team.values())).character.name
+    assert character is not None
+    assert B.condition_holds(state, a, msgspec.structs.replace(cond, value=character), {})

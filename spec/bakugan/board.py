@@ -494,6 +494,17 @@ def _count_of_yours(state: BakuganState, controller: str, cond: A.Condition, ctx
     return counted >= cond.value if cond.op == ">=" else counted == cond.value
 
 
+def _controls(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
+    """4.6.1: a card "you control" is one of yours in the play area: a Hero, a team Bakugan's
+    Character card or an Evo on it."""
+    side = state.sides[controller]
+    names = {hero.name for hero in side.heroes}
+    for bak in side.team.values():
+        names.add(bak.character.name)
+        names.update(evo.name for evo in bak.evos)
+    return cond.value in names
+
+
 def _holding_core(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
     """6.5.2: a Bakugan holds the BakuCores it opened on; "that Bakugan" is the one the effect is
     about, "it" (a Bakugan's own text) the Bakugan itself."""
@@ -514,6 +525,8 @@ CONDITIONS: Final[tuple[tuple[Callable[[A.Condition], bool], ConditionReader], .
     (lambda c: c.subject == "coin" and c.op == "is", _coin),
     (lambda c: c.subject == "count" and c.op in (">=", "==") and isinstance(c.value, int) and c.of is not None
      and c.of.owner == "you" and (c.of.zone or "", c.of.type) in COUNTED, _count_of_yours),
+    (lambda c: c.subject == "controls" and c.op == "has" and isinstance(c.value, str) and c.of is not None
+     and c.of.owner == "you", _controls),
     (lambda c: c.subject == "holding" and c.op == "has" and c.of is not None and c.of.quantifier in ("that", "the", "it"),
      _holding_core),
 )
