@@ -800,3 +800,19 @@ def test_a_step_for_a_chosen_player_is_unverifiable_not_both_players() -> None:
         with pytest.raises(B.Unmodelled, match="controller's choice"):
             getattr(GAME.effects, f"do_{step.__struct_config__.tag}")(state, res, step)
     assert B.who(state, state.players[0], "any") == [state.players[0], state.players[1]]  # as a filter: either's cards
+
+
+def test_lint_names_the_steps_the_spec_cannot_carry_out_before_play() -> None:
+    """``unsupported`` names a step of a card's text the spec does not carry out whatever the
+    state (a monster taken from the graveyard to the hand; a fusion of one monster), so lint
+    notes the card and the simulator leaves it out; the handlers raise the same reason.
+    Before, only the printed points were looked at."""
+    head = "TRIGGER: When revealed. Single use.\nEFFECT: "
+    cards = CardDatabase("test", "battle_monsters", 1, [
+        CardDef("Grave Robber", "Spell", head + "A monster in your graveyard is returned to your hand."),
+        CardDef("Half Sigil", "Spell", head + "Fuse the special effects of 1 monster together."),
+        CardDef("Grave Door", "Spell", head + "A monster in your graveyard is summoned to the field."),
+    ])
+    assert GAME.unsupported(cards, "Grave Robber") == "Grave Robber: moving cards from the graveyard to the hand is not modelled"
+    assert GAME.unsupported(cards, "Half Sigil") == "Half Sigil: a fusion of anything but two or more chosen monsters is not modelled"
+    assert GAME.unsupported(cards, "Grave Door") is None

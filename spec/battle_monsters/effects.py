@@ -121,6 +121,32 @@ def candidates(state: BattleMonstersState, res: Resolution, need: Need) -> list[
     return out
 
 
+def step_gap(step: object) -> str | None:
+    """What of an effect's ``step`` the spec does not carry out whatever the state, or
+    ``None``: one list for the handlers (which raise it, naming the card, as
+    :class:`~spec.battle_monsters.board.Unmodelled`) and for ``BattleMonsters.unsupported``
+    (so lint notes the card before any replay plays it)."""
+    if isinstance(step, N.SendTo):
+        sel = step.what
+        if (step.to == "field") != (sel.zone == "graveyard"):  # only from the graveyard onto the field
+            return f"moving cards from the {sel.zone} to the {step.to} is not modelled"
+        if step.to not in ("field", "graveyard", "hand"):
+            return f"sending cards to the {step.to} is not modelled"
+    if isinstance(step, N.Fuse) and (step.what.quantifier not in ("a", "chosen") or step.what.count < 2):
+        return "a fusion of anything but two or more chosen monsters is not modelled"
+    if isinstance(step, N.Trade):
+        for cost in step.cost:
+            if not isinstance(cost, N.Lives):
+                return f"a cost of {type(cost).__name__} is not modelled"
+    return None
+
+
+def _refuse_gap(res: Resolution, step: object) -> None:
+    gap = step_gap(step)
+    if gap is not None:
+        raise B.Unmodelled(f"{res.source.name}: {gap}")
+
+
 class Effects:
     """Step handlers for the interpreter, bound to the game for moving cards and ending the game."""
 
@@ -186,9 +212,8 @@ class Effects:
     @BOOK.encodes("BM.monster.loss", "BM.gloss.graveyard", what="effects send cards to the graveyard, to the hand or onto the field")
     def do_battle_monsters_send_to(self, state: BattleMonstersState, res: Resolution, step: N.SendTo) -> Need | None:
         sel = step.what
-        if step.to == "field" or sel.zone == "graveyard":
-            if step.to != "field" or sel.zone != "graveyard":
-                raise B.Unmodelled(f"{res.source.name}: moving cards from the {sel.zone} to the {step.to} is not modelled")
+        _refuse_gap(res, step)
+        if step.to == "field":  # from the graveyard (step_gap)
             return self._choose(state, res, sel, "graveyard", ("raise",))
         if sel.quantifier in ("a", "chosen", "up_to"):
             return self._choose(state, res, sel, "field", ("send", step.to))
@@ -262,8 +287,7 @@ class Effects:
 
     def do_battle_monsters_fuse(self, state: BattleMonstersState, res: Resolution, step: N.Fuse) -> Need | None:
         sel = step.what
-        if sel.quantifier not in ("a", "chosen") or sel.count < 2:
-            raise B.Unmodelled(f"{res.source.name}: fusing {sel.quantifier} cards is not modelled")
+        _refuse_gap(res, step)
         need = self._choose(state, res, sel, "field", ("fuse",))
         if need is not None and len(candidates(state, res, need)) < sel.count:
             return None  # fewer monsters than the fusion needs: nothing happens
@@ -292,9 +316,9 @@ class Effects:
 
     def do_battle_monsters_trade(self, state: BattleMonstersState, res: Resolution, step: N.Trade) -> Need | None:
         ctx = ctx_of(state, res)
+        _refuse_gap(res, step)
         for cost in step.cost:
-            if not isinstance(cost, N.Lives):
-                raise B.Unmodelled(f"{res.source.name}: a cost of {type(cost).__name__} is not modelled")
+            assert isinstance(cost, N.Lives)  # (step_gap)
             for player in B.takers(state, res.controller, cost.player, ctx.holder):
                 if state.sides[player].lives < -B.number(state, cost.delta, ctx):
                     return None  # the cost cannot be paid in full: nothing happens

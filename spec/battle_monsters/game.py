@@ -30,7 +30,7 @@ from spec.battle_monsters import board as B
 from spec.battle_monsters import conflicts as BC
 from spec.battle_monsters import events as E
 from spec.battle_monsters.actions import BOOK
-from spec.battle_monsters.effects import Effects, Src, candidates
+from spec.battle_monsters.effects import Effects, Src, candidates, step_gap
 from spec.battle_monsters.state import (
     DECK_MIN,
     OPENING_HAND,
@@ -821,12 +821,24 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
     # ================================================================== simulation hooks
 
     def unsupported(self, cards: Any, name: str) -> str | None:
-        """A monster whose root prints no attack or defense points in the card file (a public
-        pool gives none): a battle it fights cannot be judged (board.printed_points)."""
+        """Why the spec cannot judge a card whatever the state, or ``None``: a monster whose
+        root prints no attack or defense points in the card file (a public pool gives none),
+        so a battle it fights cannot be judged (board.printed_points); a step of a part's
+        text the spec does not carry out (:func:`~spec.battle_monsters.effects.step_gap`)."""
         for part in B.printed(cards, name) or ():
             missing = B.unprinted_points(part)
             if missing:
                 return f"{part.name} prints no {' or '.join(missing)} points in the card file, so a battle it fights cannot be judged"
+            stack: list[Any] = [cards.tree(part.name)] if part.text.strip() else []
+            while stack:
+                node = stack.pop()
+                gap = step_gap(node)
+                if gap is not None:
+                    return f"{part.name}: {gap}"
+                if isinstance(node, msgspec.Struct):
+                    stack.extend(getattr(node, f) for f in node.__struct_fields__)
+                elif isinstance(node, tuple):
+                    stack.extend(node)
         return None
 
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
