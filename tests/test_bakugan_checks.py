@@ -1004,3 +1004,36 @@ def test_d33_a_card_you_control_is_one_of_yours_in_play() -> None:
     character = next(iter(state.sides[a].team.values())).character.name
     assert character is not None
     assert B.condition_holds(state, a, msgspec.structs.replace(cond, value=character), {})
+
+
+def test_d33_for_each_counts_heroes_plays_and_held_cores() -> None:
+    """Decision 33: "for each" counts what a condition counts (the player's Heroes in play),
+    the BakuCores their Bakugan hold (6.5.2) and the other cards they played this turn (the
+    card whose effect it is left out). Before, each of these was unmodelled."""
+    def arrange(s: BakuganState) -> None:
+        player = holder(s)
+        s.sides[player].pool = 0
+        s.sides[player].heroes.clear()
+        hero(s, player, "Wren Halloway")
+        hero(s, player, "Wren Halloway")
+        slots = sorted(s.field_cores)[:3]
+        for bak, slot in zip(s.sides[player].team.values(), slots, strict=False):
+            bak.holding = [slot]
+
+    state, player, _other = _completing("+1 [Energy] for each Hero card you have in play.", arrange)
+    assert state.sides[player].pool == 2
+    state, player, _other = _completing("+1 [Energy] for each BakuCore that your Bakugan hold.", arrange)
+    assert state.sides[player].pool == B.cores_held(state, player) > 0
+    state, player, _other = _completing("+1 [Energy] for each other card you played this turn.", arrange)
+    assert state.sides[player].pool == state.flags.plays[player] - 1
+
+
+def test_d33_lint_names_a_count_the_spec_cannot_make() -> None:
+    """Decision 33: a "for each" the spec cannot count (Flip cards in a discard pile) is named
+    by ``unsupported``; before, only a replay reaching it found out."""
+    cards = CardDatabase("test", "bakugan", 1, [
+        CardDef("Grave Tally", "Action", "+1 [Energy] for each Flip card in your discard pile.", traits=["Aquos"], cost=0),
+        CardDef("Hero Tally", "Action", "+1 [Energy] for each Hero card you have in play.", traits=["Aquos"], cost=0),
+    ])
+    assert "counting 'count' of each Flip in discard pile is not modelled" == GAME.unsupported(cards, "Grave Tally")
+    assert GAME.unsupported(cards, "Hero Tally") is None

@@ -16,6 +16,7 @@ or the trigger picked); ``x`` (the Energy paid for X, 1.8.1.2.2); ``coin``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
@@ -344,13 +345,8 @@ class Effects:
         return None
 
     def do_bakugan_for_each(self, state: BakuganState, res: Resolution, step: K.ForEach) -> Need | None:
-        count = step.count
-        if count.name == "X":
-            n = int(res.vars.get("x") or 0)
-        elif count.name == "count" and count.of is not None and count.of.type == "Bakugan":
-            n = sum(1 for p, b in B.all_bakugan(state) if B.bakugan_matches(state, res.controller, count.of, p, b))
-        else:
-            raise B.Unmodelled(f"counting {count.name!r} is not modelled")
+        refuse(step_gap(step), B.Unmodelled)
+        n = next(reader(state, res, step.count) for shape, reader in FOR_EACH if shape(step.count))
         for _ in range(n):
             res.push(step.steps)
         return None
@@ -365,6 +361,33 @@ class Effects:
             return handler(state, res, inner)
         finally:
             res.vars.pop("_key", None)
+
+
+def _bakugan_counted(state: BakuganState, res: Resolution, count: A.Var) -> int:
+    assert count.of is not None
+    return sum(1 for p, b in B.all_bakugan(state) if B.bakugan_matches(state, res.controller, count.of, p, b))
+
+
+def _played(state: BakuganState, res: Resolution, count: A.Var) -> int:
+    """The cards the player played this turn; "every other card" leaves out the one whose effect
+    this is, when it was played (decision 33, as the condition on plays does)."""
+    plays = state.flags.plays.get(res.controller, 0)
+    return plays - 1 if count.of is not None and count.of.other and res.vars.get("played_self") else plays
+
+
+FOR_EACH: Final[tuple[tuple[Callable[[A.Var], bool], Callable[[BakuganState, Resolution, A.Var], int]], ...]] = (
+    (lambda v: v.name == "X", lambda state, res, v: int(res.vars.get("x") or 0)),  # 1.8.1.2.2
+    (lambda v: v.name == "count" and v.of is not None and v.of.type == "Bakugan", _bakugan_counted),
+    (lambda v: v.name == "count" and v.of is not None and v.of.owner == "you" and (v.of.zone or "", v.of.type) in B.COUNTED,
+     lambda state, res, v: B.COUNTED[v.of.zone or "", v.of.type](state, res.controller)),  # type: ignore[union-attr]
+    (lambda v: v.name == "count" and v.of is not None and v.of.owner == "you" and v.of.type == "BakuCore" and v.of.zone == "held",
+     lambda state, res, v: B.cores_held(state, res.controller)),  # 6.5.2
+    (lambda v: v.name == "played" and v.of is not None and v.of.owner == "you", _played),
+)
+"""What "for each ..." counts (a test of the count's shape, its reader), one list for the
+handler and :func:`step_gap` (decision 33): X as paid, Bakugan matching the text, the
+player's Heroes or Energy cards in play, discards or open Bakugan (``board.COUNTED``), the
+BakuCores their Bakugan hold, the cards they played this turn."""
 
 
 _MOVES: Final = (("this", "bottom of deck"), ("this", "hand"), ("it", "hand"))
@@ -397,6 +420,8 @@ def step_gap(step: Any) -> str | None:
         return f"attaching {step.what.describe()} is not modelled"
     elif isinstance(step, A.May) and step.player == "each" and T.slots_of(step.steps):
         return "a choice each player may make with selections of its own is not modelled"
+    elif isinstance(step, K.ForEach) and not any(shape(step.count) for shape, _reader in FOR_EACH):
+        return f"counting {step.count.name!r}{f' of {step.count.of.describe()}' if step.count.of else ''} is not modelled"
     return None
 
 
