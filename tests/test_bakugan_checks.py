@@ -1037,3 +1037,34 @@ def test_d33_lint_names_a_count_the_spec_cannot_make() -> None:
     ])
     assert "counting 'count' of each Flip in discard pile is not modelled" == GAME.unsupported(cards, "Grave Tally")
     assert GAME.unsupported(cards, "Hero Tally") is None
+
+
+def test_d33_opening_on_the_effects_own_reroll() -> None:
+    """Decision 33: "if you open on the Reroll" reads how the effect's own Reroll ended, as
+    the spec read the roll: a Bakugan that opened gets the rest, one that missed does not.
+    Before, the condition was unmodelled."""
+    text = "Reroll your Bakugan. If you open on the Reroll, draw a card."
+
+    def rerollable(s: BakuganState) -> bool:
+        player = s.priority.holder
+        return (window("power")(s) and player == s.starting and s.flags.first_roll_done and not s.flags.victor_begun
+                and s.flags.selected.get(player) is not None)
+
+    for opened in (True, False):
+        state = state_where(lambda s: rerollable(s) and all(len(s.sides[p].deck) >= 2 and len(s.sides[p].hand) >= 1
+                                                           for p in s.players))
+        player = holder(state)
+        card = CardDef("Second Throw", "Action", text, traits=["Aquos", "Aurelus", "Darkus", "Haos", "Pyrus", "Ventus"], cost=0)
+        state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, card])
+        state.sides[player].hand.add(state.new_card(card.name, player, card))
+        assert not GAME.apply(state, E.Play(0, player, card.name))
+        assert not GAME.apply(state, E.Pass(0, player))
+        assert not GAME.apply(state, E.Pass(0, state.other(player)))
+        need = state.resolution.need if state.resolution else None
+        assert need is not None and need.kind == "roll" and need.player == player
+        free = next(slot for slot in sorted(state.field_cores) if slot not in {s for p in state.players
+                                                                              for b in state.sides[p].team.values() for s in b.holding})
+        roll = E.Roll(0, player, opened=True, core=free, attached=True) if opened else E.Roll(0, player, opened=False)
+        assert not GAME.apply(state, roll)
+        need = state.resolution.need if state.resolution else None
+        assert (need is not None and need.kind == "draw") == opened, opened

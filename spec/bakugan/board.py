@@ -440,7 +440,7 @@ ConditionReader = Callable[[BakuganState, str, A.Condition, dict[str, Any]], boo
 """Reads one shape of condition now: ``(state, controller, condition, context)``. The context
 names the Bakugan the effect is about (``implied``), the one whose ability it is (``self``),
 the coin's side (``coin``), whether the card counted among the plays is this one
-(``played_self``)."""
+(``played_self``), how the effect's own Reroll ended (``rerolled``: open, missed or none)."""
 
 
 def _hand_count(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
@@ -494,6 +494,15 @@ def _count_of_yours(state: BakuganState, controller: str, cond: A.Condition, ctx
     return counted >= cond.value if cond.op == ">=" else counted == cond.value
 
 
+def _rerolled(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
+    """"If you open on the Reroll": the Reroll this effect made opened its Bakugan (as the spec
+    read the roll); no Reroll made (a can't, nothing to reroll) opened nothing."""
+    rerolled = ctx.get("rerolled")
+    if rerolled is None:
+        raise Unmodelled("the condition on a Reroll is read only after the effect's own Reroll")
+    return bool(rerolled == "open")
+
+
 def _controls(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
     """4.6.1: a card "you control" is one of yours in the play area: a Hero, a team Bakugan's
     Character card or an Evo on it."""
@@ -525,6 +534,7 @@ CONDITIONS: Final[tuple[tuple[Callable[[A.Condition], bool], ConditionReader], .
     (lambda c: c.subject == "coin" and c.op == "is", _coin),
     (lambda c: c.subject == "count" and c.op in (">=", "==") and isinstance(c.value, int) and c.of is not None
      and c.of.owner == "you" and (c.of.zone or "", c.of.type) in COUNTED, _count_of_yours),
+    (lambda c: c.subject == "reroll" and c.op == "is" and c.value == "open", _rerolled),
     (lambda c: c.subject == "controls" and c.op == "has" and isinstance(c.value, str) and c.of is not None
      and c.of.owner == "you", _controls),
     (lambda c: c.subject == "holding" and c.op == "has" and c.of is not None and c.of.quantifier in ("that", "the", "it"),

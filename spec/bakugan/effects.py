@@ -11,7 +11,8 @@ Resolution variables (``res.vars``): ``targets`` (slot key -> chosen object) and
 ``slots`` (slot key -> :class:`~spec.bakugan.targets.Slot`) from the announcement;
 ``implied`` (the Bakugan a played card is applied to, 1.13.1.2); ``self`` (for an
 ability printed on a Character or Evo, its own Bakugan); ``it`` (what an earlier step
-or the trigger picked); ``x`` (the Energy paid for X, 1.8.1.2.2); ``coin``.
+or the trigger picked); ``x`` (the Energy paid for X, 1.8.1.2.2); ``coin``; ``rerolled``
+(how the effect's own Reroll ended: ``open``, ``missed`` or ``none``).
 """
 
 from __future__ import annotations
@@ -265,6 +266,7 @@ class Effects:
         player = self._one(state, res, step.player)
         selected = state.flags.selected.get(player)
         source = f"{getattr(res.source, 'name', None) or 'an effect'} ({res.controller})"
+        res.vars["rerolled"] = "none"  # "if you open on the Reroll": none made, none opened on (decision 33)
         if selected is not None and BC.prohibited(state, player, selected, BC.REROLL, source):
             return None  # 1.3/3.2: the can't prevails; 1.3/3.4: the instruction is skipped
         if self.game.start_reroll(state, player):
@@ -313,7 +315,7 @@ class Effects:
     @BOOK.encodes("6.3.5", "6.4.4", "6.7.1.1", "6.7.1.5", what="a condition in an effect is tested once, as the effect completes")
     def do_if(self, state: BakuganState, res: Resolution, step: A.If) -> Need | None:
         ctx = {"implied": res.vars.get("targets", {}).get("implied") or res.vars.get("self"), "self": res.vars.get("self"),
-               "coin": res.vars.get("coin"), "played_self": res.vars.get("played_self")}
+               "coin": res.vars.get("coin"), "played_self": res.vars.get("played_self"), "rerolled": res.vars.get("rerolled")}
         holds = B.condition_holds(state, res.controller, step.condition, ctx)
         res.push(step.then if holds else step.otherwise)
         return None

@@ -1276,6 +1276,9 @@ class Bakugan(Game[BakuganState, Event]):
             return rulings
         if need.kind == "roll":
             self._rolled(state, player, ev)
+            selected = state.flags.selected.get(player)
+            bak = state.sides[player].team.get(selected) if selected is not None else None
+            res.vars["rerolled"] = "open" if bak is not None and bak.open else "missed"  # as the spec read the roll
             self._rolls_settled(state)
             return None
         if need.kind == "coin":
