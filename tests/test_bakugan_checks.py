@@ -971,17 +971,16 @@ def test_d33_an_action_tests_its_condition_as_it_completes() -> None:
 
 
 def test_d33_lint_names_the_conditions_the_spec_cannot_test() -> None:
-    """Decision 33: a condition the spec does not read (a Damage Rating reached, a card
+    """Decision 33: a condition the spec does not read (damage dealt in an attack, a card
     chosen by when it was played) is named by ``unsupported``, so lint notes the card and
     the simulator leaves it out, before any replay reaches it; a condition it reads is not."""
     traits = ["Aquos"]
     cards = CardDatabase("test", "bakugan", 1, [
-        CardDef("Rising Tide", "Action", "+2 [Damage Rating]. If the Bakugan's [Damage Rating] becomes 8 or greater, draw two cards.",
-                traits=traits, cost=0),
+        CardDef("Rising Tide", "Hero", "If you deal 8 or more damage in an attack, you may draw a card.", traits=traits, cost=0),
         CardDef("Late Bloom", "Action", "Destroy a Hero that was not played this turn.", traits=traits, cost=0),
         CardDef("Full House", "Action", "If you have two or more Heroes in play, draw a card.", traits=traits, cost=0),
     ])
-    assert "the condition Damage Rating >= 8 is not modelled" == GAME.unsupported(cards, "Rising Tide")
+    assert "the condition damage >= 8 is not modelled" == GAME.unsupported(cards, "Rising Tide")
     assert "the selection condition played not this turn is not modelled" == GAME.unsupported(cards, "Late Bloom")
     assert GAME.unsupported(cards, "Full House") is None
 
@@ -1068,3 +1067,19 @@ def test_d33_opening_on_the_effects_own_reroll() -> None:
         assert not GAME.apply(state, roll)
         need = state.resolution.need if state.resolution else None
         assert (need is not None and need.kind == "draw") == opened, opened
+
+
+def test_d33_a_stat_reached_is_the_stat_as_the_rules_read_it() -> None:
+    """Decision 33, 2.10.2, 6.3.5: "if the Bakugan's [Damage Rating] becomes N or greater"
+    tests the Damage Rating of the Bakugan the effect is about, as the rules read it, when the
+    effect completes. Before, the condition was unmodelled."""
+    state = state_where(window("power"))
+    player, bak = next((p, b) for p, b in B.face_up(state))
+    rating = B.stat(state, player, bak, "Damage Rating")
+    reached = _condition(f"+2 [Damage Rating]. If the Bakugan's [Damage Rating] becomes {rating} or greater, draw a card.")
+    beyond = _condition(f"+2 [Damage Rating]. If the Bakugan's [Damage Rating] becomes {rating + 1} or greater, draw a card.")
+    about = {"implied": (player, bak.name)}
+    assert B.condition_holds(state, player, reached, about)
+    assert not B.condition_holds(state, player, beyond, about)
+    with pytest.raises(B.Unmodelled, match="not known here"):
+        B.condition_holds(state, player, reached, {})

@@ -503,6 +503,18 @@ def _rerolled(state: BakuganState, controller: str, cond: A.Condition, ctx: dict
     return bool(rerolled == "open")
 
 
+def _stat_reached(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
+    """"If the Bakugan's [Damage Rating] becomes 10 or greater": the stat as the rules read it
+    (2.9.2, 2.10.2) of the Bakugan the effect is about, tested as the effect completes
+    (6.3.5), so after the changes its earlier steps made."""
+    named = ctx.get("self") if cond.of is not None and cond.of.quantifier in ("it", "this") else ctx.get("implied")
+    if not named or (bak := state.bakugan(*named)) is None:
+        raise Unmodelled("the Bakugan whose stat the condition tests is not known here")
+    value = stat(state, named[0], bak, cond.subject)
+    target = cast(int, cond.value)
+    return value >= target if cond.op == ">=" else value <= target if cond.op == "<=" else value == target
+
+
 def _controls(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
     """4.6.1: a card "you control" is one of yours in the play area: a Hero, a team Bakugan's
     Character card or an Evo on it."""
@@ -535,6 +547,8 @@ CONDITIONS: Final[tuple[tuple[Callable[[A.Condition], bool], ConditionReader], .
     (lambda c: c.subject == "count" and c.op in (">=", "==") and isinstance(c.value, int) and c.of is not None
      and c.of.owner == "you" and (c.of.zone or "", c.of.type) in COUNTED, _count_of_yours),
     (lambda c: c.subject == "reroll" and c.op == "is" and c.value == "open", _rerolled),
+    (lambda c: c.subject in STATS and c.op in (">=", "<=", "==") and isinstance(c.value, int) and c.of is not None
+     and c.of.type == "Bakugan" and c.of.quantifier in ("the", "that", "it", "this"), _stat_reached),
     (lambda c: c.subject == "controls" and c.op == "has" and isinstance(c.value, str) and c.of is not None
      and c.of.owner == "you", _controls),
     (lambda c: c.subject == "holding" and c.op == "has" and c.of is not None and c.of.quantifier in ("that", "the", "it"),
