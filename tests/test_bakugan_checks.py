@@ -1083,3 +1083,21 @@ def test_d33_a_stat_reached_is_the_stat_as_the_rules_read_it() -> None:
     assert not B.condition_holds(state, player, beyond, about)
     with pytest.raises(B.Unmodelled, match="not known here"):
         B.condition_holds(state, player, reached, {})
+
+
+def test_d33_a_condition_on_the_effects_own_step_needs_that_step() -> None:
+    """Decision 33: "if you open on the Reroll" and "if heads" read what the effect's own
+    Reroll or coin did. Where no such step comes before (a static, an effect without it)
+    there is nothing to read: ``unsupported`` names the card, and testing the condition is
+    unmodelled, never read as false."""
+    traits = ["Aquos"]
+    cards = CardDatabase("test", "bakugan", 1, [
+        CardDef("Hopeful Throw", "Action", "If you open on the Reroll, draw a card.", traits=traits, cost=0),
+        CardDef("Second Throw", "Action", "Reroll your Bakugan. If you open on the Reroll, draw a card.", traits=traits, cost=0),
+    ])
+    assert "read only after the effect's own step (Reroll)" in (GAME.unsupported(cards, "Hopeful Throw") or "")
+    assert GAME.unsupported(cards, "Second Throw") is None
+    state = state_where(window("power"))
+    for text in ("If you open on the Reroll, draw a card.", "Flip a coin. If heads, draw a card."):
+        with pytest.raises(B.Unmodelled, match="only after the effect's own step"):
+            B.condition_holds(state, state.players[0], _condition(text), {})

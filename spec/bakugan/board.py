@@ -474,8 +474,28 @@ def _faction(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[
     return bak is not None and str(cond.value) in factions(state, bak)
 
 
+def _outcome(ctx: dict[str, Any], key: str) -> Any:
+    """What an earlier step of the effect left in its context (the coin's side, how its Reroll
+    ended); see :data:`AFTER` for why it is always there when the text reads it."""
+    found = ctx.get(key)
+    if found is None:
+        raise Unmodelled(f"the condition on the {key} is read only after the effect's own step")
+    return found
+
+
 def _coin(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
-    return ctx.get("coin") == cond.value
+    return bool(_outcome(ctx, "coin") == cond.value)
+
+
+def _named(state: BakuganState, cond: A.Condition, ctx: dict[str, Any], own: tuple[str, ...]) -> tuple[str, Bakugan]:
+    """The Bakugan a condition speaks of, and its player: its own Bakugan (``self``) when the
+    condition names it with one of ``own`` ("it", "this"), else the one the effect is about
+    (``implied``, "that Bakugan"). Never guessed: :class:`Unmodelled` when none is known."""
+    named: tuple[str, str] | None = ctx.get("self") if cond.of is not None and cond.of.quantifier in own else ctx.get("implied")
+    bak = state.bakugan(*named) if named else None
+    if named is None or bak is None:
+        raise Unmodelled(f"the Bakugan the condition on {cond.subject} tests is not known here")
+    return named[0], bak
 
 
 COUNTED: Final[dict[tuple[str, str], Callable[[BakuganState, str], int]]] = {
@@ -497,20 +517,15 @@ def _count_of_yours(state: BakuganState, controller: str, cond: A.Condition, ctx
 def _rerolled(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
     """"If you open on the Reroll": the Reroll this effect made opened its Bakugan (as the spec
     read the roll); no Reroll made (a can't, nothing to reroll) opened nothing."""
-    rerolled = ctx.get("rerolled")
-    if rerolled is None:
-        raise Unmodelled("the condition on a Reroll is read only after the effect's own Reroll")
-    return bool(rerolled == "open")
+    return bool(_outcome(ctx, "rerolled") == "open")
 
 
 def _stat_reached(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
     """"If the Bakugan's [Damage Rating] becomes 10 or greater": the stat as the rules read it
     (2.9.2, 2.10.2) of the Bakugan the effect is about, tested as the effect completes
     (6.3.5), so after the changes its earlier steps made."""
-    named = ctx.get("self") if cond.of is not None and cond.of.quantifier in ("it", "this") else ctx.get("implied")
-    if not named or (bak := state.bakugan(*named)) is None:
-        raise Unmodelled("the Bakugan whose stat the condition tests is not known here")
-    value = stat(state, named[0], bak, cond.subject)
+    player, bak = _named(state, cond, ctx, ("it", "this"))
+    value = stat(state, player, bak, cond.subject)
     target = cast(int, cond.value)
     return value >= target if cond.op == ">=" else value <= target if cond.op == "<=" else value == target
 
@@ -529,10 +544,7 @@ def _controls(state: BakuganState, controller: str, cond: A.Condition, ctx: dict
 def _holding_core(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
     """6.5.2: a Bakugan holds the BakuCores it opened on; "that Bakugan" is the one the effect is
     about, "it" (a Bakugan's own text) the Bakugan itself."""
-    named = ctx.get("self") if cond.of is not None and cond.of.quantifier == "it" else ctx.get("implied")
-    bak = state.bakugan(*named) if named else None
-    if bak is None:
-        raise Unmodelled("the Bakugan whose BakuCores the condition tests is not known here")
+    _player, bak = _named(state, cond, ctx, ("it",))
     return any(state.field_cores[slot][0] == cond.value for slot in bak.holding if slot in state.field_cores)
 
 
@@ -559,11 +571,22 @@ CONDITIONS: Final[tuple[tuple[Callable[[A.Condition], bool], ConditionReader], .
 what the spec cannot test."""
 
 
-def condition_gap(cond: A.Condition) -> str | None:
-    """Why the spec cannot test ``cond`` whatever the state (no reader of its shape), or ``None``."""
-    if any(shape(cond) for shape, _reader in CONDITIONS):
-        return None
-    return f"the condition {cond.subject} {cond.op} {cond.value} is not modelled"
+AFTER: Final[dict[str, type]] = {"coin": K.FlipCoin, "reroll": A.Reroll}
+"""Conditions on what an earlier step of the same effect did, and that step: the coin it
+flipped, the Reroll it made (whose outcome it leaves in its context). Anywhere else (a
+static, an effect without that step) there is nothing for the condition to read."""
+
+
+def condition_gap(cond: A.Condition, earlier: tuple[type, ...] = ()) -> str | None:
+    """Why the spec cannot test ``cond`` whatever the state, or ``None``: no reader of its
+    shape, or (:data:`AFTER`) none of ``earlier``, the kinds of step before it in its effect,
+    is the step whose outcome it reads."""
+    if not any(shape(cond) for shape, _reader in CONDITIONS):
+        return f"the condition {cond.subject} {cond.op} {cond.value} is not modelled"
+    needed = AFTER.get(cond.subject)
+    if needed is not None and needed not in earlier:
+        return f"the condition on the {cond.subject} is read only after the effect's own step ({needed.__name__})"
+    return None
 
 
 def condition_holds(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:

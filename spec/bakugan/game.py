@@ -1296,22 +1296,22 @@ class Bakugan(Game[BakuganState, Event]):
             return f"its text does not parse: {tree}"
         if A.unknown_parts(tree):
             return "parts of its text are not covered by the grammar"
-        stack: list[Any] = [tree]
+        stack: list[tuple[Any, tuple[type, ...]]] = [(tree, ())]  # (node, the kinds of step before it in its effect)
         while stack:
-            node = stack.pop()
+            node, earlier = stack.pop()
             if isinstance(node, UNSUPPORTED_STEPS):
                 return f"the step {type(node).__name__} is not modelled"
             if isinstance(node, K.Qualified):  # its conditions test the candidates of a selection
                 gap = next(filter(None, map(T.selection_gap, node.where)), None)
-                stack.append(node.step)
+                stack.append((node.step, earlier))
             elif isinstance(node, A.Condition):  # any other condition is tested on the game state
-                gap = B.condition_gap(node)
+                gap = B.condition_gap(node, earlier)
             else:
                 gap = step_gap(node)
                 if isinstance(node, msgspec.Struct):
-                    stack.extend(getattr(node, f) for f in node.__struct_fields__)
+                    stack.extend((getattr(node, f), earlier) for f in node.__struct_fields__)
                 elif isinstance(node, tuple):
-                    stack.extend(node)
+                    stack.extend((part, earlier + tuple(map(type, node[:i]))) for i, part in enumerate(node))
             if gap is not None:
                 return gap
         return None
