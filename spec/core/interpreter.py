@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from grammar.ast import Step, Triggered
 
@@ -53,6 +53,11 @@ class Need:
         noun = self.kind if self.count == 1 else f"{self.count} x {self.kind}"
         who = " or ".join(self.among) if self.among else self.player
         return f"{noun} by {who}" + (" (optional)" if self.optional else "")
+
+
+ONE_PLAYER: Final = (None, "you", "controller", "owner", "opponent", "active", "nonactive")
+"""The ``Who`` values that name one player, relative to an effect's controller (``each`` and
+``any`` name more: a static check that a condition or step is for one player reads this)."""
 
 
 def sole_player(players: list[str], who: str | None, unmodelled: type[Exception]) -> str:

@@ -16,7 +16,7 @@ from typing import Any, Final, Literal
 from grammar import ast as A
 from grammar import epic_battles_nodes as N
 from spec.core.cards import CardDef
-from spec.core.interpreter import by_trigger_event, sole_player
+from spec.core.interpreter import ONE_PLAYER, by_trigger_event, sole_player
 from spec.core.state import CardObj
 from spec.epic_battles.state import EpicBattlesState, Lasting, labels_of
 
@@ -197,10 +197,6 @@ def flip_trigger(state: EpicBattlesState, name: str) -> A.Trigger | None:
 def one_player(state: EpicBattlesState, controller: str, relative: str | None) -> str:
     """The one player a step is for (:func:`~spec.core.interpreter.sole_player`)."""
     return sole_player(who(state, controller, relative), relative, Unmodelled)
-
-
-ONE_PLAYER: Final = (None, "you", "controller", "owner", "opponent", "active", "nonactive")
-"""The relatives :func:`who` reads as one player (any other names both)."""
 
 
 def who(state: EpicBattlesState, controller: str, relative: str | None) -> list[str]:

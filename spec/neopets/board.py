@@ -14,7 +14,7 @@ from typing import Final, TypeVar
 from grammar import ast as A
 from grammar.lint import name_exists
 from spec.core.cards import CardDef, UnknownWording
-from spec.core.interpreter import sole_player
+from spec.core.interpreter import ONE_PLAYER, sole_player
 from spec.core.state import CardObj
 from spec.neopets.state import STAT_KEYS, ActiveNeopet, NeopetsState
 
@@ -64,10 +64,6 @@ def keyword(state: NeopetsState, defn: CardDef, name: str) -> A.Keyword | None:
 def one_player(state: NeopetsState, controller: str, relative: str | None) -> str:
     """The one player a step is for (:func:`~spec.core.interpreter.sole_player`)."""
     return sole_player(who(state, controller, relative), relative, Unmodelled)
-
-
-ONE_PLAYER: Final = (None, "you", "controller", "owner", "opponent", "active", "nonactive")
-"""The relatives :func:`who` reads as one player (any other names both)."""
 
 
 def who(state: NeopetsState, controller: str, relative: str | None) -> list[str]:
