@@ -24,6 +24,7 @@ caller can always tell a complete tree from a partial one (:func:`unknown_parts`
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, Union
 
 import msgspec
@@ -431,22 +432,21 @@ def from_json(data: bytes | str) -> CardText:
     return msgspec.json.decode(data, type=CardText)
 
 
+def nodes(tree: object) -> Iterator[object]:
+    """Every node of ``tree`` and every value of its fields, depth first, in the order of the
+    text (a node before its parts)."""
+    yield tree
+    if isinstance(tree, msgspec.Struct):
+        for field in tree.__struct_fields__:
+            yield from nodes(getattr(tree, field))
+    elif isinstance(tree, tuple):
+        for item in tree:
+            yield from nodes(item)
+
+
 def unknown_parts(tree: object) -> list[str]:
     """The text of every :class:`Unknown` node in ``tree``, in order."""
-    found: list[str] = []
-
-    def walk(node: object) -> None:
-        if isinstance(node, Unknown):
-            found.append(node.text)
-        elif isinstance(node, msgspec.Struct):
-            for field in node.__struct_fields__:
-                walk(getattr(node, field))
-        elif isinstance(node, tuple):
-            for item in node:
-                walk(item)
-
-    walk(tree)
-    return found
+    return [node.text for node in nodes(tree) if isinstance(node, Unknown)]
 
 
 def outline(node: object, indent: int = 0) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import msgspec
+from grammar.ast import nodes
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,11 +23,5 @@ def shipped_cards(game: str) -> list[dict[str, Any]]:
 
 
 def walk(node: object) -> Iterator[object]:
-    """Every node (and scalar field value) of a tree, depth first."""
-    yield node
-    if isinstance(node, msgspec.Struct):
-        for field in node.__struct_fields__:
-            yield from walk(getattr(node, field))
-    elif isinstance(node, tuple):
-        for item in node:
-            yield from walk(item)
+    """Every node (and scalar field value) of a tree, depth first (:func:`grammar.ast.nodes`)."""
+    return nodes(node)

@@ -829,16 +829,9 @@ class BattleMonsters(Game[BattleMonstersState, Event]):
             missing = B.unprinted_points(part)
             if missing:
                 return f"{part.name} prints no {' or '.join(missing)} points in the card file, so a battle it fights cannot be judged"
-            stack: list[Any] = [cards.tree(part.name)] if part.text.strip() else []
-            while stack:
-                node = stack.pop()
-                gap = step_gap(node)
-                if gap is not None:
-                    return f"{part.name}: {gap}"
-                if isinstance(node, msgspec.Struct):
-                    stack.extend(getattr(node, f) for f in node.__struct_fields__)
-                elif isinstance(node, tuple):
-                    stack.extend(node)
+            gap = next(filter(None, map(step_gap, A.nodes(cards.tree(part.name)))), None) if part.text.strip() else None
+            if gap is not None:
+                return f"{part.name}: {gap}"
         return None
 
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:

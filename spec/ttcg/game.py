@@ -1064,7 +1064,7 @@ class Ttcg(Game[TtcgState, Event]):
                 return f"its {label.capitalize()} effect is of a type the rulebook does not define (2.2.5.i)"
             if isinstance(ability, A.Replacement):
                 return "replacing a destruction ('instead') is not modelled"
-            for node in _walk(ability):
+            for node in A.nodes(ability):
                 tag = getattr(getattr(node, "__struct_config__", None), "tag", None)
                 if isinstance(node, T.Cards) and node.zone == "revealed":
                     return "picking among revealed cards is not modelled"
@@ -1538,17 +1538,6 @@ def _card_fields(cls: type) -> tuple[str, ...]:
     """The fields of :data:`_NAMING` an event type has (all of them for a type that does not list its fields)."""
     fields = getattr(cls, "__struct_fields__", None)
     return _NAMING if fields is None else tuple(f for f in _NAMING if f in fields)
-
-
-def _walk(node: object) -> list[object]:
-    out = [node]
-    if isinstance(node, msgspec.Struct):
-        for name in node.__struct_fields__:
-            out.extend(_walk(getattr(node, name)))
-    elif isinstance(node, tuple):
-        for item in node:
-            out.extend(_walk(item))
-    return out
 
 
 _STEP_TAGS = {getattr(getattr(s, "__struct_config__", None), "tag", None) for s in A.Step.__args__}  # type: ignore[attr-defined]
