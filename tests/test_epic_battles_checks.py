@@ -801,3 +801,18 @@ def test_a_condition_on_several_players_is_unmodelled_not_the_first_players() ->
         assert B.condition_gap(cond) is not None
         with pytest.raises(B.Unmodelled):
             B.condition_holds(state, state.players[0], cond, {})
+
+
+def test_lint_takes_a_characters_always_on_can_as_read() -> None:
+    """A character's always-on "you can play High blocks" is read as a "can" in force (the
+    conflicts weigh it against any can't), so ``unsupported`` does not name it, while the same
+    leave given once by an event, which the spec does not carry out, is named."""
+    from spec.core.cards import CardDef
+
+    cards = CardDatabase("test", "epic_battles", 1, [
+        CardDef("Open Guard", "Character", "You can play High blocks.", stats={"health": "20"}),
+        CardDef("Brief Guard", "Event", "Flip at any time.\nYou can play High blocks until the end of the turn."),
+    ])
+    game = load_game("epic_battles")
+    assert game.unsupported(cards, "Open Guard") is None
+    assert (game.unsupported(cards, "Brief Guard") or "").startswith("a 'can' for")

@@ -1431,16 +1431,13 @@ class EpicBattles(Game[EpicBattlesState, Event]):
             tree = B.text_of(EpicBattlesState(("a", "b"), {}, cards, False), name)
         except B.Unmodelled as error:
             return str(error)
-        stack: list[Any] = [tree]
-        while stack:  # a step or condition the spec cannot carry out whatever the state
-            node = stack.pop()
-            gap = B.condition_gap(node) if isinstance(node, A.Condition) else step_gap(node)
-            if gap is not None:
-                return gap
-            if isinstance(node, msgspec.Struct):
-                stack.extend(getattr(node, f) for f in node.__struct_fields__)
-            elif isinstance(node, tuple):
-                stack.extend(node)
+        for ability in tree.abilities:  # a step or condition the spec cannot carry out whatever the state
+            for node in A.nodes(ability):
+                if isinstance(node, A.Permit) and isinstance(ability, A.Passive) and node.subject.type == "player":
+                    continue  # an always-on "a player can ...": read as such by the conflicts (conflicts.cards_in_force)
+                gap = B.condition_gap(node) if isinstance(node, A.Condition) else step_gap(node)
+                if gap is not None:
+                    return gap
         return None
 
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
