@@ -427,7 +427,6 @@ def step_gap(step: Any) -> str | None:
     return None
 
 
-
 def _said_to(node: Any, relative: str) -> Any:
     """``node`` as said to one player: each "each player" and "their" in it (player or
     owner ``each``) becomes ``relative``. Parts that do not change are kept as they are,

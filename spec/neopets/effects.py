@@ -35,7 +35,6 @@ def step_gap(step: object) -> str | None:
     return None
 
 
-
 class Effects:
     """Step handlers for the interpreter, bound to the game for damage and round ends."""
 
