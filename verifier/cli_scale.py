@@ -135,7 +135,7 @@ def mutate(
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
     keep_in: Annotated[Path | None, typer.Option(
         "--keep", metavar="DIR",
-        help="Write each mutant missed or flagged without a rule to DIR as a replay, to verify it again.")] = None,
+        help="Write each mutant missed, flagged without a rule or met by a spec fault to DIR as a replay, to verify it again.")] = None,
 ) -> None:
     """Mutate legal replays (drop, duplicate, swap an event; change a card, number, player, target, phase)
     and report the share of illegal mutants the verifier flags with a rule.

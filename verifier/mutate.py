@@ -306,8 +306,8 @@ KEPT_OUTCOMES = ("missed", "flagged_without_rule", "spec_fault")
 
 
 def keep(report: MutationReport, folder: Path) -> list[Path]:
-    """Write each mutant the verifier missed or flagged without a rule to ``folder`` as a
-    replay file (``<replay>-mutant-<n>.jsonl``, numbered in the order met), so that it can
+    """Write each mutant of :data:`KEPT_OUTCOMES` (missed, flagged without a rule, met by a
+    spec fault) to ``folder`` as a replay file (``<replay>-mutant-<n>.jsonl``, numbered in the order met), so that it can
     be verified again (``arbiter verify``) while the gap is mended. Returns the files."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
