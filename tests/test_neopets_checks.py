@@ -553,3 +553,16 @@ def test_a_condition_on_several_players_is_unmodelled_not_the_first_players() ->
         assert "'each' players is not modelled" in (B.condition_gap(cond, after_roll=True) or "")
         with pytest.raises(B.Unmodelled):
             B.condition_holds(state, state.players[0], cond, {})
+
+
+def test_lint_names_a_result_read_by_an_effect_that_makes_no_roll() -> None:
+    """A roll's result is there to read only in an effect that rolls (in its cost or its
+    steps); an effect that tests "the result" without one is named by ``unsupported``."""
+    cards = CardDatabase("test", "neopets", 1, [
+        CardDef("Blind Guess", "Food", "If the result is 5 or more, draw a card."),
+        CardDef("Lucky Pie", "Potion", "Roll a d6; if the result is 4 or more, draw two cards."),
+        CardDef("Lucky Roll", "Food", "Roll a d3. If the result is 2 or more, draw a card."),
+    ])
+    assert "no roll can give its number" in (GAME.unsupported(cards, "Blind Guess") or "")
+    assert GAME.unsupported(cards, "Lucky Pie") is None
+    assert GAME.unsupported(cards, "Lucky Roll") is None

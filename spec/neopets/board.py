@@ -523,9 +523,9 @@ COMPARISONS: Final = (">=", "<=", "==")
 def condition_gap(cond: A.Condition, after_roll: bool) -> str | None:
     """Why :func:`condition_holds` cannot test ``cond`` whatever the state, or ``None``.
 
-    ``after_roll``: the condition is one an effect tests as it resolves, which may read what
-    its roll showed; any other (of a passive ability, of when a card may be queued) has no
-    roll to read.
+    ``after_roll``: the condition is one an effect that rolls tests as it resolves, which may
+    read what its roll showed; any other (of a passive ability, of when a card may be queued,
+    of an effect without a roll) has no roll to read.
     """
     subject, value = cond.subject, cond.value
     if subject not in MEASURED:
@@ -539,7 +539,7 @@ def condition_gap(cond: A.Condition, after_roll: bool) -> str | None:
     if cond.op not in COMPARISONS:
         return f"the spec has no meaning for the comparison {cond.op!r}"
     if not after_roll and (subject == "result" or isinstance(value, A.Var)):
-        return f"the condition on {subject!r} is not tested as an effect resolves, so no roll can give its number"
+        return f"the condition on {subject!r} is not tested after a roll of its effect, so no roll can give its number"
     return None
 
 

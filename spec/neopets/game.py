@@ -1173,25 +1173,20 @@ class Neopets(Game[NeopetsState, Event]):
             return f"its text does not parse: {tree}"
         if A.unknown_parts(tree):
             return "parts of its text are not covered by the grammar"
-        stack: list[tuple[Any, bool, bool]] = [(tree, False, False)]  # (node, in a passive ability, tested after a roll)
-        while stack:
-            node, passive, after_roll = stack.pop()
-            if isinstance(node, A.Condition):
-                gap = B.condition_gap(node, after_roll)
-            elif isinstance(node, A.Negate) and passive:
-                gap = None  # a passive negation is read as one (8.20.6b)
-            else:
-                gap = step_gap(node)
-            if gap is not None:
-                return gap
-            if isinstance(node, A.If):  # an effect tests it as it resolves: a roll just made may be read
-                stack.append((node.condition, passive, True))
-                stack.extend((part, passive, False) for part in (node.then, node.otherwise))
-            elif isinstance(node, msgspec.Struct):
-                inside = passive or isinstance(node, A.Passive)
-                stack.extend((getattr(node, f), inside, False) for f in node.__struct_fields__)
-            elif isinstance(node, tuple):
-                stack.extend((part, passive, False) for part in node)
+        for ability in tree.abilities:
+            passive = isinstance(ability, A.Passive)
+            nodes = list(A.nodes(ability))
+            rolls = any(isinstance(node, A.Roll) for node in nodes)  # in its cost or its effect
+            tested = {id(node.condition) for node in nodes if isinstance(node, A.If)}  # as the effect resolves
+            for node in nodes:
+                if isinstance(node, A.Condition):  # a roll's result is there to read only in an effect that rolls
+                    gap = B.condition_gap(node, after_roll=rolls and id(node) in tested)
+                elif isinstance(node, A.Negate) and passive:
+                    gap = None  # a passive negation is read as one (8.20.6b)
+                else:
+                    gap = step_gap(node)
+                if gap is not None:
+                    return gap
         return None
 
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
