@@ -55,7 +55,7 @@ from spec import load_game
 from spec.core.cards import CardDatabase
 from spec.core.game import MAX_INFERRED_PASSES, Setup
 from verifier.replay import Header
-from verifier.verify import SPEC_FAULT, card_database, verify_file
+from verifier.verify import SPEC_FAULT, card_database, is_spec_fault, verify_file
 
 PLAYER_FIELDS = ("by", "player", "to", "winner", "owner")
 CARD_FIELDS = ("card", "neopet", "replace")
@@ -283,7 +283,7 @@ def judge(mutant: Mutant, game_id: str, header: dict[str, Any], folder: Path) ->
     report = verify_file(path)
     first = next((f for f in report.findings if f.severity in ("illegal", "inconsistent", "malformed", "unverifiable")), None)
     if first is not None and first.severity == "unverifiable":
-        mutant.outcome = "spec_fault" if first.rule is None and first.message.startswith(SPEC_FAULT) else "unmodelled"
+        mutant.outcome = "spec_fault" if is_spec_fault(first) else "unmodelled"
         mutant.why = first.message
         return
     if report.verdict != "legal":

@@ -50,6 +50,11 @@ SPEC_FAULT = "the spec failed"
 """How the message of a finding for a fault of the spec (an error it raised) starts."""
 
 
+def is_spec_fault(finding: Finding) -> bool:
+    """Whether a finding reports a fault of the spec (:meth:`Verifier._fault`), not a ruling."""
+    return finding.severity == "unverifiable" and finding.rule is None and finding.message.startswith(SPEC_FAULT)
+
+
 def _no_game(*_args: Any) -> list[Ruling]:
     """Stands for the game's hooks until the header has named the game."""
     raise AssertionError("an event was visited before the header named a game")
