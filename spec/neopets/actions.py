@@ -626,24 +626,11 @@ _TARGETS: Final[dict[tuple, tuple[A.Selector, ...]]] = {}
 
 
 def _target_selectors(abilities: tuple) -> list[A.Selector]:
-    """The selectors with ``target`` found by walking the abilities' effects."""
-    found: list[A.Selector] = []
-
-    def walk(node: object) -> None:
-        if isinstance(node, A.Selector):
-            if node.quantifier == "target":
-                found.append(node)
-        elif isinstance(node, tuple):
-            for item in node:
-                walk(item)
-        elif hasattr(node, "__struct_fields__"):
-            for name in node.__struct_fields__:
-                walk(getattr(node, name))
-
-    for ability in abilities:
-        if isinstance(ability, A.Spell | A.Activated):
-            walk(ability.effect)
-    return found
+    """The selectors with ``target`` in the effects of the abilities that are queued
+    (spells and activated abilities), in the order of the text."""
+    return [node for ability in abilities if isinstance(ability, A.Spell | A.Activated)
+            for node in A.nodes(ability.effect)
+            if isinstance(node, A.Selector) and node.quantifier == "target"]
 
 
 def find_target(state: NeopetsState, player: str, sel: A.Selector, ref: E.TargetRef) -> object | None:
