@@ -551,3 +551,49 @@ def test_simulate_names_a_game_the_spec_fails_on_and_writes_the_others(tmp_path:
     assert "2 game(s) written" in result.output
     assert "seed 12 (IndexError: a zone the spec thought held a card)" in result.output
     assert sorted(p.name for p in tmp_path.glob("*.jsonl")) == ["neopets-000011.jsonl", "neopets-000013.jsonl"]
+
+
+def test_bench_leaves_out_a_game_the_spec_fails_on_and_names_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug of the spec met while the bench corpus is simulated never prints a traceback:
+    that seed is left out, the rest is measured, the seed and error are named (exit 1), and
+    a later run on the same corpus still names it without playing it again."""
+    from verifier import simulate as simulate_module
+
+    played = simulate_module.simulate
+    asked: list[int] = []
+
+    def failing(game_id: str, seed: int, **options: Any) -> list[bytes]:
+        asked.append(seed)
+        if seed == 2:
+            raise IndexError("a zone the spec thought held a card")
+        return played(game_id, seed, **options)
+
+    monkeypatch.setattr(simulate_module, "simulate", failing)
+    bench = ["bench", "neopets", "--events", "1200", "--corpus", str(tmp_path), "--no-jobs", "--no-isolate", "--repeat", "1"]
+    result = CliRunner().invoke(app, bench)
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert "spec fault: neopets seed 2 was left out of the corpus (IndexError: a zone the spec thought held a card)" in result.output
+    assert "neopets-000002.jsonl" not in {p.name for p in (tmp_path / "neopets").iterdir()}
+    assert "verify" in result.output and "events in" in result.output  # the rest was measured
+
+    asked.clear()
+    again = CliRunner().invoke(app, [*bench, "--json"])
+    assert again.exit_code == 1 and asked == []  # the corpus is whole: nothing simulated again
+    data = json.loads(again.output)
+    assert data["corpus_faults"] == [{"game": "neopets", "seed": 2, "error": "IndexError: a zone the spec thought held a card"}]
+    assert data["games"][0]["events"] >= 1200
+
+
+def test_bench_says_when_a_game_was_measured_with_another_spec() -> None:
+    """An edit to spec/ while the bench runs makes the build stale for the processes started
+    after it: a game measured so is marked, as its figures are not the compiled spec's."""
+    from verifier.bench import TARGETS, to_text
+
+    game = {"game": "ttcg", "events": 1000, "corpus_files": 2, "verify_events_per_s": 1000.0, "decode_events_per_s": 9000.0,
+            "verify_over_decode": 9.0, "jobs2_speedup": None, "startup_s": 0.1, "spec": "interpreted (the build is stale)"}
+    same = dict(game, game="neopets", spec="compiled with mypyc (x)")
+    text = to_text({"targets": TARGETS, "spec": "compiled with mypyc (x)", "games": [same, game], "grammars": []}).splitlines()
+    marked = [i for i, line in enumerate(text) if "measured with another spec" in line]
+    assert marked == [4] and text[3].lstrip().startswith("ttcg")  # under the game measured so, and only there
+    assert text[4] == "    measured with another spec than the one above: interpreted (the build is stale)"

@@ -89,6 +89,9 @@ class GameBench:
     verify_spread: float = 1.0
     """The slowest verify run's time over the fastest's, the first run left out since it also
     fills the caches (1.0: the host was steady)."""
+    spec: str = ""
+    """Which spec the measuring process ran (:func:`spec.compiled.status`): a build made stale
+    by an edit while the bench ran is no longer used by the processes started after it."""
 
 
 @dataclass
@@ -105,20 +108,44 @@ class GrammarBench:
 
 def corpus(game: str, folder: Path, min_events: int, seed: int = 1) -> list[Path]:
     """Simulated replays of ``game`` in ``folder`` holding at least ``min_events`` events."""
-    from verifier.simulate import simulate
+    return build_corpus(game, folder, min_events, seed)[0]
+
+
+def build_corpus(game: str, folder: Path, min_events: int, seed: int = 1) -> tuple[list[Path], list[tuple[int, str]]]:
+    """The replays of :func:`corpus`, and ``(seed, error)`` of each seed the spec failed on.
+
+    The seeds are taken in turn from ``seed``. A game the spec fails on (an error raised
+    while simulating it, a bug of the spec) is left out of the corpus, and its error is
+    kept in ``<game>-<seed>.fault`` beside the replays: a later run neither plays that
+    seed again nor forgets the fault. ``SimulationError`` (no game can be played as
+    asked) is raised.
+    """
+    from verifier.simulate import SimulationError, simulate
 
     folder.mkdir(parents=True, exist_ok=True)
     files = sorted(folder.glob(f"{game}-*.jsonl"))
+    faults = [(int(p.stem.rsplit("-", 1)[1]), p.read_text(encoding="utf-8").strip())
+              for p in sorted(folder.glob(f"{game}-*.fault"))]
     total = sum(len(p.read_bytes().splitlines()) - 1 for p in files)
-    index = len(files)
+    index = len(files) + len(faults)
     while total < min_events:
-        lines = simulate(game, seed + index, passes="explicit")
-        path = folder / f"{game}-{seed + index:06d}.jsonl"
+        name = folder / f"{game}-{seed + index:06d}"
+        try:
+            lines = simulate(game, seed + index, passes="explicit")
+        except SimulationError:
+            raise
+        except Exception as error:  # noqa: BLE001 - a bug of the spec in one game must not stop the bench
+            said = f"{type(error).__name__}: {error}"
+            name.with_suffix(".fault").write_text(said + "\n", encoding="utf-8")
+            faults.append((seed + index, said))
+            index += 1
+            continue
+        path = name.with_suffix(".jsonl")
         path.write_bytes(b"\n".join(lines) + b"\n")
         files.append(path)
         total += len(lines) - 1
         index += 1
-    return files
+    return files, faults
 
 
 class HostWatch:
@@ -234,12 +261,12 @@ def bench_game(game: str, folder: Path, min_events: int, jobs: bool = True, repe
     """Time verifying and decoding a simulated corpus of ``game`` (fastest of ``repeat`` runs each)."""
     import msgspec
 
-    from spec import load_game
+    from spec import compiled, load_game
     from verifier.batch import verify_many
     from verifier.verify import verify_file
 
     files = corpus(game, folder, min_events)
-    out = GameBench(game, len(files))
+    out = GameBench(game, len(files), spec=compiled.status())
     start = time.perf_counter()
     verify_file(files[0])  # the one-off start: imports, the card database read and parsed
     out.startup_s = time.perf_counter() - start
@@ -363,10 +390,11 @@ def run(games: list[str], corpus_dir: Path, min_events: int, jobs: bool = True, 
     from spec import compiled
 
     result: dict[str, Any] = {"targets": TARGETS, "repeat": repeat, "isolated": isolate, "games": [], "grammars": [],
-                              "spec": compiled.status(), "compiled": compiled.ACTIVE}
+                              "spec": compiled.status(), "compiled": compiled.ACTIVE, "corpus_faults": []}
     for game in games:
         if game in SPECS:
-            corpus(game, corpus_dir / game, min_events)  # written (once) outside the timed process
+            faults = build_corpus(game, corpus_dir / game, min_events)[1]  # written (once) outside the timed process
+            result["corpus_faults"].extend({"game": game, "seed": seed, "error": error} for seed, error in faults)
             measured = _in_fresh_process(isolate, bench_game, game, corpus_dir / game, min_events, jobs, repeat)
             result["games"].append(asdict(measured))
         if game in GRAMMARS:
@@ -388,6 +416,8 @@ def to_text(result: dict[str, Any]) -> str:
                      f"decode {g['decode_events_per_s']:>10,.0f}/s, verify/decode {g['verify_over_decode']:.1f} "
                      f"(target <= {t['verify_over_decode']:.0f}), --jobs 2 speed-up {speed} (target {t['jobs2_speedup']}{work}); "
                      f"start-up {g['startup_s']:.2f} s")
+        if g.get("spec") and g["spec"] != result.get("spec"):
+            lines.append(f"    measured with another spec than the one above: {g['spec']}")
     lines.append("card texts")
     for g in result["grammars"]:
         share = f"{g['real_share_without_unknown']:.1%} of {g['real_texts']} real texts parse with no unknown part" \
@@ -395,6 +425,8 @@ def to_text(result: dict[str, Any]) -> str:
         lines.append(f"  {g['game']:16} {g['texts']:>5} texts: parse {g['texts_per_s']:>9,.0f}/s (target {t['texts_per_s']:,}), "
                      f"lexer alone {g['lexer_texts_per_s']:>9,.0f}/s; {share}")
     lines.extend(_host_lines(result))
+    for fault in result.get("corpus_faults", []):
+        lines.append(f"spec fault: {fault['game']} seed {fault['seed']} was left out of the corpus ({fault['error']})")
     return "\n".join(lines)
 
 

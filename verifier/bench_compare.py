@@ -151,14 +151,15 @@ def compare(games: list[str], ref: str, corpus_dir: Path, min_events: int, pairs
     (for verify/decode, reference/this, so that above 1 is always better for this tree).
     """
     from spec import GAMES as SPECS
-    from verifier.bench import corpus
+    from verifier.bench import build_corpus
 
     pairs = max(1, pairs)
     with reference_tree(ref) as (tree, label):
-        out: dict[str, Any] = {"reference": label, "pairs": pairs, "repeat": repeat, "games": []}
+        out: dict[str, Any] = {"reference": label, "pairs": pairs, "repeat": repeat, "games": [], "corpus_faults": []}
         for game in games:
             if game in SPECS:
-                corpus(game, corpus_dir / game, min_events)  # written once, by this tree, for both
+                faults = build_corpus(game, corpus_dir / game, min_events)[1]  # written once, by this tree, for both
+                out["corpus_faults"].extend({"game": game, "seed": seed, "error": error} for seed, error in faults)
             ours: list[dict[str, float]] = []
             theirs: list[dict[str, float]] = []
             for _ in range(pairs):
@@ -191,5 +192,7 @@ def to_text(result: dict[str, Any]) -> str:
             low, high = min(m["ratios"]), max(m["ratios"])
             lines.append(f"    {label:22} {statistics.median(m['this']):>12,.1f} vs {statistics.median(m['reference']):>12,.1f}"
                          f"   {m['median_ratio'] - 1:+7.1%}  (pairs {low - 1:+.1%} .. {high - 1:+.1%})")
+    for fault in result.get("corpus_faults", []):
+        lines.append(f"spec fault (this tree): {fault['game']} seed {fault['seed']} was left out of the corpus ({fault['error']})")
     return "\n".join(lines)
 

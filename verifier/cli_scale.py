@@ -103,28 +103,38 @@ def bench(
     The last lines say what the host did meanwhile (the processor time other guests of a
     virtual machine took, how far the repeated runs spread) and warn when the figures are
     disturbed.
+
+    A game of the corpus the spec fails on while it is simulated is left out of the
+    corpus and named (exit code 1, once the rest is measured).
     """
     from grammar.parser import GAMES as GRAMMARS
     from spec import GAMES as SPECS
     from verifier import bench as B
+    from verifier.simulate import SimulationError
 
     chosen = games or sorted(set(GRAMMARS) | set(SPECS), key=lambda g: (g not in SPECS, g))
     unknown = [g for g in chosen if g not in GRAMMARS and g not in SPECS]
     if unknown:
         typer.echo(f"arbiter: unknown game(s): {', '.join(unknown)}", err=True)
         raise typer.Exit(2)
-    if against is not None:
-        from verifier import bench_compare as C
+    try:
+        if against is not None:
+            from verifier import bench_compare as C
 
-        try:
-            compared = C.compare(chosen, against, corpus_dir, min_events, pairs, bool(jobs), repeat)
-        except C.CompareError as error:
-            typer.echo(f"arbiter: {error}", err=True)
-            raise typer.Exit(2) from None
-        typer.echo(json.dumps(compared, indent=2) if as_json else C.to_text(compared))
-        return
-    result = B.run(chosen, corpus_dir, min_events, jobs is not False, repeat, isolate)
-    typer.echo(json.dumps(result, indent=2) if as_json else B.to_text(result))
+            try:
+                result = C.compare(chosen, against, corpus_dir, min_events, pairs, bool(jobs), repeat)
+            except C.CompareError as error:
+                typer.echo(f"arbiter: {error}", err=True)
+                raise typer.Exit(2) from None
+            typer.echo(json.dumps(result, indent=2) if as_json else C.to_text(result))
+        else:
+            result = B.run(chosen, corpus_dir, min_events, jobs is not False, repeat, isolate)
+            typer.echo(json.dumps(result, indent=2) if as_json else B.to_text(result))
+    except SimulationError as error:
+        typer.echo(f"arbiter: the bench corpus cannot be simulated: {error}", err=True)
+        raise typer.Exit(2) from None
+    if result["corpus_faults"]:
+        raise typer.Exit(1)  # the spec failed on a game while the corpus was simulated (named above)
 
 
 @app.command()
