@@ -725,19 +725,22 @@ def test_a_selection_naming_a_card_outside_the_database_is_refused_under_6_2_1_2
 
 # ------------------------------------------------------------------ steps for several players (decision 32)
 
-def _completing(text: str, prepare: Callable[[BakuganState], None] | None = None) -> tuple[BakuganState, str, str]:
+def _completing(text: str, prepare: Callable[[BakuganState], None] | None = None,
+                aim: Callable[[BakuganState, str], E.TargetRef] | None = None) -> tuple[BakuganState, str, str]:
     """A state in which the starting player has played an invented Action printing ``text``
     and both players have passed, so the Action is completing; with its player and the other.
-    ``prepare`` changes the state before the Action is played."""
+    ``prepare`` changes the state before the Action is played; ``aim`` gives the Bakugan it is
+    played on (both players have one face up)."""
     state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting
-                        and all(len(s.sides[p].hand) >= 1 and len(s.sides[p].deck) >= 2 for p in s.players))
+                        and all(len(s.sides[p].hand) >= 1 and len(s.sides[p].deck) >= 2 for p in s.players)
+                        and (aim is None or {p for p, _b in B.face_up(s)} == set(s.players)))
     if prepare is not None:
         prepare(state)
     player = holder(state)
     card = CardDef("Trial Scroll", "Action", text, traits=["Aquos", "Aurelus", "Darkus", "Haos", "Pyrus", "Ventus"], cost=0)
     state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, card])
     state.sides[player].hand.add(state.new_card(card.name, player, card))
-    assert not GAME.apply(state, E.Play(0, player, card.name))
+    assert not GAME.apply(state, E.Play(0, player, card.name, targets=[aim(state, player)] if aim else []))
     other = state.other(player)
     assert not GAME.apply(state, E.Pass(0, player))
     assert not GAME.apply(state, E.Pass(0, other))
@@ -835,6 +838,55 @@ def test_an_action_that_returns_itself_goes_to_the_hand() -> None:
     assert not GAME.apply(state, E.Draw(0, player, None))
     assert "Trial Scroll" in state.sides[player].hand.names()
     assert "Trial Scroll" not in state.sides[player].discard.names()
+
+
+@pytest.mark.parametrize("text, charged", [("Draw a card. Energize this uncharged.", False), ("Energize this.", True)])
+def test_an_action_that_energizes_itself_goes_to_the_energy(text: str, charged: bool) -> None:
+    """7.2.4.1, 3.7.2: an Action printing "energize this" goes into its owner's Energy as it
+    completes, not to the discard pile; "uncharged" puts it there sideways (7.2.2.1.p1), so
+    it gives no Energy until it is recharged. Before, the step was not modelled and a replay
+    playing such a card was unverifiable there."""
+    before: dict[str, int] = {}
+    state, player, _other = _completing(text, lambda s: before.update(energy=len(s.sides[holder(s)].energy),
+                                                                        charged=s.sides[holder(s)].charged()))
+    need = state.resolution.need if state.resolution else None
+    if need is not None:
+        assert need.kind == "draw" and not GAME.apply(state, E.Draw(0, player, None))
+    side = state.sides[player]
+    assert len(side.energy) == before["energy"] + 1
+    assert side.energy[-1].card.name == "Trial Scroll" and side.energy[-1].charged is charged
+    assert side.charged() == before["charged"] + (1 if charged else 0)
+    assert "Trial Scroll" not in side.discard.names()
+    assert GAME.unsupported(state.cards, "Trial Scroll") is None  # lint takes it as read
+
+
+def test_an_effect_energizes_cards_its_player_picks_from_the_hand() -> None:
+    """7.2.4.1, decision 34: "energize a card from your hand" is shown by an energize event of
+    the player, outside the Energize step; the card goes from the hand into the Energy
+    (sideways when uncharged). A card the hand does not hold is refused with the rule. "Up
+    to" lets the player stop early. Before, the step was not modelled."""
+    state, player, _other = _completing("You may energize a card from your hand uncharged.")
+    side = state.sides[player]
+    hand, energized = len(side.hand), len(side.energy)
+    card = _in_hand(state, player)
+    assert card is not None
+    character = next(c.name for c in state.cards if c.type == "Character")  # never in a hand
+    refused = GAME.apply(state.copy(), E.Energize(0, player, character))
+    assert refused and refused[0].rule is not None and refused[0].rule.endswith("7.2.4.1")
+    assert not GAME.apply(state, E.Energize(0, player, card))
+    assert len(side.hand) == hand - 1 and len(side.energy) == energized + 1 and side.energy[-1].charged is False
+    assert state.resolution is None or state.resolution.need is None
+
+    state, player, _other = _completing("Energize up to two cards from your hand.",
+                                       lambda s: s.sides[holder(s)].hand.add(s.new_card(None, holder(s))))
+    side = state.sides[player]
+    energized = len(side.energy)
+    need = state.resolution.need if state.resolution else None
+    assert need is not None and need.kind == "energize" and need.count == 2 and need.optional
+    assert not GAME.apply(state, E.Energize(0, player, None))  # a card the log keeps hidden
+    assert not GAME.apply(state, E.Pass(0, player))  # one is enough: the player stops
+    assert len(side.energy) == energized + 1 and side.energy[-1].charged is True
+    assert GAME.unsupported(state.cards, "Trial Scroll") is None
 
 
 def test_moves_the_spec_does_not_carry_out_are_named_by_lint() -> None:
@@ -1027,15 +1079,87 @@ def test_d33_for_each_counts_heroes_plays_and_held_cores() -> None:
     assert state.sides[player].pool == state.flags.plays[player] - 1
 
 
-def test_d33_lint_names_a_count_the_spec_cannot_make() -> None:
-    """Decision 33: a "for each" the spec cannot count (Flip cards in a discard pile) is named
-    by ``unsupported``; before, only a replay reaching it found out."""
+def test_d33_for_each_counts_discards_of_one_type() -> None:
+    """Decision 33, 4.5.2: "for each Flip card in your discard pile" counts the player's
+    discards of that type, which are face up and so known; a discard the log never named
+    makes the count unmodelled, never guessed. Before, the count was unmodelled."""
+    flip = CardDef("Paper Lantern", "Flip", "Draw a card.", traits=["Aquos"], cost=0)
+    action = CardDef("Tin Drum", "Action", "Draw a card.", traits=["Aquos"], cost=0)
+
+    def discards(s: BakuganState) -> None:
+        player = holder(s)
+        s.sides[player].pool = 0
+        pile = s.sides[player].discard
+        pile.cards, pile.hidden = [s.new_card(c.name, player, c) for c in (flip, action, flip)], 0
+
+    state, player, _other = _completing("+1 [Energy] for each Flip card in your discard pile.", discards)
+    assert state.sides[player].pool == 2
+    state.sides[player].discard.hidden = 1
+    with pytest.raises(B.Unmodelled, match="never named"):
+        B.COUNTED["discard pile", "Flip"](state, player)
     cards = CardDatabase("test", "bakugan", 1, [
-        CardDef("Grave Tally", "Action", "+1 [Energy] for each Flip card in your discard pile.", traits=["Aquos"], cost=0),
+        CardDef("Grave Tally", "Action", "+1 [Energy] for each Flip card in your discard pile.", traits=["Aquos"], cost=0)])
+    assert GAME.unsupported(cards, "Grave Tally") is None
+
+
+def test_d33_for_each_counts_the_points_of_a_stat_of_the_bakugan() -> None:
+    """Decision 33, 2.10.2: "for each point of [FrostStrike] that Bakugan has" counts that stat
+    of the Bakugan the effect is about, as it is when the count is made, after the steps
+    before it. Before, the count was unmodelled."""
+    def ratings(s: BakuganState) -> dict[str, int]:
+        player = holder(s)
+        bak = next(b for p, b in B.face_up(s) if p == player)
+        return {name: B.stat(s, player, bak, name) for name in ("BPower", "Damage Rating", "FrostStrike")}
+
+    before: dict[str, int] = {}
+    state, _player, _other = _completing("+50 [B] for each 1 [Damage Rating] your Bakugan has.",
+                                        lambda s: before.update(ratings(s)), aim=own_face_up)
+    assert ratings(state)["BPower"] == before["BPower"] + 50 * before["Damage Rating"]
+    before.clear()
+    state, _player, _other = _completing("+1 [FrostStrike], then +100 [B] for each point of [FrostStrike] that Bakugan has.",
+                                        lambda s: before.update(ratings(s)), aim=own_face_up)
+    after = ratings(state)
+    assert after["FrostStrike"] == before["FrostStrike"] + 1
+    assert after["BPower"] == before["BPower"] + 100 * after["FrostStrike"]  # counted after the +1
+
+
+def test_d33_lint_names_a_count_the_spec_cannot_make() -> None:
+    """Decision 33: a "for each" the spec cannot count (the cards an earlier step shuffled) is
+    named by ``unsupported``; before, only a replay reaching it found out."""
+    cards = CardDatabase("test", "bakugan", 1, [
+        CardDef("Deep Shuffle", "Action", "+1 [Damage Rating] for each card shuffled.", traits=["Aquos"], cost=0),
         CardDef("Hero Tally", "Action", "+1 [Energy] for each Hero card you have in play.", traits=["Aquos"], cost=0),
     ])
-    assert "counting 'count' of each Flip in discard pile is not modelled" == GAME.unsupported(cards, "Grave Tally")
+    assert "counting 'shuffled' is not modelled" == GAME.unsupported(cards, "Deep Shuffle")
     assert GAME.unsupported(cards, "Hero Tally") is None
+
+
+def test_d33_if_you_do_reads_whether_the_effects_own_retract_closed_a_bakugan() -> None:
+    """Decision 33, 7.2.5.1: "Retract a Bakugan. If you do, ..." goes on only when the Retract
+    closed a Bakugan: one that was open. One already closed is retracted to no effect, so the
+    rest does not happen. Without a Retract before it, "if you do" has nothing to read (lint
+    names it). Before, the condition was unmodelled."""
+    text = "Retract an opposing Bakugan that didn't open this turn. If you do, discard a card."
+
+    def opposing(s: BakuganState, player: str) -> E.TargetRef:
+        return own_face_up(s, s.other(player))
+
+    for was_open in (True, False):
+        def arrange(s: BakuganState, was_open: bool = was_open) -> None:
+            for p, b in B.face_up(s):
+                if p != holder(s):
+                    b.open, b.opened_turn = was_open, s.turn - 1
+
+        state, player, _other = _completing(text, arrange, aim=opposing)
+        need = state.resolution.need if state.resolution else None
+        assert (need is not None and need.kind == "discard" and need.player == player) == was_open, was_open
+    traits = ["Aquos"]
+    cards = CardDatabase("test", "bakugan", 1, [
+        CardDef("Fade Out", "Flip", text, traits=traits, cost=0),
+        CardDef("Hollow Promise", "Action", "If you do, discard a card.", traits=traits, cost=0),
+    ])
+    assert GAME.unsupported(cards, "Fade Out") is None
+    assert "read only after the effect's own step (Retract)" in (GAME.unsupported(cards, "Hollow Promise") or "")
 
 
 def test_d33_opening_on_the_effects_own_reroll() -> None:

@@ -440,7 +440,8 @@ ConditionReader = Callable[[BakuganState, str, A.Condition, dict[str, Any]], boo
 """Reads one shape of condition now: ``(state, controller, condition, context)``. The context
 names the Bakugan the effect is about (``implied``), the one whose ability it is (``self``),
 the coin's side (``coin``), whether the card counted among the plays is this one
-(``played_self``), how the effect's own Reroll ended (``rerolled``: open, missed or none)."""
+(``played_self``), how the effect's own Reroll ended (``rerolled``: open, missed or none),
+whether its own Retract closed a Bakugan (``done``)."""
 
 
 def _hand_count(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
@@ -487,15 +488,39 @@ def _coin(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str
     return bool(_outcome(ctx, "coin") == cond.value)
 
 
+def _done(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
+    """"If you do": the effect's own Retract before it closed a Bakugan (decision 33)."""
+    return bool(_outcome(ctx, "done"))
+
+
 def _named(state: BakuganState, cond: A.Condition, ctx: dict[str, Any], own: tuple[str, ...]) -> tuple[str, Bakugan]:
-    """The Bakugan a condition speaks of, and its player: its own Bakugan (``self``) when the
-    condition names it with one of ``own`` ("it", "this"), else the one the effect is about
-    (``implied``, "that Bakugan"). Never guessed: :class:`Unmodelled` when none is known."""
-    named: tuple[str, str] | None = ctx.get("self") if cond.of is not None and cond.of.quantifier in own else ctx.get("implied")
+    """The Bakugan a condition speaks of, and its player (:func:`named_bakugan`)."""
+    return named_bakugan(state, cond.of, ctx, own, f"the condition on {cond.subject}")
+
+
+def named_bakugan(state: BakuganState, sel: A.Selector | None, ctx: dict[str, Any], own: tuple[str, ...],
+                  asking: str) -> tuple[str, Bakugan]:
+    """The Bakugan a text speaks of, and its player: its own Bakugan (``self``) when ``sel``
+    names it with one of ``own`` ("it", "this"), else the one the effect is about
+    (``implied``, "that Bakugan", "your Bakugan"). Never guessed: :class:`Unmodelled` naming
+    what was ``asking`` when none is known."""
+    named: tuple[str, str] | None = ctx.get("self") if sel is not None and sel.quantifier in own else ctx.get("implied")
     bak = state.bakugan(*named) if named else None
     if named is None or bak is None:
-        raise Unmodelled(f"the Bakugan the condition on {cond.subject} tests is not known here")
+        raise Unmodelled(f"the Bakugan {asking} reads is not known here")
     return named[0], bak
+
+
+def _discards_of(kind: str) -> Callable[[BakuganState, str], int]:
+    """A count of the player's discards of one card type. The discard pile is face up for
+    anyone to see (4.5.2), so every card in it is known; one that is not (a log that never
+    named it) makes the count unmodelled, never guessed."""
+    def count(state: BakuganState, player: str) -> int:
+        pile = state.sides[player].discard
+        if pile.hidden or any(card.defn is None for card in pile.cards):
+            raise Unmodelled(f"the discard pile holds cards the log never named, so its {kind} cards cannot be counted")
+        return sum(1 for card in pile.cards if card.defn is not None and card.defn.type == kind)
+    return count
 
 
 COUNTED: Final[dict[tuple[str, str], Callable[[BakuganState, str], int]]] = {
@@ -503,9 +528,11 @@ COUNTED: Final[dict[tuple[str, str], Callable[[BakuganState, str], int]]] = {
     ("play", "Energy"): lambda state, player: len(state.sides[player].energy),  # 3.7.2, 4.6.1: energized cards
     ("discard pile", "card"): lambda state, player: len(state.sides[player].discard),
     ("open", "Bakugan"): lambda state, player: sum(1 for bak in state.sides[player].team.values() if bak.open),
+    **{("discard pile", kind): _discards_of(kind) for kind in ("Character", "Evo", "Hero", "Action", "Flip")},
 }
 """What a "you have N (or more) ... in <zone>" condition counts, by zone and type: a
-player's Heroes or Energy cards in the play area, cards in the discard pile, open Bakugan."""
+player's Heroes or Energy cards in the play area, cards in the discard pile (all, or those
+of one card type), open Bakugan."""
 
 
 def _count_of_yours(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
@@ -565,16 +592,18 @@ CONDITIONS: Final[tuple[tuple[Callable[[A.Condition], bool], ConditionReader], .
      and c.of.owner == "you", _controls),
     (lambda c: c.subject == "holding" and c.op == "has" and c.of is not None and c.of.quantifier in ("that", "the", "it"),
      _holding_core),
+    (lambda c: c.subject == "done" and c.op == "is" and c.value == "yes", _done),
 )
 """The shapes of condition the spec reads (a test of the shape, its reader): one list for
 :func:`condition_holds` and for :func:`condition_gap`, so that lint knows before any replay
 what the spec cannot test."""
 
 
-AFTER: Final[dict[str, type]] = {"coin": K.FlipCoin, "reroll": A.Reroll}
+AFTER: Final[dict[str, type]] = {"coin": K.FlipCoin, "reroll": A.Reroll, "done": K.Retract}
 """Conditions on what an earlier step of the same effect did, and that step: the coin it
-flipped, the Reroll it made (whose outcome it leaves in its context). Anywhere else (a
-static, an effect without that step) there is nothing for the condition to read."""
+flipped, the Reroll it made, the Retract it made ("if you do"), each of which leaves its
+outcome in the effect's context. Anywhere else (a static, an effect without that step)
+there is nothing for the condition to read."""
 
 
 def condition_gap(cond: A.Condition, earlier: tuple[type, ...] = ()) -> str | None:

@@ -177,9 +177,21 @@ class Effects:
             self.game.to_hand(state, it, res.controller)
         return None
 
+    @BOOK.encodes("7.2.4.1", "7.2.2.1.p1", what="an effect energizes cards: the top of a deck, cards its player picks from "
+                                               "their hand, or the card being played, which goes into its owner's Energy "
+                                               "as it completes; sideways when uncharged")
     def do_bakugan_energize(self, state: BakuganState, res: Resolution, step: K.Energize) -> Need | None:
         refuse(step_gap(step), B.Unmodelled)
         sel = step.what
+        if sel.quantifier == "this":
+            if res.item is None or res.item.kind != "card":
+                raise B.Unmodelled("energizing a card in play is not modelled")
+            res.vars["stay"] = "energy uncharged" if step.uncharged else "energy"  # where _settle puts it
+            return None
+        if sel.zone == "hand":  # the player shows which cards with energize events (decision 34)
+            player = self._one(state, res, sel.owner)
+            n = min(B.amount(sel.count, res.vars), len(state.sides[player].hand))
+            return Need("energize", player, n, cite("7.2.4.1"), step, optional=sel.quantifier == "up_to") if n else None
         n = B.amount(sel.count, res.vars)
         for player in self._player(state, res, sel.owner):
             side = state.sides[player]
@@ -245,10 +257,13 @@ class Effects:
     # -------------------------------------------------------------- Bakugan and BakuCores
 
     def do_bakugan_retract(self, state: BakuganState, res: Resolution, step: K.Retract) -> Need | None:
+        closed = False
         for player, name in self._bakugan(state, res, step.what, id(step)):
             bak = state.bakugan(player, name)
             if bak is not None:
+                closed = closed or bak.open
                 self.game.retract(state, player, bak)
+        res.vars["done"] = closed  # "if you do": a Bakugan was closed (7.2.5.1, decision 33)
         return None
 
     def do_attach(self, state: BakuganState, res: Resolution, step: A.Attach) -> Need | None:
@@ -314,9 +329,7 @@ class Effects:
 
     @BOOK.encodes("6.3.5", "6.4.4", "6.7.1.1", "6.7.1.5", what="a condition in an effect is tested once, as the effect completes")
     def do_if(self, state: BakuganState, res: Resolution, step: A.If) -> Need | None:
-        ctx = {"implied": res.vars.get("targets", {}).get("implied") or res.vars.get("self"), "self": res.vars.get("self"),
-               "coin": res.vars.get("coin"), "played_self": res.vars.get("played_self"), "rerolled": res.vars.get("rerolled")}
-        holds = B.condition_holds(state, res.controller, step.condition, ctx)
+        holds = B.condition_holds(state, res.controller, step.condition, _context(res))
         res.push(step.then if holds else step.otherwise)
         return None
 
@@ -365,6 +378,21 @@ class Effects:
             res.vars.pop("_key", None)
 
 
+def _context(res: Resolution) -> dict[str, Any]:
+    """What a condition or a count of the effect may read (``board.ConditionReader``)."""
+    return {"implied": res.vars.get("targets", {}).get("implied") or res.vars.get("self"), "self": res.vars.get("self"),
+            "coin": res.vars.get("coin"), "played_self": res.vars.get("played_self"), "rerolled": res.vars.get("rerolled"),
+            "done": res.vars.get("done")}
+
+
+def _stat_counted(state: BakuganState, res: Resolution, count: A.Var) -> int:
+    """"For each point of [FrostStrike] that Bakugan has": the stat as the rules read it (never
+    under zero, 2.9.2, 2.10.2) of the Bakugan the effect is about, or of the Bakugan itself in
+    its own text, as it is when the count is made (after the steps before it; decision 33)."""
+    player, bak = B.named_bakugan(state, count.of, _context(res), ("it", "this"), f"the count of {count.name}")
+    return B.stat(state, player, bak, count.name)
+
+
 def _bakugan_counted(state: BakuganState, res: Resolution, count: A.Var) -> int:
     assert count.of is not None
     return sum(1 for p, b in B.all_bakugan(state) if B.bakugan_matches(state, res.controller, count.of, p, b))
@@ -385,11 +413,14 @@ FOR_EACH: Final[tuple[tuple[Callable[[A.Var], bool], Callable[[BakuganState, Res
     (lambda v: v.name == "count" and v.of is not None and v.of.owner == "you" and v.of.type == "BakuCore" and v.of.zone == "held",
      lambda state, res, v: B.cores_held(state, res.controller)),  # 6.5.2
     (lambda v: v.name == "played" and v.of is not None and v.of.owner == "you", _played),
+    (lambda v: v.name in B.STATS and v.of is not None and v.of.type == "Bakugan" and v.of.quantifier in ("the", "that", "it", "this"),
+     _stat_counted),
 )
 """What "for each ..." counts (a test of the count's shape, its reader), one list for the
 handler and :func:`step_gap` (decision 33): X as paid, Bakugan matching the text, the
-player's Heroes or Energy cards in play, discards or open Bakugan (``board.COUNTED``), the
-BakuCores their Bakugan hold, the cards they played this turn."""
+player's Heroes or Energy cards in play, discards (all, or of one type) or open Bakugan
+(``board.COUNTED``), the BakuCores their Bakugan hold, the cards they played this turn, the
+points of a stat the Bakugan the effect is about has."""
 
 
 _MOVES: Final = (("this", "bottom of deck"), ("this", "hand"), ("it", "hand"))
@@ -412,7 +443,8 @@ def step_gap(step: Any) -> str | None:
         return f"searching the {step.zone} is not modelled"
     elif isinstance(step, A.Send) and (step.what.quantifier, step.to) not in _MOVES:
         return f"moving {step.what.describe()} to {step.to} is not modelled"
-    elif isinstance(step, K.Energize) and step.what.zone != "top of deck":
+    elif isinstance(step, K.Energize) and step.what.zone != "top of deck" and step.what.quantifier != "this" \
+            and not (step.what.zone == "hand" and step.what.quantifier in ("a", "up_to")):
         return f"energizing {step.what.describe()} is not modelled"
     elif isinstance(step, K.Play) and step.what.zone != "hand":
         return f"playing {step.what.describe()} is not modelled"

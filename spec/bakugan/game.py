@@ -108,6 +108,12 @@ BOOK.note("4.1.2.p1", what="the batch completes from its end only and is never r
 BOOK.note("5.9.1", "5.10.3", "5.15.1.p1", what="the Power, Victor and play steps hold priority windows (turn.WINDOWS)")
 
 
+def _kind(step: object) -> type:
+    """The kind of a step as a condition after it reads it (``board.AFTER``): a step with
+    conditions on its selection (``Qualified``) is the step it qualifies."""
+    return type(step.step) if isinstance(step, K.Qualified) else type(step)
+
+
 def card_identity(defn: CardDef) -> tuple[str, str | None, str]:
     """What the copy limit counts by: the name without a printing note, the Hero ID, the text.
 
@@ -1022,12 +1028,19 @@ class Bakugan(Game[BakuganState, Event]):
                 owner.knowledge.dated(state.seq).conceal(card.name, f"put {card.name} on the bottom of the deck")
         elif res.vars.get("stay") == "hand":
             self._back_to_hand(state, card)
+        elif res.vars.get("stay") in ("energy", "energy uncharged"):
+            self._energized(state, card, charged=res.vars["stay"] == "energy")
         else:
             self.put_away(state, card)
 
     @BOOK.encodes("1.3/3.1", "4.1.3", what="a card whose text returns it to the hand goes there, not to the discard pile, as a new card")
     def _back_to_hand(self, state: BakuganState, card: CardObj) -> None:
         state.sides[card.owner].hand.add(state.new_card(card.name, card.owner, card.defn))
+
+    @BOOK.encodes("7.2.4.1", "3.7.2", "7.2.2.1.p1",
+                  what="a card whose text energizes it goes into its owner's Energy as it completes, not to the discard pile")
+    def _energized(self, state: BakuganState, card: CardObj, charged: bool) -> None:
+        state.sides[card.owner].energy.append(EnergyCard(state.new_card(card.name, card.owner, card.defn), charged=charged))
 
     def put_away(self, state: BakuganState, card: CardObj) -> None:
         """A card leaving the batch or play goes to its owner's discard pile, as its printed self (4.1.3)."""
@@ -1223,6 +1236,10 @@ class Bakugan(Game[BakuganState, Event]):
             if len(side.deck) == 0:
                 return Violation("a card taken from an empty deck", "no card", "a card")
             return None
+        if need.kind == "energize":
+            if ev.card is None:
+                return None if side.hand.unknown() is not None else Violation("an unnamed energize from a hand of known cards", "the card's name", "null")
+            return X.in_hand(state, need.player, ev.card)
         if need.kind == "discard":
             if ev.card is None:
                 return None if side.hand.unknown() is not None else Violation("an unnamed discard from a hand of known cards", "the card's name", "null")
@@ -1260,6 +1277,11 @@ class Bakugan(Game[BakuganState, Event]):
             card = self._take_from_hand(state, player, ev.card) if ev.card is not None else self._take_unknown(state, player)
             if card is not None:
                 state.sides[player].discard.add(card)
+            return None
+        if need.kind == "energize":  # 7.2.4.1: from the hand into the Energy, face down (3.7.3)
+            card = self._take_from_hand(state, player, ev.card) if ev.card is not None else self._take_unknown(state, player)
+            if card is not None:
+                state.sides[player].energy.append(EnergyCard(card, charged=not need.detail.uncharged))
             return None
         if need.kind == "search":
             if ev.card is not None:
@@ -1311,7 +1333,7 @@ class Bakugan(Game[BakuganState, Event]):
                 if isinstance(node, msgspec.Struct):
                     stack.extend((getattr(node, f), earlier) for f in node.__struct_fields__)
                 elif isinstance(node, tuple):
-                    stack.extend((part, earlier + tuple(map(type, node[:i]))) for i, part in enumerate(node))
+                    stack.extend((part, earlier + tuple(map(_kind, node[:i]))) for i, part in enumerate(node))
             if gap is not None:
                 return gap
         return None
@@ -1541,6 +1563,8 @@ class Bakugan(Game[BakuganState, Event]):
             return [cls(0, p, self._drawable(state, p, rng))]
         if need.kind == "discard":
             return [E.Discard(0, p, n) for n in self._hand_names(state, p)] or [E.Discard(0, p, None)]
+        if need.kind == "energize":
+            return [E.Energize(0, p, n) for n in self._hand_names(state, p)] or [E.Energize(0, p, None)]
         if need.kind == "search":
             found = [d.name for d in state.cards if need.detail.type in ("card", d.type) and side.knowledge.can_reveal(d.name)
                      and (side.knowledge.registered is None or side.knowledge.registered.get(d.name, 0) > 0)]
