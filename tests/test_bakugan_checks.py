@@ -904,6 +904,23 @@ def test_moves_the_spec_does_not_carry_out_are_named_by_lint() -> None:
     assert "energizing it card is not modelled" in (GAME.unsupported(cards, "Kindle") or "")  # the handler's own reason
 
 
+def test_lint_names_a_step_the_spec_has_no_handler_for() -> None:
+    """A step of an effect the spec carries out for which it has no handler (a delayed
+    effect, a repeat permission inside a rider) is named by ``unsupported``: before, lint
+    said nothing and the simulator put the card in its decks, then met the gap at every
+    draw. A static's steps are read where they apply, so they are not named."""
+    traits = ["Aquos"]
+    cards = CardDatabase("test", "bakugan", 1, [
+        CardDef("Slow Tide", "Action", "Draw a card. Retract your Bakugan at the end of the turn.", traits=traits, cost=0),
+        CardDef("Spendthrift", "Action", "Draw a card. Sacrifice - You may discard two cards to draw a card. "
+                                         "You may use this any number of times.", traits=traits, cost=0),
+        CardDef("Open Table", "Hero", "All players draw an additional card each turn.", traits=traits, cost=0),
+    ])
+    assert GAME.unsupported(cards, "Slow Tide") == "the step 'delay' is not modelled"
+    assert GAME.unsupported(cards, "Spendthrift") == "the step 'permit' is not modelled"
+    assert GAME.unsupported(cards, "Open Table") is None
+
+
 def test_d32_a_player_with_no_cards_may_be_the_one_chosen() -> None:
     """Decision 32: when one player's hand is empty, choosing that player discards nothing,
     so a log may go straight on; the player with cards may still be the one who discards."""

@@ -1336,6 +1336,11 @@ class Bakugan(Game[BakuganState, Event]):
                     stack.extend((part, earlier + tuple(map(_kind, node[:i]))) for i, part in enumerate(node))
             if gap is not None:
                 return gap
+        for ability in tree.abilities:  # a static's steps are read where they apply (board, conflicts), not run
+            if not isinstance(ability, A.Passive):
+                gap = next(filter(None, (interpreter.unhandled(self.effects, node) for node in A.nodes(ability))), None)
+                if gap is not None:
+                    return gap
         return None
 
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:

@@ -78,6 +78,21 @@ def refuse(gap: str | None, unmodelled: type[Exception]) -> None:
         raise unmodelled(gap)
 
 
+STEP_TAGS: Final[frozenset[str]] = frozenset(node.__struct_config__.tag for node in Step.__args__)  # type: ignore[attr-defined]
+"""The tag of every kind of step (:data:`grammar.ast.Step`, all games' steps)."""
+
+
+def unhandled(handlers: object, node: object) -> str | None:
+    """Why ``node`` of a card tree is a step ``handlers`` cannot run whatever the state (it
+    has no ``do_<tag>``, so :func:`run` would raise :class:`UnsupportedStep`), or ``None``.
+    A game's ``unsupported`` asks it of the steps it runs through the interpreter, so that
+    lint names such a card before any replay reaches the step."""
+    tag = getattr(getattr(node, "__struct_config__", None), "tag", None)
+    if tag in STEP_TAGS and not hasattr(handlers, f"do_{tag}"):
+        return f"the step {tag!r} is not modelled"
+    return None
+
+
 @dataclass(slots=True)
 class Frame:
     steps: tuple[Step, ...]

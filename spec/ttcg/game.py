@@ -38,7 +38,7 @@ from spec.core.deck import over_limit, size_violation
 from spec.core.findings import Violation
 from spec.core.game import DeckError, Event, Game, Ruling, Setup, actor_problem
 from spec.core.hidden import DeckKnowledge
-from spec.core.interpreter import Need, Resolution, UnsupportedStep
+from spec.core.interpreter import Need, Resolution, UnsupportedStep, unhandled
 from spec.core.queue import Priority
 from spec.core.state import CardObj, Zone
 from spec.ttcg import actions as X
@@ -1065,12 +1065,9 @@ class Ttcg(Game[TtcgState, Event]):
             if isinstance(ability, A.Replacement):
                 return "replacing a destruction ('instead') is not modelled"
             for node in A.nodes(ability):
-                tag = getattr(getattr(node, "__struct_config__", None), "tag", None)
                 if isinstance(node, T.Cards) and node.zone == "revealed":
                     return "picking among revealed cards is not modelled"
-                if tag in _STEP_TAGS and not hasattr(self.effects, f"do_{tag}"):
-                    return f"the step {tag!r} is not modelled"
-                gap = step_gap(node)
+                gap = unhandled(self.effects, node) or step_gap(node)
                 if gap is not None:
                     return gap
                 if isinstance(node, A.Trigger) and node.event not in ("destroyed", "discarded", "played", "attacks",
@@ -1540,6 +1537,5 @@ def _card_fields(cls: type) -> tuple[str, ...]:
     return _NAMING if fields is None else tuple(f for f in _NAMING if f in fields)
 
 
-_STEP_TAGS = {getattr(getattr(s, "__struct_config__", None), "tag", None) for s in A.Step.__args__}  # type: ignore[attr-defined]
 
 __all__ = ["Ttcg"]
