@@ -916,8 +916,8 @@ def test_lint_names_a_step_the_spec_has_no_handler_for() -> None:
                                          "You may use this any number of times.", traits=traits, cost=0),
         CardDef("Open Table", "Hero", "All players draw an additional card each turn.", traits=traits, cost=0),
     ])
-    assert GAME.unsupported(cards, "Slow Tide") == "the step 'delay' is not modelled"
-    assert GAME.unsupported(cards, "Spendthrift") == "the step 'permit' is not modelled"
+    assert GAME.unsupported(cards, "Slow Tide") == "the step Delay is not modelled"
+    assert GAME.unsupported(cards, "Spendthrift") == "the step Permit is not modelled"
     assert GAME.unsupported(cards, "Open Table") is None
 
 

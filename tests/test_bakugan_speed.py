@@ -142,7 +142,7 @@ def _holding_counts(state: BakuganState, name: str | None) -> bool:
         text = B.text_of(state, name)
     except B.Unmodelled:
         return True
-    return any(isinstance(a, K.CoreStatic) and any(isinstance(s, BC._PRODUCES) for s in a.effect) for a in text.abilities)
+    return any(isinstance(a, K.CoreStatic) and any(isinstance(s, BC.PRODUCES) for s in a.effect) for a in text.abilities)
 
 
 def test_the_key_of_what_is_in_play_changes_exactly_when_the_plain_one_does() -> None:
@@ -299,7 +299,7 @@ def _plain_effects(state: BakuganState, memo: dict[str, Any]) -> list[Any]:
             out.append(BC.Effect(f"{key}/reroll>{who}", "can", who, BC.REROLL, 0, source, "card", player, key,
                                  text=f"{who} may be rerolled after a missed roll"))
             continue
-        wanted = [step for step in steps if isinstance(step, BC._PRODUCES)]
+        wanted = [step for step in steps if isinstance(step, BC.PRODUCES)]
         if not wanted:
             continue
         if condition is not None:

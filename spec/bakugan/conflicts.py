@@ -206,7 +206,9 @@ def _always_on(state: BakuganState, name: str) -> tuple[_AlwaysOn, _AlwaysOn]:
     return found
 
 
-_PRODUCES: Final = (A.Prohibit, A.Permit, A.Immune)
+PRODUCES: Final = (A.Prohibit, A.Permit, A.Immune)
+"""The steps of an always-on ability that put a can, a can't or an immunity in force: read
+here, never run as steps."""
 
 
 _Producing = tuple[tuple[int, Any, frozenset[str] | None, tuple[Any, ...]], ...]
@@ -229,9 +231,9 @@ def _producing(state: BakuganState, name: str) -> tuple[_Producing, _Producing]:
         pile, hero = _always_on(state, name)
         found = cache[name] = (
             tuple((index, ability, cores, () if isinstance(ability, A.Keyword) else wanted) for index, ability, cores in pile
-                  if isinstance(ability, A.Keyword) or (wanted := tuple(s for s in ability.effect if isinstance(s, _PRODUCES)))),
+                  if isinstance(ability, A.Keyword) or (wanted := tuple(s for s in ability.effect if isinstance(s, PRODUCES)))),
             tuple((index, ability, cores, wanted) for index, ability, cores in hero
-                  if (wanted := tuple(s for s in ability.effect if isinstance(s, _PRODUCES)))))
+                  if (wanted := tuple(s for s in ability.effect if isinstance(s, PRODUCES)))))
     return found
 
 

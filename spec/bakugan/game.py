@@ -86,9 +86,6 @@ TEAM_TRIES: Final = 1000
 """How many random teams ``Bakugan.random_deck`` draws before it gives up on the cards given
 (a team whose factions allow too few cards is drawn again)."""
 
-UNSUPPORTED_STEPS: Final = (K.Copy, K.SwapCore, K.EndTurn, K.VictorBy, K.Choice, K.Detach)
-"""Steps the spec gives no meaning yet: a card using one is reported as unverifiable."""
-
 # Rules encoded by the structure of this module rather than by one function.
 BOOK.note("5.1.1", "5.1.2", "5.2.1.p1", "5.5.1", "5.8.1", "5.14.1", "5.1.4",
           what="the turn graph (spec.bakugan.turn.TURN): four phases, eleven steps, nothing between them")
@@ -1321,8 +1318,6 @@ class Bakugan(Game[BakuganState, Event]):
         stack: list[tuple[Any, tuple[type, ...]]] = [(tree, ())]  # (node, the kinds of step before it in its effect)
         while stack:
             node, earlier = stack.pop()
-            if isinstance(node, UNSUPPORTED_STEPS):
-                return f"the step {type(node).__name__} is not modelled"
             if isinstance(node, K.Qualified):  # its conditions test the candidates of a selection
                 gap = next(filter(None, map(T.selection_gap, node.where)), None)
                 stack.append((node.step, earlier))
@@ -1336,9 +1331,10 @@ class Bakugan(Game[BakuganState, Event]):
                     stack.extend((part, earlier + tuple(map(_kind, node[:i]))) for i, part in enumerate(node))
             if gap is not None:
                 return gap
-        for ability in tree.abilities:  # a static's steps are read where they apply (board, conflicts), not run
-            if not isinstance(ability, A.Passive):
-                gap = next(filter(None, (interpreter.unhandled(self.effects, node) for node in A.nodes(ability))), None)
+        for ability in tree.abilities:  # a step the interpreter has no handler for, but a static's can or can't (the conflicts read it)
+            passive = isinstance(ability, A.Passive)
+            for node in A.nodes(ability):
+                gap = None if passive and isinstance(node, BC.PRODUCES) else interpreter.unhandled(self.effects, node)
                 if gap is not None:
                     return gap
         return None

@@ -89,7 +89,7 @@ def unhandled(handlers: object, node: object) -> str | None:
     lint names such a card before any replay reaches the step."""
     tag = getattr(getattr(node, "__struct_config__", None), "tag", None)
     if tag in STEP_TAGS and not hasattr(handlers, f"do_{tag}"):
-        return f"the step {tag!r} is not modelled"
+        return f"the step {type(node).__name__} is not modelled"
     return None
 
 
