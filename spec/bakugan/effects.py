@@ -428,6 +428,12 @@ _MOVES: Final = (("this", "bottom of deck"), ("this", "hand"), ("it", "hand"))
 or back to its owner's hand, and the card an earlier step picked to its owner's hand."""
 
 
+def _energizes(sel: A.Selector) -> bool:
+    """Whether the spec carries out energizing what ``sel`` names: the top of a deck, the card
+    being played ("this"), or cards its player picks from the hand (decision 34)."""
+    return sel.zone == "top of deck" or sel.quantifier == "this" or (sel.zone == "hand" and sel.quantifier in ("a", "up_to"))
+
+
 def step_gap(step: Any) -> str | None:
     """What of ``step`` the spec does not model whatever the game state, or ``None``.
 
@@ -443,8 +449,7 @@ def step_gap(step: Any) -> str | None:
         return f"searching the {step.zone} is not modelled"
     elif isinstance(step, A.Send) and (step.what.quantifier, step.to) not in _MOVES:
         return f"moving {step.what.describe()} to {step.to} is not modelled"
-    elif isinstance(step, K.Energize) and step.what.zone != "top of deck" and step.what.quantifier != "this" \
-            and not (step.what.zone == "hand" and step.what.quantifier in ("a", "up_to")):
+    elif isinstance(step, K.Energize) and not _energizes(step.what):
         return f"energizing {step.what.describe()} is not modelled"
     elif isinstance(step, K.Play) and step.what.zone != "hand":
         return f"playing {step.what.describe()} is not modelled"

@@ -478,10 +478,7 @@ class Bakugan(Game[BakuganState, Event]):
     @BOOK.encodes("3.7.1", "5.4.1", "5.4.2", "7.2.4.1", what="an energized card enters play as a charged Energy card")
     def _do_energize(self, state: BakuganState, ev: E.Energize) -> None:
         player = ev.by or ""
-        side = state.sides[player]
-        card = self._take_from_hand(state, player, ev.card) if ev.card is not None else self._take_unknown(state, player)
-        if card is not None:
-            side.energy.append(EnergyCard(card, charged=True))
+        self._energize_from_hand(state, player, ev.card, charged=True)
         self._energize_decided(state, player)
 
     def _energize_decided(self, state: BakuganState, player: str) -> None:
@@ -917,6 +914,16 @@ class Bakugan(Game[BakuganState, Event]):
                 side.pool += 1
         side.pool = max(0, side.pool - cost)
 
+    def _out_of_hand(self, state: BakuganState, player: str, name: str | None) -> CardObj | None:
+        """The card ``name`` taken from the player's hand, or one it keeps hidden when the log names none."""
+        return self._take_from_hand(state, player, name) if name is not None else self._take_unknown(state, player)
+
+    @BOOK.encodes("7.2.4.1", what="a card energized from the hand goes into its player's Energy")
+    def _energize_from_hand(self, state: BakuganState, player: str, name: str | None, charged: bool) -> None:
+        card = self._out_of_hand(state, player, name)
+        if card is not None:
+            state.sides[player].energy.append(EnergyCard(card, charged=charged))
+
     def _take_from_hand(self, state: BakuganState, player: str, name: str) -> CardObj:
         side = state.sides[player]
         card = side.hand.find(name)
@@ -1034,7 +1041,7 @@ class Bakugan(Game[BakuganState, Event]):
     def _back_to_hand(self, state: BakuganState, card: CardObj) -> None:
         state.sides[card.owner].hand.add(state.new_card(card.name, card.owner, card.defn))
 
-    @BOOK.encodes("7.2.4.1", "3.7.2", "7.2.2.1.p1",
+    @BOOK.encodes("7.2.4.1", "7.2.2.1.p1",
                   what="a card whose text energizes it goes into its owner's Energy as it completes, not to the discard pile")
     def _energized(self, state: BakuganState, card: CardObj, charged: bool) -> None:
         state.sides[card.owner].energy.append(EnergyCard(state.new_card(card.name, card.owner, card.defn), charged=charged))
@@ -1109,7 +1116,7 @@ class Bakugan(Game[BakuganState, Event]):
 
     def _do_discard(self, state: BakuganState, ev: E.Discard) -> None:
         player = ev.by or ""
-        card = self._take_from_hand(state, player, ev.card) if ev.card is not None else self._take_unknown(state, player)
+        card = self._out_of_hand(state, player, ev.card)
         if card is not None:
             state.sides[player].discard.add(card)
         state.discarding[player] -= 1
@@ -1233,16 +1240,12 @@ class Bakugan(Game[BakuganState, Event]):
             if len(side.deck) == 0:
                 return Violation("a card taken from an empty deck", "no card", "a card")
             return None
-        if need.kind == "energize":
+        if need.kind in ("discard", "energize"):
             if ev.card is None:
-                return None if side.hand.unknown() is not None else Violation("an unnamed energize from a hand of known cards", "the card's name", "null")
-            return X.in_hand(state, need.player, ev.card)
-        if need.kind == "discard":
-            if ev.card is None:
-                return None if side.hand.unknown() is not None else Violation("an unnamed discard from a hand of known cards", "the card's name", "null")
+                return None if side.hand.unknown() is not None else Violation(f"an unnamed {need.kind} from a hand of known cards", "the card's name", "null")
             problem = X.in_hand(state, need.player, ev.card)
             defn = state.cards.get(ev.card)
-            if problem is None and need.detail is not None and defn is not None and need.detail.type not in ("card", defn.type):
+            if need.kind == "discard" and problem is None and need.detail is not None and defn is not None and need.detail.type not in ("card", defn.type):
                 return Violation(f"{ev.card} is not what the effect asks for", need.detail.describe(), ev.card)
             return problem
         if need.kind == "search" and ev.card is not None:
@@ -1271,14 +1274,12 @@ class Bakugan(Game[BakuganState, Event]):
         if need.kind == "draw":
             return self._draw(state, player, ev.card)
         if need.kind == "discard":
-            card = self._take_from_hand(state, player, ev.card) if ev.card is not None else self._take_unknown(state, player)
+            card = self._out_of_hand(state, player, ev.card)
             if card is not None:
                 state.sides[player].discard.add(card)
             return None
-        if need.kind == "energize":  # 7.2.4.1: from the hand into the Energy, face down (3.7.3)
-            card = self._take_from_hand(state, player, ev.card) if ev.card is not None else self._take_unknown(state, player)
-            if card is not None:
-                state.sides[player].energy.append(EnergyCard(card, charged=not need.detail.uncharged))
+        if need.kind == "energize":
+            self._energize_from_hand(state, player, ev.card, charged=not need.detail.uncharged)
             return None
         if need.kind == "search":
             if ev.card is not None:
