@@ -111,8 +111,9 @@ def corpus(game: str, folder: Path, min_events: int, seed: int = 1) -> list[Path
     return build_corpus(game, folder, min_events, seed)[0]
 
 
-def build_corpus(game: str, folder: Path, min_events: int, seed: int = 1) -> tuple[list[Path], list[tuple[int, str]]]:
-    """The replays of :func:`corpus`, and ``(seed, error)`` of each seed the spec failed on.
+def build_corpus(game: str, folder: Path, min_events: int, seed: int = 1) -> tuple[list[Path], list[dict[str, Any]]]:
+    """The replays of :func:`corpus`, and each seed the spec failed on (``game``, ``seed``,
+    ``error``: as ``corpus_faults`` of the bench's JSON holds them).
 
     The seeds are taken in turn from ``seed``. A game the spec fails on (an error raised
     while simulating it, a bug of the spec) is left out of the corpus, and its error is
@@ -124,7 +125,7 @@ def build_corpus(game: str, folder: Path, min_events: int, seed: int = 1) -> tup
 
     folder.mkdir(parents=True, exist_ok=True)
     files = sorted(folder.glob(f"{game}-*.jsonl"))
-    faults = [(int(p.stem.rsplit("-", 1)[1]), p.read_text(encoding="utf-8").strip())
+    faults = [{"game": game, "seed": int(p.stem.rsplit("-", 1)[1]), "error": p.read_text(encoding="utf-8").strip()}
               for p in sorted(folder.glob(f"{game}-*.fault"))]
     total = sum(len(p.read_bytes().splitlines()) - 1 for p in files)
     index = len(files) + len(faults)
@@ -137,7 +138,7 @@ def build_corpus(game: str, folder: Path, min_events: int, seed: int = 1) -> tup
         except Exception as error:  # noqa: BLE001 - a bug of the spec in one game must not stop the bench
             said = f"{type(error).__name__}: {error}"
             name.with_suffix(".fault").write_text(said + "\n", encoding="utf-8")
-            faults.append((seed + index, said))
+            faults.append({"game": game, "seed": seed + index, "error": said})
             index += 1
             continue
         path = name.with_suffix(".jsonl")
@@ -393,8 +394,7 @@ def run(games: list[str], corpus_dir: Path, min_events: int, jobs: bool = True, 
                               "spec": compiled.status(), "compiled": compiled.ACTIVE, "corpus_faults": []}
     for game in games:
         if game in SPECS:
-            faults = build_corpus(game, corpus_dir / game, min_events)[1]  # written (once) outside the timed process
-            result["corpus_faults"].extend({"game": game, "seed": seed, "error": error} for seed, error in faults)
+            result["corpus_faults"] += build_corpus(game, corpus_dir / game, min_events)[1]  # written (once) outside the timed process
             measured = _in_fresh_process(isolate, bench_game, game, corpus_dir / game, min_events, jobs, repeat)
             result["games"].append(asdict(measured))
         if game in GRAMMARS:
@@ -425,9 +425,13 @@ def to_text(result: dict[str, Any]) -> str:
         lines.append(f"  {g['game']:16} {g['texts']:>5} texts: parse {g['texts_per_s']:>9,.0f}/s (target {t['texts_per_s']:,}), "
                      f"lexer alone {g['lexer_texts_per_s']:>9,.0f}/s; {share}")
     lines.extend(_host_lines(result))
-    for fault in result.get("corpus_faults", []):
-        lines.append(f"spec fault: {fault['game']} seed {fault['seed']} was left out of the corpus ({fault['error']})")
+    lines.extend(fault_lines(result.get("corpus_faults", [])))
     return "\n".join(lines)
+
+
+def fault_lines(faults: list[dict[str, Any]], whose: str = "") -> list[str]:
+    """A line for each game of a corpus the spec failed on (:func:`build_corpus`)."""
+    return [f"spec fault{whose}: {f['game']} seed {f['seed']} was left out of the corpus ({f['error']})" for f in faults]
 
 
 def _host_lines(result: dict[str, Any]) -> list[str]:

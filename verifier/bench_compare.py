@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from verifier.bench import ROOT
+from verifier.bench import ROOT, fault_lines
 
 MEASURES: dict[str, tuple[str, bool]] = {
     "verify_events_per_s": ("verify events/s", True),
@@ -158,8 +158,7 @@ def compare(games: list[str], ref: str, corpus_dir: Path, min_events: int, pairs
         out: dict[str, Any] = {"reference": label, "pairs": pairs, "repeat": repeat, "games": [], "corpus_faults": []}
         for game in games:
             if game in SPECS:
-                faults = build_corpus(game, corpus_dir / game, min_events)[1]  # written once, by this tree, for both
-                out["corpus_faults"].extend({"game": game, "seed": seed, "error": error} for seed, error in faults)
+                out["corpus_faults"] += build_corpus(game, corpus_dir / game, min_events)[1]  # written once, by this tree, for both
             ours: list[dict[str, float]] = []
             theirs: list[dict[str, float]] = []
             for _ in range(pairs):
@@ -192,7 +191,6 @@ def to_text(result: dict[str, Any]) -> str:
             low, high = min(m["ratios"]), max(m["ratios"])
             lines.append(f"    {label:22} {statistics.median(m['this']):>12,.1f} vs {statistics.median(m['reference']):>12,.1f}"
                          f"   {m['median_ratio'] - 1:+7.1%}  (pairs {low - 1:+.1%} .. {high - 1:+.1%})")
-    for fault in result.get("corpus_faults", []):
-        lines.append(f"spec fault (this tree): {fault['game']} seed {fault['seed']} was left out of the corpus ({fault['error']})")
+    lines.extend(fault_lines(result.get("corpus_faults", []), " (this tree)"))
     return "\n".join(lines)
 
