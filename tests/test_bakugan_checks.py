@@ -16,9 +16,11 @@ from typing import Any, cast
 
 import pytest
 
+from grammar import ast as A
 from spec import load_game
 from spec.bakugan import board as B
 from spec.bakugan import events as E
+from spec.bakugan import targets as T
 from spec.bakugan.corpus import replay_states
 from spec.bakugan.game import Bakugan, card_identity
 from spec.bakugan.state import BakuganState, EnergyCard, Lasting
@@ -1242,3 +1244,73 @@ def test_d33_a_condition_on_the_effects_own_step_needs_that_step() -> None:
     for text in ("If you open on the Reroll, draw a card.", "Flip a coin. If heads, draw a card."):
         with pytest.raises(B.Unmodelled, match="only after the effect's own step"):
             B.condition_holds(state, state.players[0], _condition(text), {})
+
+
+_OFFERED = (CardDef("Lamp Keeper", "Hero", "", traits=["Haos"], cost=2),      # Haos, cheap enough
+            CardDef("Tower Warden", "Hero", "", traits=["Haos"], cost=5),     # Haos, too dear
+            CardDef("Ember Scout", "Hero", "", traits=["Pyrus"], cost=1))     # not Haos
+
+
+def _hand_of(*names: str) -> Callable[[BakuganState], None]:
+    """A ``prepare`` for :func:`_completing`: the cards of ``_OFFERED`` known, and the
+    starting player's hand made of ``names`` only (so the hand is known whole)."""
+    def prepare(s: BakuganState) -> None:
+        s.cards = CardDatabase("test", "bakugan", 1, [*s.cards, *_OFFERED])
+        player = holder(s)
+        hand = s.sides[player].hand
+        hand.cards.clear()
+        hand.hidden = 0
+        for name in names:
+            hand.add(s.new_card(name, player, s.cards[name]))
+    return prepare
+
+
+def test_d35_a_card_an_effect_lets_its_player_play_comes_from_the_hand_as_the_text_describes_it() -> None:
+    """Decision 35, 6.2.1.p1, 2.3.3: "play a [Haos] card that costs 2 [Energy] or less for
+    free" names no zone, so the card comes from the hand; its Factions and cost are checked
+    as it is played, and it costs nothing. Before, such a text was not modelled, and where
+    the hand was named only the card's type was checked."""
+    text = "You may play a [Haos] card that costs 2 [Energy] or less for free."
+    for wrong, why in (("Ember Scout", "not Haos"), ("Tower Warden", "costs 5")):
+        state, player, _other = _completing(text, _hand_of("Lamp Keeper", "Tower Warden", "Ember Scout"))
+        refused = GAME.apply(state, E.Play(0, player, wrong))
+        assert refused and refused[0].rule == "bakugan:2.3.3" and why in refused[0].violation.message, wrong
+    state, player, _other = _completing(text, _hand_of("Lamp Keeper", "Tower Warden", "Ember Scout"))
+    energy(state, player, 0)
+    assert not GAME.apply(state, E.Play(0, player, "Lamp Keeper"))  # free: no Energy needed
+    assert [i.name for i in state.batch.items] == ["Lamp Keeper"] and "Lamp Keeper" not in state.sides[player].hand.names()
+    moves = GAME.legal_moves(_completing(text, _hand_of("Lamp Keeper", "Tower Warden", "Ember Scout"))[0])
+    assert {m.card for m in moves if isinstance(m, E.Play)} == {"Lamp Keeper"}
+    cards = CardDatabase("test", "bakugan", 1, [
+        CardDef("Gift", "Action", text, traits=["Haos"], cost=0),
+        CardDef("Echo", "Action", "+300 [B]. You may play it for free.", traits=["Haos"], cost=0)])
+    assert GAME.unsupported(cards, "Gift") is None
+    assert "playing it card is not modelled" in (GAME.unsupported(cards, "Echo") or "")  # a card named otherwise than "a"
+
+
+def test_d35_a_play_not_said_free_is_paid_for() -> None:
+    """2.3.1.1, decision 35: an effect that lets its player play a card without "for free"
+    leaves the cost to pay. Before, every play an effect asked for was free."""
+    state, player, _other = _completing("You may play a Hero from your hand.", _hand_of("Tower Warden"))
+    energy(state, player, 0)
+    refused = GAME.apply(state, E.Play(0, player, "Tower Warden"))
+    assert refused and refused[0].rule == "bakugan:2.3.1.1"
+
+
+def test_d35_a_play_the_effect_makes_is_skipped_only_when_no_card_can_be_played() -> None:
+    """6.7.1.3, 1.3/3.4, decision 35: "play a [Haos] Hero ... for free" (no "may") is the
+    player's to make when the hand, shown whole, holds a card that can be played; going on
+    without it is refused with 6.7.1.3. With no such card, or a hand the log keeps hidden
+    (the spec cannot tell), going on is legal; "you may" always leaves it to the player."""
+    text = "Play a [Haos] Hero that costs 2 [Energy] or less for free."
+    state, player, _other = _completing(text, _hand_of("Lamp Keeper", "Ember Scout"))
+    for skip in (E.Pass(0, player), E.Decline(0, player)):
+        refused = GAME.apply(state.copy(), skip)
+        assert refused and refused[0].rule == "bakugan:6.7.1.3" and "Lamp Keeper" in refused[0].violation.message
+    assert not GAME.apply(state, E.Play(0, player, "Lamp Keeper"))
+    for hand, text_ in ((("Tower Warden", "Ember Scout"), text), (("Lamp Keeper",), "You may " + text[0].lower() + text[1:])):
+        state, player, _other = _completing(text_, _hand_of(*hand))
+        assert not GAME.apply(state, E.Pass(0, player)), hand
+    state, player, _other = _completing(text, lambda s: (_hand_of("Lamp Keeper")(s), s.sides[holder(s)].hand.add(s.new_card(None, holder(s)))))
+    assert not GAME.apply(state, E.Pass(0, player))  # a hidden card: the spec cannot tell
+    assert T.playable_gap(A.Condition("opened", "not", "this turn")) is not None

@@ -444,9 +444,14 @@ def offered(state: BakuganState, player: str | None, name: str) -> bool:
 
 
 def fed_play(state: BakuganState, player: str | None) -> bool:
-    """Whether a resolving effect asks ``player`` to play a card now (a "play ... for free" step)."""
+    """Whether a resolving effect asks ``player`` to play a card now (a "play a ..." step)."""
     res = state.resolution
     return res is not None and res.need is not None and res.need.kind == "play" and res.need.player == player
+
+
+def fed_free(state: BakuganState, player: str | None) -> bool:
+    """Whether a resolving effect lets ``player`` play a card now for free (2.3.3)."""
+    return fed_play(state, player) and bool(state.resolution and state.resolution.need and state.resolution.need.detail.free)
 
 
 @PLAY.precondition("5.2.1.p2", "no card is played in the Start Phase")
@@ -594,7 +599,7 @@ def play_cost(state: BakuganState, ev: E.Play, fresh: bool = False) -> int:
     last = _Cost.last
     if not fresh and last[0] is state and last[1] is ev:
         return last[3]
-    free = fed_play(state, ev.by)
+    free = fed_free(state, ev.by)
     defn = state.cards.get(ev.card)
     cost = 0 if defn is None else B.cost_to_pay(state, ev.by or "", defn, ev.x, free=free)
     _Cost.last = (state, ev, free, cost)

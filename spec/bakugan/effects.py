@@ -248,11 +248,15 @@ class Effects:
     def do_bakugan_look(self, state: BakuganState, res: Resolution, step: K.Look) -> Need | None:
         return None  # looking changes nothing the log can show
 
-    def do_bakugan_play(self, state: BakuganState, res: Resolution, step: K.Play) -> Need | None:
+    @BOOK.encodes("6.2.1.p1", "2.3.3", what="an effect lets its player play a card from the hand, of the type, Factions and "
+                                           "cost it names, maybe for free")
+    def do_bakugan_play(self, state: BakuganState, res: Resolution, step: K.Play,
+                        where: tuple[A.Condition, ...] = ()) -> Need | None:
         refuse(step_gap(step), B.Unmodelled)
         if len(state.sides[res.controller].hand) == 0:
-            return None
-        return Need("play", res.controller, 1, cite("2.3.3"), step.what, optional=True)
+            return None  # 1.3/3.4: nothing to play
+        asked = T.PlayAsked(step.what, where, step.free, must=id(step) not in res.vars.get("optional_plays", ()))
+        return Need("play", res.controller, 1, cite("2.3.3"), asked, optional=True)  # the play is checked as it is fed
 
     # -------------------------------------------------------------- Bakugan and BakuCores
 
@@ -340,10 +344,12 @@ class Effects:
             self._each(state, res, step)
             return None
         player = self._one(state, res, step.player)
+        _optional_plays(res, step.steps)
         return Need("may", player, 1, cite("6.7.1.4"), (step.steps, ()), optional=True)
 
     def do_bakugan_or_else(self, state: BakuganState, res: Resolution, step: OrElse) -> Need | None:
         player = self._one(state, res, step.player)
+        _optional_plays(res, step.steps)
         return Need("may", player, 1, cite("6.7.1.4"), (step.steps, step.otherwise), optional=True)
 
     def do_bakugan_instead(self, state: BakuganState, res: Resolution, step: K.Instead) -> Need | None:
@@ -371,11 +377,20 @@ class Effects:
         handler = getattr(self, f"do_{inner.__struct_config__.tag}", None)
         if handler is None:
             raise UnsupportedStep(inner)
+        if isinstance(inner, K.Play):  # its conditions are on the card played, checked as it is fed
+            return self.do_bakugan_play(state, res, inner, step.where)
         res.vars["_key"] = id(step)
         try:
             return handler(state, res, inner)
         finally:
             res.vars.pop("_key", None)
+
+
+def _optional_plays(res: Resolution, steps: tuple[A.Step, ...]) -> None:
+    """Mark the plays inside an optional part of the effect as the player's to make or not
+    (decision 35); a play the text makes is skipped only when no card can be played."""
+    marked: set[int] = res.vars.setdefault("optional_plays", set())
+    marked.update(id(node) for node in A.nodes(steps) if isinstance(node, K.Play))
 
 
 def _context(res: Resolution) -> dict[str, Any]:
@@ -451,10 +466,11 @@ def step_gap(step: Any) -> str | None:
         return f"moving {step.what.describe()} to {step.to} is not modelled"
     elif isinstance(step, K.Energize) and not _energizes(step.what):
         return f"energizing {step.what.describe()} is not modelled"
-    elif isinstance(step, K.Play) and step.what.zone != "hand":
-        return f"playing {step.what.describe()} is not modelled"
     elif isinstance(step, K.Play) and step.what.quantifier in ("all", "each"):  # a standing leave, not one play
         return f"a lasting leave to play {step.what.describe()} is not modelled"
+    elif isinstance(step, K.Play) and (step.what.zone not in (None, "hand") or step.what.quantifier != "a"):
+        # one card of the hand (6.2.1.p1), not a card named otherwise ("it", "this", "that Evo")
+        return f"playing {step.what.describe()} is not modelled"
     elif isinstance(step, A.Attach) and step.what.type != "BakuCore":
         return f"attaching {step.what.describe()} is not modelled"
     elif isinstance(step, A.May) and step.player == "each" and T.slots_of(step.steps):

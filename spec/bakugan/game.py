@@ -1203,14 +1203,17 @@ class Bakugan(Game[BakuganState, Event]):
             if kind == "discard":
                 need.count = min(need.count, len(state.sides[ev.by].hand))
         if kind == need.kind and ev.by == need.player and need.kind != "may" and not need.among:
+            if kind == "play":
+                refused = self._play_refused(state, need, ev)
+                if refused is not None:
+                    return [refused]
+                res.need = None
+                rulings = self._do_play(state, ev, free=need.detail.free)
+                self._continue(state)
+                return rulings
             violation = self._feed_violation(state, need, ev)
             if violation is not None:
                 return [Ruling(need.rule, violation, f"fed_{need.kind}")]
-            if kind == "play":
-                res.need = None
-                rulings = self._do_play(state, ev, free=True)
-                self._continue(state)
-                return rulings
             rulings = self._take_fed(state, need, ev, res) or NONE_FOUND
             need.started = True
             need.count -= 1
@@ -1222,6 +1225,9 @@ class Bakugan(Game[BakuganState, Event]):
                 self._continue(state)
             return rulings
         if need.optional:
+            skipped = self._play_skipped(state, need) if need.kind == "play" and need.detail.must else None
+            if skipped is not None:
+                return [Ruling(cite("6.7.1.3"), skipped, "fed_play")]
             res.need = None
             declined = kind == "decline" and ev.by == need.player
             if need.kind == "may":
@@ -1261,12 +1267,31 @@ class Bakugan(Game[BakuganState, Event]):
             return X.core_violation(state, ev) or X.attach_violation(ev)
         if need.kind == "coin" and ev.result not in ("heads", "tails"):
             return Violation(f"a coin showing {ev.result!r}", "heads or tails", ev.result)
-        if need.kind == "play":
-            defn = state.cards.get(ev.card)
-            if defn is None or need.detail.type not in ("card", defn.type):
-                return Violation(f"{ev.card} is not what the effect lets its player play", need.detail.describe(), ev.card)
-            hit = BOOK.actions["play"].first_violation(state, ev)
-            return None if hit is None else hit[1]
+        return None
+
+    def _play_refused(self, state: BakuganState, need: interpreter.Need, ev: E.Play) -> Ruling | None:
+        """Why the play ``ev`` is not the one the effect lets its player make: not the card it
+        describes (decision 35), or a play the rules forbid (the play's own checks, but priority)."""
+        defn = state.cards.get(ev.card)
+        miss = "no such card" if defn is None else T.play_gap(state, defn, ev.x, need.detail)
+        if miss is not None:
+            return Ruling(need.rule, Violation(f"{ev.card} is not what the effect lets its player play: {miss}",
+                                               need.detail.describe(), ev.card), "fed_play")
+        hit = BOOK.actions["play"].first_violation(state, ev)
+        return None if hit is None else Ruling(hit[0].rule, hit[1], hit[0].name)
+
+    @BOOK.encodes("6.7.1.3", "1.3/3.4", what="a play the effect makes (no \"may\") is skipped only when no card of the hand can be played")
+    def _play_skipped(self, state: BakuganState, need: interpreter.Need) -> Violation | None:
+        """Whether the log went on without the play an effect makes while its player could
+        make one: only said of a hand the log has shown whole (decision 35)."""
+        hand = state.sides[need.player].hand
+        if hand.hidden or hand.unknown() is not None:
+            return None  # a hidden card might be the one: the spec cannot tell that none could be played
+        for name in sorted(set(hand.names())):
+            for ev in self._play_candidates(state, need.player, name, random.Random(0), supported_only=False):
+                if isinstance(ev, E.Play) and self._play_refused(state, need, ev) is None:
+                    return Violation(f"the effect makes {need.player} play {need.detail.describe()}, and {name} could be played",
+                                     f"{need.player} plays {need.detail.describe()}", "the effect went on without it")
         return None
 
     def _take_fed(self, state: BakuganState, need: interpreter.Need, ev: Any, res: Resolution) -> Found | None:
@@ -1319,8 +1344,8 @@ class Bakugan(Game[BakuganState, Event]):
         stack: list[tuple[Any, tuple[type, ...]]] = [(tree, ())]  # (node, the kinds of step before it in its effect)
         while stack:
             node, earlier = stack.pop()
-            if isinstance(node, K.Qualified):  # its conditions test the candidates of a selection
-                gap = next(filter(None, map(T.selection_gap, node.where)), None)
+            if isinstance(node, K.Qualified):  # its conditions test the candidates of a selection, or the card played
+                gap = next(filter(None, map(T.playable_gap if isinstance(node.step, K.Play) else T.selection_gap, node.where)), None)
                 stack.append((node.step, earlier))
             elif isinstance(node, A.Condition):  # any other condition is tested on the game state
                 gap = B.condition_gap(node, earlier)
@@ -1530,9 +1555,10 @@ class Bakugan(Game[BakuganState, Event]):
             out.append(E.Roll(0, player, opened=True, core=core, attached=False))
         return out
 
-    def _play_candidates(self, state: BakuganState, player: str, name: str, rng: random.Random) -> list[Event]:
+    def _play_candidates(self, state: BakuganState, player: str, name: str, rng: random.Random,
+                         supported_only: bool = True) -> list[Event]:
         defn = state.cards.get(name)
-        if defn is None or not self.supported(state.cards, name):
+        if defn is None or supported_only and not self.supported(state.cards, name):
             return []
         if defn.type == "Evo":
             return [E.Play(0, player, name, on=on) for on in state.sides[player].team if B.evolves(defn, on)]
@@ -1578,8 +1604,9 @@ class Bakugan(Game[BakuganState, Event]):
             return self._roll_candidates(state, rng, p)
         if need.kind == "coin":
             return [E.Coin(0, p, "heads"), E.Coin(0, p, "tails")]
-        if need.kind == "play":
-            return [E.Play(0, p, n) for n in self._hand_names(state, p) if need.detail.type in ("card", B.type_of(state, n))]
+        if need.kind == "play":  # the cards of the hand the effect names, each as it can be played
+            return [ev for n in self._hand_names(state, p) for ev in self._play_candidates(state, p, n, rng)
+                    if isinstance(ev, E.Play) and T.play_gap(state, state.cards[ev.card], ev.x, need.detail) is None]
         return []
 
 

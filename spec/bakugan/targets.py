@@ -18,6 +18,7 @@ from grammar import bakugan_nodes as K
 from spec.bakugan import board as B
 from spec.bakugan.events import TargetRef
 from spec.bakugan.state import BakuganState, held_slots
+from spec.core.cards import CardDef
 from spec.core.queue import QueueItem
 from spec.core.state import CardObj
 
@@ -256,3 +257,61 @@ def _bakugan_still_legal(state: BakuganState, controller: str, slot: Slot, obj: 
         return False
     sel = slot.selector
     return slot.key == "implied" and sel.owner is None or B.bakugan_matches(state, controller, sel, player, bak)
+
+
+# ====================================================================== a card an effect lets its player play
+
+@dataclass(frozen=True)
+class PlayAsked:
+    """What an effect's "play a ..." lets its player play (decision 35), the ``detail`` of its need."""
+
+    what: A.Selector
+    """The card's type and Factions as the text describes it; it comes from the hand (6.2.1.p1)."""
+    where: tuple[A.Condition, ...] = ()
+    """Further conditions on the card ("that costs 4 [Energy] or less")."""
+    free: bool = False
+    """Whether its Energy cost is zero (2.3.3)."""
+    must: bool = False
+    """Whether the text makes the play (no "may"): then it is skipped only if no card can be played (1.3/3.4)."""
+
+    def describe(self) -> str:
+        said = [self.what.describe()]
+        said += [f"costing {c.value} or less" for c in self.where if c.subject == "cost"]
+        return " ".join(said) + (" for free" if self.free else "")
+
+
+def _costs_at_most(defn: CardDef, x: int | None, cond: A.Condition) -> str | None:
+    cost = B.printed_cost(defn, x)  # 1.8.1.2.2: X as the play gives it
+    return None if cost <= cast(int, cond.value) else f"it costs {cost}, more than {cond.value}"
+
+
+PLAYABLE: Final[tuple[tuple[Callable[[A.Condition], bool], Callable[[CardDef, int | None, A.Condition], str | None]], ...]] = (
+    (lambda c: c.subject == "cost" and c.op == "<=" and isinstance(c.value, int), _costs_at_most),
+)
+"""The shapes of condition on a card an effect lets its player play that the spec reads (a
+test of the shape, its reader giving why a card fails it): one list for :func:`play_gap`
+and :func:`playable_gap`."""
+
+
+def playable_gap(cond: A.Condition) -> str | None:
+    """Why the spec cannot test ``cond`` on a card an effect lets its player play, or ``None``."""
+    if any(shape(cond) for shape, _reader in PLAYABLE):
+        return None
+    return f"the condition {cond.subject} {cond.op} {cond.value} on a card played is not modelled"
+
+
+def play_gap(state: BakuganState, defn: CardDef, x: int | None, asked: PlayAsked) -> str | None:
+    """Why ``defn`` (played with ``x``) is not a card ``asked`` lets its player play, or ``None``:
+    its printed type, its Factions (2.5) and every further condition (decision 35)."""
+    if asked.what.type not in ("card", defn.type):
+        return f"it is a {defn.type} card"
+    if not B.team_matches(B.card_factions(state, defn), asked.what.team):
+        return f"it is not {asked.what.team}"
+    for cond in asked.where:
+        reader = next((read for shape, read in PLAYABLE if shape(cond)), None)
+        if reader is None:
+            raise B.Unmodelled(str(playable_gap(cond)))
+        miss = reader(defn, x, cond)
+        if miss is not None:
+            return miss
+    return None
