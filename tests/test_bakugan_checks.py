@@ -908,13 +908,13 @@ def test_moves_the_spec_does_not_carry_out_are_named_by_lint() -> None:
 
 def test_lint_names_a_step_the_spec_has_no_handler_for() -> None:
     """A step of an effect the spec carries out for which it has no handler (a delayed
-    effect, a repeat permission inside a rider) is named by ``unsupported``: before, lint
-    said nothing and the simulator put the card in its decks, then met the gap at every
+    effect, a repeat permission on a rider with no optional part, unlike decision 36's)
+    is named by ``unsupported``: before, lint said nothing and the simulator put the card in its decks, then met the gap at every
     draw. A static's steps are read where they apply, so they are not named."""
     traits = ["Aquos"]
     cards = CardDatabase("test", "bakugan", 1, [
         CardDef("Slow Tide", "Action", "Draw a card. Retract your Bakugan at the end of the turn.", traits=traits, cost=0),
-        CardDef("Spendthrift", "Action", "Draw a card. Sacrifice - You may discard two cards to draw a card. "
+        CardDef("Spendthrift", "Action", "Draw a card. Sacrifice - Discard two cards to draw a card. "
                                          "You may use this any number of times.", traits=traits, cost=0),
         CardDef("Open Table", "Hero", "All players draw an additional card each turn.", traits=traits, cost=0),
     ])
@@ -1314,3 +1314,26 @@ def test_d35_a_play_the_effect_makes_is_skipped_only_when_no_card_can_be_played(
     state, player, _other = _completing(text, lambda s: (_hand_of("Lamp Keeper")(s), s.sides[holder(s)].hand.add(s.new_card(None, holder(s)))))
     assert not GAME.apply(state, E.Pass(0, player))  # a hidden card: the spec cannot tell
     assert T.playable_gap(A.Condition("opened", "not", "this turn")) is not None
+
+
+def test_d36_a_rider_used_any_number_of_times_is_offered_again_after_each_use() -> None:
+    """1.3/3.1, 1.15.1.p2, decision 36: "you may discard a card for ... . You may use this any
+    number of times" is offered again after each use, until the player declines or can no
+    longer pay. Before, the permission had no handler and the card was unverifiable."""
+    text = "+1 [Damage Rating]. Sacrifice - You may discard a card for +100 [B]. You may use this any number of times."
+    state, player, _other = _completing(text, _hand_of("Lamp Keeper", "Tower Warden", "Ember Scout"), aim=own_face_up)
+    side = state.sides[player]
+    bak = next(b for p, b in B.face_up(state) if p == player)
+    before = B.stat(state, player, bak, "BPower")
+    for card in ("Lamp Keeper", "Tower Warden"):
+        need = state.resolution.need if state.resolution else None
+        assert need is not None and need.kind == "may", card
+        assert not GAME.apply(state, E.Discard(0, player, card))
+    assert not GAME.apply(state, E.Decline(0, player))
+    assert state.resolution is None and side.hand.names() == ["Ember Scout"]
+    assert B.stat(state, player, bak, "BPower") == before + 200
+    state, player, _other = _completing(text, _hand_of("Lamp Keeper"), aim=own_face_up)
+    assert not GAME.apply(state, E.Discard(0, player, "Lamp Keeper"))
+    assert state.resolution is None  # nothing left to pay with: the offer ends without a decline
+    cards = CardDatabase("test", "bakugan", 1, [CardDef("Spendthrift", "Action", text, traits=["Aquos"], cost=0)])
+    assert GAME.unsupported(cards, "Spendthrift") is None

@@ -28,7 +28,7 @@ from spec.bakugan import board as B
 from spec.bakugan import conflicts as BC
 from spec.bakugan import targets as T
 from spec.bakugan.actions import BOOK
-from spec.bakugan.events import AttackDone, OrElse
+from spec.bakugan.events import Again, AttackDone, OrElse
 from spec.bakugan.state import BakuganState, EnergyCard, Lasting
 from spec.core.interpreter import Need, Resolution, UnsupportedStep, refuse, sole_player
 from spec.core.queue import QueueItem
@@ -352,18 +352,34 @@ class Effects:
         _optional_plays(res, step.steps)
         return Need("may", player, 1, cite("6.7.1.4"), (step.steps, step.otherwise), optional=True)
 
+    @BOOK.encodes("1.3/3.1", "1.15.1.p2", what="a rider the player may use any number of times is offered again after each "
+                                               "use, while its cost can be paid")
+    def do_bakugan_again(self, state: BakuganState, res: Resolution, step: Again) -> Need | None:
+        may = step.may
+        player = self._one(state, res, may.player)
+        if any(isinstance(part, K.Pay) and not self._payable(state, res, part) for part in may.steps):
+            return None  # 1.15.1.p2: the cost cannot be paid again, so the offer ends
+        _optional_plays(res, may.steps)
+        return Need("may", player, 1, cite("6.7.1.4"), (may.steps + (step,), ()), optional=True)
+
     def do_bakugan_instead(self, state: BakuganState, res: Resolution, step: K.Instead) -> Need | None:
         res.push(step.steps)
         return None
 
     def do_bakugan_pay(self, state: BakuganState, res: Resolution, step: K.Pay) -> Need | None:
+        if not self._payable(state, res, step):
+            return None  # 1.15.1.p2: the cost cannot be paid, so nothing is bought
+        res.push(step.cost + step.effect)
+        return None
+
+    def _payable(self, state: BakuganState, res: Resolution, step: K.Pay) -> bool:
+        """Whether the hand holds the cards a "discard ... to/for ..." cost asks for."""
         for cost in step.cost:
             if isinstance(cost, A.Discard):
                 player = self._one(state, res, cost.player)
                 if len(state.sides[player].hand) < B.amount(cost.amount, res.vars):
-                    return None  # 1.15.1.p2: the cost cannot be paid, so nothing is bought
-        res.push(step.cost + step.effect)
-        return None
+                    return False
+        return True
 
     def do_bakugan_for_each(self, state: BakuganState, res: Resolution, step: K.ForEach) -> Need | None:
         refuse(step_gap(step), B.Unmodelled)
@@ -384,6 +400,19 @@ class Effects:
             return handler(state, res, inner)
         finally:
             res.vars.pop("_key", None)
+
+
+REPEAT: Final = "use this any number of times"
+"""The permission of a rider's optional part to be used again (grammar.bakugan reads it so)."""
+
+
+def repeated(effect: tuple[A.Step, ...]) -> tuple[A.Step, ...]:
+    """A rider's effect as it is carried out: "you may ... . You may use this any number of
+    times" becomes its one optional part, offered again after each use (decision 36); any
+    other effect as it is."""
+    if len(effect) == 2 and isinstance(effect[0], A.May) and isinstance(effect[1], A.Permit) and effect[1].action == REPEAT:
+        return (Again(effect[0]),)
+    return effect
 
 
 def _optional_plays(res: Resolution, steps: tuple[A.Step, ...]) -> None:

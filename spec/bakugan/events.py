@@ -239,3 +239,9 @@ class AttackDone(msgspec.Struct, frozen=True, tag="bakugan_attack_done"):
     """Bookkeeping after a card's attack has turned over its cards: the damage is recorded."""
 
     to: str
+
+
+class Again(msgspec.Struct, frozen=True, tag="bakugan_again"):
+    """A rider's optional part that "you may use ... any number of times": offered again after each use (decision 36)."""
+
+    may: Any

@@ -33,7 +33,7 @@ from spec.bakugan import conflicts as BC
 from spec.bakugan import events as E
 from spec.bakugan import targets as T
 from spec.bakugan.actions import BOOK
-from spec.bakugan.effects import Effects, step_gap
+from spec.bakugan.effects import Effects, repeated, step_gap
 from spec.bakugan.state import (
     CORES_PER_PLAYER,
     DECK_SIZE,
@@ -654,7 +654,8 @@ class Bakugan(Game[BakuganState, Event]):
         bak = state.sides[victor].team[state.in_brawl[victor]]
         for rider in B.abilities(state, bak.top.name, K.Rider):
             if rider.keyword == "Victor":
-                effect = rider.effect if rider.condition is None else (A.If(rider.condition, rider.effect),)
+                body = repeated(rider.effect)
+                effect = body if rider.condition is None else (A.If(rider.condition, body),)
                 state.waiting.append(QueueItem("triggered", victor, bak.top, effect, (), {"self": (victor, bak.name)}))
         self._open_window(state)
 
@@ -880,7 +881,7 @@ class Bakugan(Game[BakuganState, Event]):
             elif isinstance(ability, K.Rider):
                 if all(isinstance(s, K.CostChange) for s in ability.effect):
                     continue  # a cost rule, read as the card is paid for
-                body = ability.effect
+                body = repeated(ability.effect)
                 if len(body) == 1 and isinstance(body[0], K.Instead):
                     head = steps[: len(steps) - len(last)]
                     inner = body[0].steps
@@ -1359,7 +1360,7 @@ class Bakugan(Game[BakuganState, Event]):
                 return gap
         for ability in tree.abilities:  # a step the interpreter has no handler for, but a static's can or can't (the conflicts read it)
             passive = isinstance(ability, A.Passive)
-            for node in A.nodes(ability):
+            for node in A.nodes(repeated(ability.effect) if isinstance(ability, K.Rider) else ability):
                 gap = None if passive and isinstance(node, BC.PRODUCES) else interpreter.unhandled(self.effects, node)
                 if gap is not None:
                     return gap
