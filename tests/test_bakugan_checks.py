@@ -892,18 +892,17 @@ def test_an_effect_energizes_cards_its_player_picks_from_the_hand() -> None:
 
 
 def test_moves_the_spec_does_not_carry_out_are_named_by_lint() -> None:
-    """A card whose text moves cards where the spec cannot follow (a looked-at card back on
+    """A card whose text moves cards where the spec cannot follow (a card drawn put back on
     top of the deck) is named by ``unsupported``, so lint notes it and the simulator leaves
     it out, rather than being found out only as a replay plays it."""
     cards = CardDatabase("test", "bakugan", 1, [
-        CardDef("Peek", "Action", "Look at the top two cards of your deck. Put it on top of your deck.",
-                traits=["Aquos"], cost=0),
+        CardDef("Peek", "Action", "Draw a card. Put it on top of your deck.", traits=["Aquos"], cost=0),
         CardDef("Boomerang", "Action", "Draw a card. Return this to your hand.", traits=["Aquos"], cost=0),
     ])
     assert "top of deck is not modelled" in (GAME.unsupported(cards, "Peek") or "")
     assert GAME.unsupported(cards, "Boomerang") is None
-    cards = CardDatabase("test", "bakugan", 1, [CardDef("Kindle", "Action", "Choose a Hero card. Energize it.", traits=["Aquos"], cost=0)])
-    assert "energizing it card is not modelled" in (GAME.unsupported(cards, "Kindle") or "")  # the handler's own reason
+    cards = CardDatabase("test", "bakugan", 1, [CardDef("Kindle", "Action", "Energize a card from your discard pile.", traits=["Aquos"], cost=0)])
+    assert "energizing a card in discard pile is not modelled" in (GAME.unsupported(cards, "Kindle") or "")  # the handler's own reason
 
 
 def test_lint_names_a_step_the_spec_has_no_handler_for() -> None:
@@ -1337,3 +1336,36 @@ def test_d36_a_rider_used_any_number_of_times_is_offered_again_after_each_use() 
     assert state.resolution is None  # nothing left to pay with: the offer ends without a decline
     cards = CardDatabase("test", "bakugan", 1, [CardDef("Spendthrift", "Action", text, traits=["Aquos"], cost=0)])
     assert GAME.unsupported(cards, "Spendthrift") is None
+
+
+def test_d37_cards_looked_at_on_top_of_the_deck_are_put_back_unseen() -> None:
+    """4.2.2.p1, 1.3/3.1, decision 37: looking at the deck's top cards and putting them back
+    on top in any order leaves the deck as the log knows it (face down, order unknown):
+    nothing moves. Before, the put-back was not modelled. "Put it on top" with no look before
+    it stays unmodelled."""
+    text = "Look at the top two cards of your deck, then put them on top of your deck."
+    decks: dict[str, int] = {}
+    state, player, _other = _completing(text, lambda s: decks.update({p: len(s.sides[p].deck) for p in s.players}))
+    assert state.resolution is None and [i.name for i in state.batch.items] == []
+    assert len(state.sides[player].deck) == decks[player]
+    cards = CardDatabase("test", "bakugan", 1, [
+        CardDef("Glimpse", "Action", text, traits=["Aquos"], cost=0)])
+    assert GAME.unsupported(cards, "Glimpse") is None
+
+
+def test_d37_an_effect_energizes_a_chosen_hero_or_each_card_of_the_discard_pile() -> None:
+    """7.2.4.1, 3.4.2.p2, 4.5.2, decision 37: a Hero an earlier step chose leaves the play area
+    for its controller's Energy; "each card in your discard pile" goes into the Energy (face
+    up, so every card is known), sideways when "uncharged". Before, both were not modelled."""
+    def with_hero(s: BakuganState) -> None:
+        s.cards = CardDatabase("test", "bakugan", 1, [*s.cards, *_OFFERED])
+        hero(s, s.other(holder(s)), "Lamp Keeper")
+    state, player, other = _completing("Choose a Hero. Its controller must Energize it.", with_hero,
+                                       aim=lambda s, p: E.TargetRef("Lamp Keeper", s.other(p)))
+    side = state.sides[other]
+    assert side.heroes == [] and [e.card.name for e in side.energy][-1] == "Lamp Keeper" and side.energy[-1].charged
+    state, player, _other = _completing("Energize each card in your discard pile uncharged.",
+                                       lambda s: [s.sides[holder(s)].discard.add(s.new_card(n, holder(s))) for n in ("Lamp Keeper", "Ember Scout")])
+    side = state.sides[player]
+    assert "Lamp Keeper" not in side.discard.names() and "Ember Scout" not in side.discard.names()
+    assert [e.card.name for e in side.energy[-2:]] == ["Lamp Keeper", "Ember Scout"] and not side.energy[-1].charged

@@ -165,8 +165,12 @@ class Effects:
         player = self._one(state, res, step.player)
         return Need("shuffle", player, 1, cite("4.2.2.p2"))
 
+    @BOOK.encodes("4.2.2.p1", "1.3/3.1", what="cards looked at on top of the deck and put back in any order leave the deck as "
+                                               "the log knows it: face down, its order unknown")
     def do_send(self, state: BakuganState, res: Resolution, step: A.Send) -> Need | None:
-        refuse(step_gap(step), B.Unmodelled)
+        refuse(step_gap(step, (K.Look,) if res.vars.get("looked") else ()), B.Unmodelled)
+        if step.to == "top of deck":
+            return None  # the looked-at cards go back (decision 37)
         if step.what.quantifier == "this":
             if res.item is None or res.item.kind != "card":
                 raise B.Unmodelled(f"moving a card in play to {step.to} is not modelled")
@@ -181,12 +185,22 @@ class Effects:
                                                "their hand, or the card being played, which goes into its owner's Energy "
                                                "as it completes; sideways when uncharged")
     def do_bakugan_energize(self, state: BakuganState, res: Resolution, step: K.Energize) -> Need | None:
-        refuse(step_gap(step), B.Unmodelled)
+        refuse(step_gap(step, (K.Select,) if "it" in res.vars else ()), B.Unmodelled)
         sel = step.what
         if sel.quantifier == "this":
             if res.item is None or res.item.kind != "card":
                 raise B.Unmodelled("energizing a card in play is not modelled")
             res.vars["stay"] = "energy uncharged" if step.uncharged else "energy"  # where _settle puts it
+            return None
+        if sel.quantifier == "it":  # a Hero an earlier step chose (decision 37)
+            self._energize_chosen(state, res, step)
+            return None
+        if sel.zone == "discard pile":  # each card of it, all face up (4.5.2, decision 37)
+            for player in self._player(state, res, sel.owner):
+                pile = state.sides[player].discard
+                for card in list(pile.cards):
+                    pile.remove(card)
+                    state.sides[player].energy.append(EnergyCard(state.new_card(card.name, player, card.defn), charged=not step.uncharged))
             return None
         if sel.zone == "hand":  # the player shows which cards with energize events (decision 34)
             player = self._one(state, res, sel.owner)
@@ -199,6 +213,17 @@ class Effects:
                 side.deck.hidden = max(0, side.deck.hidden - 1)
                 side.energy.append(EnergyCard(state.new_card(None, player), charged=not step.uncharged))
         return None
+
+    @BOOK.encodes("7.2.4.1", "3.4.2.p2", what="an effect energizes a Hero in play it chose: the Hero leaves the play area "
+                                               "for its controller's Energy")
+    def _energize_chosen(self, state: BakuganState, res: Resolution, step: K.Energize) -> None:
+        it = res.vars.get("it")
+        if not isinstance(it, CardObj) or it.defn is None or it.defn.type != "Hero":
+            raise B.Unmodelled("energizing a chosen card that is not a Hero is not modelled")
+        for side in state.sides.values():
+            if it in side.heroes:
+                self.game.out_of_play(state, it)
+                side.energy.append(EnergyCard(state.new_card(it.name, it.owner, it.defn), charged=not step.uncharged))
 
     @BOOK.encodes("7.2.1.1.p2", what="recharging turns a player's uncharged Energy cards upright")
     def do_bakugan_recharge(self, state: BakuganState, res: Resolution, step: K.Recharge) -> Need | None:
@@ -246,7 +271,8 @@ class Effects:
         return None
 
     def do_bakugan_look(self, state: BakuganState, res: Resolution, step: K.Look) -> Need | None:
-        return None  # looking changes nothing the log can show
+        res.vars["looked"] = True  # looking changes nothing the log can show; the cards may be put back (do_send)
+        return None
 
     @BOOK.encodes("6.2.1.p1", "2.3.3", what="an effect lets its player play a card from the hand, of the type, Factions and "
                                            "cost it names, maybe for free")
@@ -469,21 +495,28 @@ points of a stat the Bakugan the effect is about has."""
 
 _MOVES: Final = (("this", "bottom of deck"), ("this", "hand"), ("it", "hand"))
 """The moves of cards the spec carries out: the card being played to the bottom of its deck
-or back to its owner's hand, and the card an earlier step picked to its owner's hand."""
+or back to its owner's hand, and the card an earlier step picked to its owner's hand (and,
+after a look at the top of the deck, the cards looked at back on top: :func:`step_gap`)."""
 
 
-def _energizes(sel: A.Selector) -> bool:
+def _energizes(sel: A.Selector, earlier: tuple[type, ...]) -> bool:
     """Whether the spec carries out energizing what ``sel`` names: the top of a deck, the card
-    being played ("this"), or cards its player picks from the hand (decision 34)."""
-    return sel.zone == "top of deck" or sel.quantifier == "this" or (sel.zone == "hand" and sel.quantifier in ("a", "up_to"))
+    being played ("this"), cards its player picks from the hand (decision 34), each card of a
+    discard pile, or a Hero an earlier step chose (decision 37)."""
+    return (sel.zone in ("top of deck", "discard pile") and (sel.zone == "top of deck" or sel.quantifier in ("each", "all"))
+            or sel.quantifier == "this" or (sel.zone == "hand" and sel.quantifier in ("a", "up_to"))
+            or sel.quantifier == "it" and K.Select in earlier)
 
 
-def step_gap(step: Any) -> str | None:
-    """What of ``step`` the spec does not model whatever the game state, or ``None``.
+def step_gap(step: Any, earlier: tuple[type, ...] = ()) -> str | None:
+    """What of ``step`` the spec does not model whatever the game state, or ``None``;
+    ``earlier``: the kinds of step before it in its effect.
 
     One list for the handlers (which raise it as :class:`~spec.bakugan.board.Unmodelled`)
     and for ``Bakugan.unsupported`` (so lint notes the card and the simulator leaves it out
     before any replay reaches the step)."""
+    if isinstance(step, A.Send) and (step.what.quantifier, step.to) == ("it", "top of deck") and K.Look in earlier:
+        return None  # cards looked at, put back (decision 37)
     if isinstance(step, A.Modify):
         if step.target.type == "player" and step.stat != "Energy":
             return f"a player's {step.stat} is not modelled"
@@ -493,7 +526,7 @@ def step_gap(step: Any) -> str | None:
         return f"searching the {step.zone} is not modelled"
     elif isinstance(step, A.Send) and (step.what.quantifier, step.to) not in _MOVES:
         return f"moving {step.what.describe()} to {step.to} is not modelled"
-    elif isinstance(step, K.Energize) and not _energizes(step.what):
+    elif isinstance(step, K.Energize) and not _energizes(step.what, earlier):
         return f"energizing {step.what.describe()} is not modelled"
     elif isinstance(step, K.Play) and step.what.quantifier in ("all", "each"):  # a standing leave, not one play
         return f"a lasting leave to play {step.what.describe()} is not modelled"

@@ -1054,16 +1054,16 @@ class Bakugan(Game[BakuganState, Event]):
     @BOOK.encodes("4.1.3", what="a card moving to another zone leaves its changes behind (a new card object)")
     def leave_play(self, state: BakuganState, card: CardObj) -> None:
         """A Hero or Evo leaves play for its owner's discard pile."""
-        self._out_of_play(state, card)
+        self.out_of_play(state, card)
         self.put_away(state, card)
 
     def to_hand(self, state: BakuganState, card: CardObj, controller: str) -> None:
         """A card found by a search, or taken from play, goes to its owner's hand."""
-        self._out_of_play(state, card)
+        self.out_of_play(state, card)
         state.sides[card.owner].hand.add(state.new_card(card.name, card.owner, card.defn))
 
     @staticmethod
-    def _out_of_play(state: BakuganState, card: CardObj) -> None:
+    def out_of_play(state: BakuganState, card: CardObj) -> None:
         """Take a Hero or Evo out of the play area (it may be in none)."""
         for side in state.sides.values():
             if card in side.heroes:
@@ -1351,7 +1351,7 @@ class Bakugan(Game[BakuganState, Event]):
             elif isinstance(node, A.Condition):  # any other condition is tested on the game state
                 gap = B.condition_gap(node, earlier)
             else:
-                gap = step_gap(node)
+                gap = step_gap(node, earlier)
                 if isinstance(node, msgspec.Struct):
                     stack.extend((getattr(node, f), earlier) for f in node.__struct_fields__)
                 elif isinstance(node, tuple):
