@@ -1369,3 +1369,34 @@ def test_d37_an_effect_energizes_a_chosen_hero_or_each_card_of_the_discard_pile(
     side = state.sides[player]
     assert "Lamp Keeper" not in side.discard.names() and "Ember Scout" not in side.discard.names()
     assert [e.card.name for e in side.energy[-2:]] == ["Lamp Keeper", "Ember Scout"] and not side.energy[-1].charged
+
+
+def test_d38_a_choice_between_options_is_shown_by_a_choose_event() -> None:
+    """6.7.1.4, decision 38: "choose one: ..., or ..." waits for the chooser's ``choose``
+    event, which names the option by its place in the text; that option happens. An option
+    the text does not have is refused, and so is a choose no effect asked for. A choice
+    whose options select objects of their own is not modelled. Before, Choice had no handler."""
+    text = "Choose one: draw two cards, or energize the top two cards of your deck uncharged."
+    state, player, other = _completing(text)
+    need = state.resolution.need if state.resolution else None
+    assert need is not None and need.kind == "choose" and need.player == player
+    assert GAME.legal_moves(state) == [E.Choose(0, player, 1), E.Choose(0, player, 2)]
+    refused = GAME.apply(state.copy(), E.Choose(0, player, 3))
+    assert refused and refused[0].rule == "bakugan:6.7.1.4" and "option 3" in refused[0].violation.message
+    assert GAME.apply(state.copy(), E.Choose(0, other, 1))  # not the chooser's
+    side = state.sides[player]
+    deck, energy_cards = len(side.deck), len(side.energy)
+    assert not GAME.apply(state, E.Choose(0, player, 2))
+    assert len(side.deck) == deck - 2 and len(side.energy) == energy_cards + 2 and not side.energy[-1].charged
+    state, player, _other = _completing(text)
+    assert not GAME.apply(state, E.Choose(0, player, 1))
+    need = state.resolution.need if state.resolution else None
+    assert need is not None and need.kind == "draw" and need.count == 2
+    stray = GAME.apply(state_where(window("power")), E.Choose(0, player, 1))
+    assert stray and stray[0].rule == "bakugan:6.7.1.4"
+    cards = CardDatabase("test", "bakugan", 1, [
+        CardDef("Fork", "Action", text, traits=["Aquos"], cost=0),
+        CardDef("Split", "Action", "-2 [Damage Rating] to an enemy Bakugan or +2 [Damage Rating] to one of your Bakugan.",
+                traits=["Aquos"], cost=0)])
+    assert GAME.unsupported(cards, "Fork") is None
+    assert "options that select" in (GAME.unsupported(cards, "Split") or "")

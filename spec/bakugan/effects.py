@@ -352,6 +352,11 @@ class Effects:
         attack.stopped = True
         return None
 
+    @BOOK.encodes("6.7.1.4", what="a choice between the options of an effect is made as it completes, by the player the text names")
+    def do_bakugan_choice(self, state: BakuganState, res: Resolution, step: K.Choice) -> Need | None:
+        refuse(step_gap(step), B.Unmodelled)
+        return Need("choose", self._one(state, res, step.chooser), 1, cite("6.7.1.4"), step)  # a choose event picks (decision 38)
+
     def do_bakugan_flip_coin(self, state: BakuganState, res: Resolution, step: K.FlipCoin) -> Need | None:
         return Need("coin", res.controller, 1, cite("6.7.1.4"))
 
@@ -537,6 +542,8 @@ def step_gap(step: Any, earlier: tuple[type, ...] = ()) -> str | None:
         return f"attaching {step.what.describe()} is not modelled"
     elif isinstance(step, A.May) and step.player == "each" and T.slots_of(step.steps):
         return "a choice each player may make with selections of its own is not modelled"
+    elif isinstance(step, K.Choice) and any(T.slots_of(option) for option in step.options):
+        return "a choice between options that select their own objects is not modelled"
     elif isinstance(step, K.ForEach) and not any(shape(step.count) for shape, _reader in FOR_EACH):
         return f"counting {step.count.name!r}{f' of {step.count.of.describe()}' if step.count.of else ''} is not modelled"
     return None

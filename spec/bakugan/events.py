@@ -168,6 +168,13 @@ class Coin(Event, tag="coin"):
     result: str = ""
 
 
+class Choose(Event, tag="choose"):
+    """Move: ``by`` picks one of the options an effect offers ("choose one: ..., or ..."),
+    ``option`` counting from 1 in the order the text prints them (decision 38)."""
+
+    option: int = 0
+
+
 # ------------------------------------------------------------------ claims
 
 class Phase(Event, tag="phase"):
@@ -203,12 +210,13 @@ class Game(Event, tag="game"):
 
 EVENTS: tuple[type[Event], ...] = (
     First, Place, Shuffle, Draw, Energize, Select, Play, Activate, Reroll, Pass, Discard,
-    Decline, Forfeit, Roll, Flip, Search, Coin, Phase, Victor, Damage, Resolve, Game,
+    Decline, Forfeit, Roll, Flip, Search, Coin, Choose, Phase, Victor, Damage, Resolve, Game,
 )
 
 KINDS: dict[str, str] = {
     "place": "move", "energize": "move", "select": "move", "play": "move", "activate": "move",
     "reroll": "move", "pass": "move", "discard": "move", "decline": "move", "forfeit": "move",
+    "choose": "move",
     "first": "chance", "shuffle": "chance", "draw": "chance", "roll": "chance", "flip": "chance",
     "search": "chance", "coin": "chance",
     "phase": "claim", "victor": "claim", "damage": "claim", "resolve": "claim", "game": "claim",

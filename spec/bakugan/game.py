@@ -1266,6 +1266,9 @@ class Bakugan(Game[BakuganState, Event]):
             return None
         if need.kind == "roll":
             return X.core_violation(state, ev) or X.attach_violation(ev)
+        if need.kind == "choose" and not 1 <= ev.option <= len(need.detail.options):
+            return Violation(f"option {ev.option} of an effect offering {len(need.detail.options)}", f"1 to {len(need.detail.options)}",
+                             str(ev.option))
         if need.kind == "coin" and ev.result not in ("heads", "tails"):
             return Violation(f"a coin showing {ev.result!r}", "heads or tails", ev.result)
         return None
@@ -1329,6 +1332,9 @@ class Bakugan(Game[BakuganState, Event]):
             return None
         if need.kind == "coin":
             res.vars["coin"] = ev.result
+            return None
+        if need.kind == "choose":
+            res.push(need.detail.options[ev.option - 1])  # the option picked happens (decision 38)
             return None
         return None
 
@@ -1605,6 +1611,8 @@ class Bakugan(Game[BakuganState, Event]):
             return self._roll_candidates(state, rng, p)
         if need.kind == "coin":
             return [E.Coin(0, p, "heads"), E.Coin(0, p, "tails")]
+        if need.kind == "choose":
+            return [E.Choose(0, p, option) for option in range(1, len(need.detail.options) + 1)]
         if need.kind == "play":  # the cards of the hand the effect names, each as it can be played
             return [ev for n in self._hand_names(state, p) for ev in self._play_candidates(state, p, n, rng)
                     if isinstance(ev, E.Play) and T.play_gap(state, state.cards[ev.card], ev.x, need.detail) is None]
