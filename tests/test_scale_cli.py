@@ -597,3 +597,18 @@ def test_bench_says_when_a_game_was_measured_with_another_spec() -> None:
     marked = [i for i, line in enumerate(text) if "measured with another spec" in line]
     assert marked == [4] and text[3].lstrip().startswith("ttcg")  # under the game measured so, and only there
     assert text[4] == "    measured with another spec than the one above: interpreted (the build is stale)"
+
+
+def test_bench_says_when_its_kept_corpus_is_no_longer_legal() -> None:
+    """The corpus is kept between runs; when the spec has since found moves of it illegal
+    (a new check), those replays stop early and count fewer events. The bench says so under
+    the game, and how to build the corpus afresh; an all-legal corpus says nothing."""
+    from verifier.bench import TARGETS, to_text
+
+    game = {"game": "bakugan", "events": 1000, "corpus_files": 5, "verify_events_per_s": 1000.0, "decode_events_per_s": 9000.0,
+            "verify_over_decode": 9.0, "jobs2_speedup": None, "startup_s": 0.1, "verdicts": {"legal": 3, "illegal": 2}}
+    fine = dict(game, game="neopets", verdicts={"legal": 5})
+    text = to_text({"targets": TARGETS, "games": [fine, game], "grammars": []}).splitlines()
+    marked = [i for i, line in enumerate(text) if "not legal under this spec" in line]
+    assert marked == [3] and text[2].lstrip().startswith("bakugan")
+    assert "2 of 5 replays" in text[3] and "(2 illegal)" in text[3] and ".bench/bakugan" in text[3]

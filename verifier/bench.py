@@ -418,6 +418,7 @@ def to_text(result: dict[str, Any]) -> str:
                      f"start-up {g['startup_s']:.2f} s")
         if g.get("spec") and g["spec"] != result.get("spec"):
             lines.append(f"    measured with another spec than the one above: {g['spec']}")
+        lines.extend(_stale_corpus_line(g))
     lines.append("card texts")
     for g in result["grammars"]:
         share = f"{g['real_share_without_unknown']:.1%} of {g['real_texts']} real texts parse with no unknown part" \
@@ -427,6 +428,18 @@ def to_text(result: dict[str, Any]) -> str:
     lines.extend(_host_lines(result))
     lines.extend(fault_lines(result.get("corpus_faults", [])))
     return "\n".join(lines)
+
+
+def _stale_corpus_line(game: dict[str, Any]) -> list[str]:
+    """A line when replays of a game's corpus are no longer legal: the corpus is kept between
+    runs, and a spec that has since found a move illegal stops verifying those replays early."""
+    verdicts = game.get("verdicts") or {}
+    others = {verdict: n for verdict, n in sorted(verdicts.items()) if verdict != "legal"}
+    if not others:
+        return []
+    said = ", ".join(f"{n} {verdict}" for verdict, n in others.items())
+    return [(f"    {sum(others.values())} of {game['corpus_files']} replays of the corpus are not legal under this spec ({said}): "
+            f"they were simulated by an older one; remove the corpus (.bench/{game['game']} by default) to build it afresh")]
 
 
 def fault_lines(faults: list[dict[str, Any]], whose: str = "") -> list[str]:
