@@ -200,7 +200,7 @@ class Effects:
                 pile = state.sides[player].discard
                 for card in list(pile.cards):
                     pile.remove(card)
-                    state.sides[player].energy.append(EnergyCard(state.new_card(card.name, player, card.defn), charged=not step.uncharged))
+                    self.game.to_energy(state, card, charged=not step.uncharged, player=player)
             return None
         if sel.zone == "hand":  # the player shows which cards with energize events (decision 34)
             player = self._one(state, res, sel.owner)
@@ -220,10 +220,10 @@ class Effects:
         it = res.vars.get("it")
         if not isinstance(it, CardObj) or it.defn is None or it.defn.type != "Hero":
             raise B.Unmodelled("energizing a chosen card that is not a Hero is not modelled")
-        for side in state.sides.values():
+        for player, side in state.sides.items():
             if it in side.heroes:
                 self.game.out_of_play(state, it)
-                side.energy.append(EnergyCard(state.new_card(it.name, it.owner, it.defn), charged=not step.uncharged))
+                self.game.to_energy(state, it, charged=not step.uncharged, player=player)
 
     @BOOK.encodes("7.2.1.1.p2", what="recharging turns a player's uncharged Energy cards upright")
     def do_bakugan_recharge(self, state: BakuganState, res: Resolution, step: K.Recharge) -> Need | None:
@@ -508,8 +508,9 @@ def _energizes(sel: A.Selector, earlier: tuple[type, ...]) -> bool:
     """Whether the spec carries out energizing what ``sel`` names: the top of a deck, the card
     being played ("this"), cards its player picks from the hand (decision 34), each card of a
     discard pile, or a Hero an earlier step chose (decision 37)."""
-    return (sel.zone in ("top of deck", "discard pile") and (sel.zone == "top of deck" or sel.quantifier in ("each", "all"))
-            or sel.quantifier == "this" or (sel.zone == "hand" and sel.quantifier in ("a", "up_to"))
+    return (sel.zone == "top of deck" or sel.quantifier == "this"
+            or sel.zone == "hand" and sel.quantifier in ("a", "up_to")
+            or sel.zone == "discard pile" and sel.quantifier in ("each", "all")
             or sel.quantifier == "it" and K.Select in earlier)
 
 

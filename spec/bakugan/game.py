@@ -1034,7 +1034,7 @@ class Bakugan(Game[BakuganState, Event]):
         elif res.vars.get("stay") == "hand":
             self._back_to_hand(state, card)
         elif res.vars.get("stay") in ("energy", "energy uncharged"):
-            self._energized(state, card, charged=res.vars["stay"] == "energy")
+            self.to_energy(state, card, charged=res.vars["stay"] == "energy")
         else:
             self.put_away(state, card)
 
@@ -1043,9 +1043,11 @@ class Bakugan(Game[BakuganState, Event]):
         state.sides[card.owner].hand.add(state.new_card(card.name, card.owner, card.defn))
 
     @BOOK.encodes("7.2.4.1", "7.2.2.1.p1",
-                  what="a card whose text energizes it goes into its owner's Energy as it completes, not to the discard pile")
-    def _energized(self, state: BakuganState, card: CardObj, charged: bool) -> None:
-        state.sides[card.owner].energy.append(EnergyCard(state.new_card(card.name, card.owner, card.defn), charged=charged))
+                  what="a card an effect energizes from the batch, the play area or a discard pile goes into play as Energy, "
+                       "sideways when uncharged; a card energizing itself does so as it completes, not to the discard pile")
+    def to_energy(self, state: BakuganState, card: CardObj, charged: bool, player: str | None = None) -> None:
+        """``card`` becomes an Energy card of ``player`` (its owner unless said), as a new card (4.1.3)."""
+        state.sides[player or card.owner].energy.append(EnergyCard(state.new_card(card.name, card.owner, card.defn), charged=charged))
 
     def put_away(self, state: BakuganState, card: CardObj) -> None:
         """A card leaving the batch or play goes to its owner's discard pile, as its printed self (4.1.3)."""
