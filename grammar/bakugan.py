@@ -77,6 +77,7 @@ from grammar.ast import (
 from grammar.bakugan_nodes import (
     BAKUCORES,
     FACTIONS,
+    REPEAT,
     Attack,
     Choice,
     Copy,
@@ -344,7 +345,7 @@ class Builder(CoreBuilder):
         return May(c[0], _flat(c[1:]))
 
     def repeatable(self, c: list[Any]) -> Step:
-        return Permit(_player(c[0]), "use this any number of times")
+        return Permit(_player(c[0]), REPEAT)
 
     x_cost = _const(Spend(Var("X")))
 
@@ -1579,7 +1580,7 @@ def _is_base(step: Step) -> bool:
     if isinstance(step, Qualified):
         return _is_base(step.step)
     return not isinstance(step, (Choice, ForEach, Delay, Stop, If, May, Instead, Spend)) \
-        and not (isinstance(step, Permit) and step.action == "use this any number of times")
+        and not (isinstance(step, Permit) and step.action == REPEAT)
 
 
 def _stop(step: Stop) -> str:
@@ -1798,12 +1799,12 @@ def _list(steps: tuple[Step, ...]) -> str:
 
 def _is_may(step: Step) -> bool:
     return isinstance(step, May) or (isinstance(step, Permit)
-                                     and step.action == "use this any number of times")
+                                     and step.action == REPEAT)
 
 
 def _may(step: Step) -> str:
     if isinstance(step, Permit):
-        return f"{_who(_who_of(step.subject))} may use this any number of times"
+        return f"{_who(_who_of(step.subject))} may {REPEAT}"
     assert isinstance(step, May)
     if step.player not in ("you", "opponent", "each"):
         raise _fail("the player", step.player)

@@ -42,6 +42,10 @@ from grammar.ast import Amount, Condition, Node, Selector, Var, Who
 if TYPE_CHECKING:  # filled in by grammar.ast once the union exists
     from grammar.ast import Step
 
+REPEAT = "use this any number of times"
+"""The ``action`` of the :class:`~grammar.ast.Permit` that lets a rider's optional part be used
+again ("You may use this any number of times.")."""
+
 BAKUCORES: tuple[str, ...] = ("FT", "FF", "SD", "MS", "HE")
 """The BakuCore icons: Fist, Flaming Fist, Shield, Magic Shield, Helix."""
 

@@ -433,15 +433,11 @@ class Effects:
             res.vars.pop("_key", None)
 
 
-REPEAT: Final = "use this any number of times"
-"""The permission of a rider's optional part to be used again (grammar.bakugan reads it so)."""
-
-
 def repeated(effect: tuple[A.Step, ...]) -> tuple[A.Step, ...]:
     """A rider's effect as it is carried out: "you may ... . You may use this any number of
     times" becomes its one optional part, offered again after each use (decision 36); any
     other effect as it is."""
-    if len(effect) == 2 and isinstance(effect[0], A.May) and isinstance(effect[1], A.Permit) and effect[1].action == REPEAT:
+    if len(effect) == 2 and isinstance(effect[0], A.May) and isinstance(effect[1], A.Permit) and effect[1].action == K.REPEAT:
         return (Again(effect[0]),)
     return effect
 
