@@ -1313,6 +1313,9 @@ def test_d35_a_play_the_effect_makes_is_skipped_only_when_no_card_can_be_played(
     state, player, _other = _completing(text, lambda s: (_hand_of("Lamp Keeper")(s), s.sides[holder(s)].hand.add(s.new_card(None, holder(s)))))
     assert not GAME.apply(state, E.Pass(0, player))  # a hidden card: the spec cannot tell
     assert T.playable_gap(A.Condition("opened", "not", "this turn")) is not None
+    cards = CardDatabase("test", "bakugan", 1, [CardDef("Late Call", "Action", "Play a Hero that was not played this turn for free.",
+                                                        traits=["Haos"], cost=0)])
+    assert GAME.unsupported(cards, "Late Call") == "the condition played not this turn on a card played is not modelled"
 
 
 def test_d36_a_rider_used_any_number_of_times_is_offered_again_after_each_use() -> None:
