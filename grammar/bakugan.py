@@ -1003,7 +1003,8 @@ _OPENERS = re.compile(
     r"|This counts as all Factions"
 )
 _STATIC_AFTER_TRIGGER = re.compile(
-    r"(?:[+\-][0-9X]* ?)?\[(?:B|Damage Rating|FrostStrike|DoubleStrike|ShadowStrike)\] to your ")
+    r"(?:[+\-][0-9X]* ?)?\[(?:B|Damage Rating|FrostStrike|DoubleStrike|ShadowStrike)\] to your "
+    r"|Your (?:\[[A-Za-z]+\] )?Bakugan have ")
 _TRIGGER_START = re.compile(r"When|If|At the|The turn")
 _SENTENCE = re.compile(r"\.\s+(?=\S)")
 """A sentence break: a period, spaces, then more text (a match ends where the next sentence begins).
@@ -1022,9 +1023,10 @@ def split(text: str) -> list[tuple[int, str]]:
     """Cut a card text into ability lines, with their 1-based line numbers.
 
     Each printed line is cut before a sentence that opens a new ability (see the module
-    docstring), and before a stat change ``to your`` Bakugan or attacks that follows a
-    triggered ability (a static printed after a trigger, as Hero cards do). Reminder text in parentheses is dropped. Every piece is
-    left-padded with spaces, so the columns of a parse error are those of the line.
+    docstring). After a triggered ability it is also cut before a static that Hero cards
+    print there: a stat change ``to your`` Bakugan or attacks, or ``Your Bakugan have ...``.
+    Reminder text in parentheses is dropped. Every piece is left-padded with spaces, so the
+    columns of a parse error are those of the line.
 
     Most lines are one sentence, so the regular expressions run only where they can
     find something: the reminders where a ``(`` is, the sentence breaks where a period

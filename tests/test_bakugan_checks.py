@@ -1403,3 +1403,44 @@ def test_d38_a_choice_between_options_is_shown_by_a_choose_event() -> None:
                 traits=["Aquos"], cost=0)])
     assert GAME.unsupported(cards, "Fork") is None
     assert "options that select" in (GAME.unsupported(cards, "Split") or "")
+
+
+# ------------------------------------------------------------------ the stat that decides the Victor (decision 39)
+
+def _tilted(state: BakuganState, ahead: str, rating: int) -> None:
+    """Give the other player's brawling Bakugan 1000 more BPower than ``ahead``'s, and
+    ``ahead``'s ``rating`` more Damage Rating than the other's (changes that last the turn)."""
+    behind = state.other(ahead)
+    bak = {p: state.sides[p].team[state.in_brawl[p]] for p in (ahead, behind)}
+    power = {p: B.stat(state, p, b, "BPower") for p, b in bak.items()}
+    damage = {p: B.stat(state, p, b, "Damage Rating") for p, b in bak.items()}
+    state.lasting.append(Lasting(behind, bak[behind].name, "BPower", power[ahead] - power[behind] + 1000, uid=bak[behind].character.uid))
+    state.lasting.append(Lasting(ahead, bak[ahead].name, "Damage Rating", damage[behind] - damage[ahead] + rating,
+                                 uid=bak[ahead].character.uid))
+
+
+def test_d39_an_effect_can_make_another_stat_decide_the_victor() -> None:
+    """5.10.1, decision 39: "the Victor is decided by highest [Damage Rating] instead of [B]"
+    makes the Power step of that turn compare Damage Rating; a tie in it is broken as a BPower
+    tie is (5.9.2). Without the effect, BPower decides. Before, the step was not modelled."""
+    text = "This turn, the Victor is decided by highest [Damage Rating] instead of [B]."
+    state, player, other = _completing(text)
+    assert state.resolution is None and state.flags.victor_by == "Damage Rating" and len(state.in_brawl) == 2
+    plain = state.copy()
+    plain.flags.victor_by = "BPower"
+    for judged_state, victor in ((state, player), (plain, other)):
+        _tilted(judged_state, player, 1)
+        GAME._decide_victor(judged_state)
+        assert judged_state.victor == victor
+        refused = GAME.apply(judged_state.copy(), E.Victor(0, player=judged_state.other(victor)))
+        assert refused and refused[0].rule == "bakugan:5.10.1"
+        assert not GAME.apply(judged_state.copy(), E.Victor(0, player=victor))
+    tied, _player, _other = _completing(text)
+    _tilted(tied, player, 0)
+    GAME._decide_victor(tied)
+    assert tied.victor is None and tied.mode == "tie"
+    assert state.copy().flags.victor_by == "Damage Rating"  # the turn's flags carry it through a copy
+    cards = CardDatabase("test", "bakugan", 1, [
+        CardDef("Judge's Whim", "Hero", "The turn you play this, the Victor is decided by highest [Damage Rating] instead of [B]. "
+                                        "Your Bakugan have +1 [Damage Rating].", traits=["Pyrus"], cost=1)])
+    assert GAME.unsupported(cards, "Judge's Whim") is None

@@ -467,6 +467,9 @@ def test_a_static_printed_after_a_trigger_is_its_own_ability() -> None:
              "Hero")
     assert tree.abilities[1] == Passive(
         (Modify(Selector("all", "attack", owner="you"), "Damage Rating", 1),))
+    tree = p("When you play this, draw a card. Your Bakugan have +2 [Damage Rating].", "Hero")
+    assert tree.abilities == (Triggered(Trigger("played", who="you", subject=THIS), (Draw("you", 1),)),
+                              Passive((Modify(Selector("all", "Bakugan", owner="you"), "Damage Rating", 2),)))
 
 
 def test_reminder_text_is_dropped_and_columns_are_kept() -> None:
@@ -504,7 +507,7 @@ def _split_by_every_sentence(text: str) -> list[tuple[int, str]]:
 
 
 _SPLIT_PARTS = [" ", ".", ". ", "\t", "\r", "\n", "\u00a0", "\u2003", "(", ")", "(a.) ", "Draw a card",
-                "When you play this,", "If you take damage", "+1 [B] to your ", "[FT]", " or ", ":", "Fury -",
+                "When you play this,", "If you take damage", "+1 [B] to your ", "Your Bakugan have ", "[FT]", " or ", ":", "Fury -",
                 "Victor:", "At the end of the turn,", "x"]
 
 

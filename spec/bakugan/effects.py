@@ -357,6 +357,13 @@ class Effects:
         refuse(step_gap(step), B.Unmodelled)
         return Need("choose", self._one(state, res, step.chooser), 1, cite("6.7.1.4"), step)  # a choose event picks (decision 38)
 
+    @BOOK.encodes("5.10.1", "3.5.3.p1", what="an effect can make the Victor the Bakugan with the highest of another stat, for the rest of the turn")
+    def do_bakugan_victor_by(self, state: BakuganState, res: Resolution, step: K.VictorBy) -> Need | None:
+        """"The Victor is decided by highest [Damage Rating] instead of [B]": the Power step of
+        this turn compares that stat (docs/bakugan-decisions.rst, decision 39)."""
+        state.flags.victor_by = step.stat
+        return None
+
     def do_bakugan_flip_coin(self, state: BakuganState, res: Resolution, step: K.FlipCoin) -> Need | None:
         return Need("coin", res.controller, 1, cite("6.7.1.4"))
 

@@ -600,14 +600,16 @@ class Bakugan(Game[BakuganState, Event]):
         return (state.stage == "turn" and state.node in WINDOWS and not state.to_roll
                 and not (state.node == "selection" and state.mode != "window") and state.mode not in ("tie", "deal", "offer"))
 
-    @BOOK.encodes("5.9.2", "5.10.1", what="the Power step ends: the higher BPower is Victor, a tie is broken, a lone open Bakugan wins")
+    @BOOK.encodes("5.9.2", "5.10.1", what="the Power step ends: the higher BPower (or the stat an effect named) is Victor, a tie is broken, "
+                                           "a lone open Bakugan wins")
     def _decide_victor(self, state: BakuganState) -> None:
         brawl = list(state.in_brawl.items())
         if len(brawl) == 1:
             state.victor = brawl[0][0]
             self._enter(state, "victor")
             return
-        power = {p: B.bpower(state, p, state.sides[p].team[n]) for p, n in brawl}
+        by = state.flags.victor_by  # BPower unless an effect named another stat this turn (decision 39)
+        power = {p: B.stat(state, p, state.sides[p].team[n], by) for p, n in brawl}
         a, b = state.starting, state.nonstarting
         if power[a] == power[b]:
             state.mode = "tie"
