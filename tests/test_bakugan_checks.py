@@ -621,9 +621,9 @@ def test_the_decisions_page_cites_index_rules_and_existing_tests() -> None:
         assert rule in index, rule
     pinned = re.findall(r"``(test_[a-z0-9_]+)``", text)
     assert len(pinned) >= len(re.findall(r"^\d+\. ", text, re.MULTILINE))
-    from tests import test_bakugan_conflicts
+    from tests import test_bakugan_conflicts, test_grammar_bakugan
 
-    known = set(globals()) | set(vars(test_bakugan_conflicts))
+    known = set(globals()) | set(vars(test_bakugan_conflicts)) | set(vars(test_grammar_bakugan))
     for name in pinned:
         assert name in known, name
 
@@ -1444,3 +1444,34 @@ def test_d39_an_effect_can_make_another_stat_decide_the_victor() -> None:
         CardDef("Judge's Whim", "Hero", "The turn you play this, the Victor is decided by highest [Damage Rating] instead of [B]. "
                                         "Your Bakugan have +1 [Damage Rating].", traits=["Pyrus"], cost=1)])
     assert GAME.unsupported(cards, "Judge's Whim") is None
+    whim = cards.tree("Judge's Whim")
+    assert not isinstance(whim, Exception) and [type(a).__name__ for a in whim.abilities] == ["Triggered", "Passive"]
+
+
+def test_a_trigger_the_spec_never_fires_is_named_by_lint_and_unverifiable_in_a_replay() -> None:
+    """A triggered ability whose trigger the spec never fires would do nothing, silently: lint
+    names it (the simulator leaves the card out), and a replay says it is unverifiable when a
+    card with it is played or is on a team. Before, "When you discard a card, ..." passed lint
+    and was never carried out. Every shape of trigger the spec fires passes."""
+    traits = ["Aquos", "Aurelus", "Darkus", "Haos", "Pyrus", "Ventus"]
+    watcher = CardDef("Tally Clerk", "Hero", "When you draw a card, your opponent discards a card.", traits=traits, cost=0)
+    scout = CardDef("Gloom Scout", "Character", "When you draw a card, this gets +100 [B].", traits=["Darkus"],
+                    stats={"bpower": 100, "damage": 1, "cores": []})
+    fired = [CardDef(f"Fired {i}", "Hero", text, traits=traits, cost=0) for i, text in enumerate((
+        "When you play this, draw a card.", "When you open a Bakugan, draw a card.", "When your opponent plays a Flip card, draw a card.",
+        "If you take damage, draw a card.", "At the end of the turn, draw a card."))]
+    cards = CardDatabase("test", "bakugan", 1, [watcher, scout, *fired])
+    assert GAME.unsupported(cards, "Tally Clerk") == "the trigger 'drawn' (by you, a card) is not modelled"
+    assert [GAME.unsupported(cards, c.name) for c in fired] == [None] * len(fired)
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
+    player = holder(state)
+    state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, watcher])
+    state.sides[player].hand.add(state.new_card(watcher.name, player, watcher))
+    found = GAME.apply(state, E.Play(0, player, watcher.name))
+    assert [(r.rule, r.violation.severity) for r in found] == [(None, "unverifiable")]
+    assert "Tally Clerk: the trigger 'drawn'" in found[0].violation.message
+    assert [item.name for item in state.batch.items] == [watcher.name]  # played all the same
+    setup = Setup(("ann", "ben"), {"ann": {"deck": {}, "team": ["Gloom Scout"]}, "ben": None}, {}, cards)
+    GAME.setup(setup)
+    assert any(r.violation.severity == "unverifiable" and "ann's team: Gloom Scout: the trigger 'drawn'" in r.violation.message
+               for r in setup.rulings)

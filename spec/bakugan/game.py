@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar, Final, cast
 
@@ -85,6 +85,42 @@ DECK_TYPES: Final = ("Evo", "Hero", "Action", "Flip")
 TEAM_TRIES: Final = 1000
 """How many random teams ``Bakugan.random_deck`` draws before it gives up on the cards given
 (a team whose factions allow too few cards is drawn again)."""
+
+
+
+def _plain(sel: A.Selector | None) -> bool:
+    """A subject that says only a quantifier and a card type: all :meth:`Bakugan._fire` reads of it."""
+    return sel is not None and (sel.owner, sel.zone, sel.name_contains, sel.other, sel.team) == (None, None, None, False, None)
+
+
+TRIGGERS: Final[tuple[Callable[[A.Trigger], bool], ...]] = (
+    lambda t: t.event == "opens" and t.subject is not None and (t.subject.quantifier == "this" or (t.who is not None and _plain(t.subject))),
+    lambda t: t.event == "played" and t.who is not None and _plain(t.subject),
+    lambda t: t.event == "played_on" and t.who is not None and _plain(t.subject),
+    lambda t: t.event == "dealt_damage" and t.who is not None and t.subject is None,
+    lambda t: t.event == "turn_ends" and t.who is None and t.subject is None,
+)
+"""The shapes of trigger the spec fires (:meth:`Bakugan._fire`, :meth:`Bakugan._fire_played`):
+one list for firing and for :func:`trigger_gap`."""
+
+
+def trigger_gap(trig: A.Trigger) -> str | None:
+    """Why the spec never fires ``trig``, or ``None``: a triggered ability whose trigger never
+    fires would silently do nothing, so ``lint`` notes it and a replay says it is unverifiable."""
+    if any(shape(trig) for shape in TRIGGERS):
+        return None
+    said = ", ".join(([f"by {trig.who}"] if trig.who else []) + ([trig.subject.describe()] if trig.subject else []))
+    return f"the trigger {trig.event!r}{f' ({said})' if said else ''} is not modelled"
+
+
+def unfired(cards: Any, name: str | None) -> str | None:
+    """The first trigger of card ``name`` the spec never fires, or ``None`` (a text that does not
+    read is reported where it is read)."""
+    tree = cards.tree(name) if name is not None and name in cards.cards else None
+    if tree is None or isinstance(tree, Exception):
+        return None
+    return next(filter(None, (trigger_gap(a.trigger) for a in tree.abilities if isinstance(a, A.Triggered))), None)
+
 
 # Rules encoded by the structure of this module rather than by one function.
 BOOK.note("5.1.1", "5.1.2", "5.2.1.p1", "5.5.1", "5.8.1", "5.14.1", "5.1.4",
@@ -192,6 +228,10 @@ class Bakugan(Game[BakuganState, Event]):
             sides[player] = side
             for name in team:
                 self._add_to_team(state, player, name)
+                gap = unfired(setup.cards, name)
+                if gap is not None:
+                    setup.rulings.append(Ruling(None, Violation(f"{player}'s team: {name}: {gap}, so what it does is not checked",
+                                                                severity="unverifiable")))
         state.priority = Priority(setup.players[0])
         return state
 
@@ -871,7 +911,8 @@ class Bakugan(Game[BakuganState, Event]):
         state.batch.add(item)
         self._fire_played(state, player, card, item)
         self._flush(state)
-        return []
+        gap = unfired(state.cards, ev.card)
+        return [] if gap is None else [Ruling(None, Violation(f"{ev.card}: {gap}, so what it does is not checked", severity="unverifiable"))]
 
     def _compose(self, state: BakuganState, name: str) -> tuple[A.Step, ...]:
         """The effect of an Action or Flip card: its sentences, with riders added or replacing what they say (1.3/3.3)."""
@@ -1369,6 +1410,8 @@ class Bakugan(Game[BakuganState, Event]):
             if gap is not None:
                 return gap
         for ability in tree.abilities:  # a step the interpreter has no handler for, but a static's can or can't (the conflicts read it)
+            if isinstance(ability, A.Triggered) and trigger_gap(ability.trigger) is not None:
+                return trigger_gap(ability.trigger)
             passive = isinstance(ability, A.Passive)
             for node in A.nodes(repeated(ability.effect) if isinstance(ability, K.Rider) else ability):
                 gap = None if passive and isinstance(node, BC.PRODUCES) else interpreter.unhandled(self.effects, node)
