@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -1419,12 +1420,18 @@ def _tilted(state: BakuganState, ahead: str, rating: int) -> None:
                                  uid=bak[ahead].character.uid))
 
 
+_REAL_POOL = Path(__file__).resolve().parents[2] / "shared" / "cards" / "bakugan.dev.jsonl"
+"""The real Bakugan pool beside the checkout: tests read texts of its cards (they are never copied here)."""
+
+
 def test_d39_an_effect_can_make_another_stat_decide_the_victor() -> None:
-    """5.10.1, decision 39: "the Victor is decided by highest [Damage Rating] instead of [B]"
-    makes the Power step of that turn compare Damage Rating; a tie in it is broken as a BPower
-    tie is (5.9.2). Without the effect, BPower decides. Before, the step was not modelled."""
-    text = "This turn, the Victor is decided by highest [Damage Rating] instead of [B]."
-    state, player, other = _completing(text)
+    """5.10.1, decision 39: the real Action Might of Cyndeus makes the Power step of its turn
+    compare Damage Rating; a tie in it is broken as a BPower tie is (5.9.2). Without the
+    effect, BPower decides. The real Hero Mac makes the change as its play trigger completes,
+    and its "Your Bakugan have ..." is a static of its own. Before, the step was not modelled."""
+    pool = CardDatabase.cached(_REAL_POOL, "bakugan")
+    text = pool["Might of Cyndeus"].text or ""
+    state, player, other = _completing(text, aim=own_face_up)
     assert state.resolution is None and state.flags.victor_by == "Damage Rating" and len(state.in_brawl) == 2
     plain = state.copy()
     plain.flags.victor_by = "BPower"
@@ -1435,17 +1442,14 @@ def test_d39_an_effect_can_make_another_stat_decide_the_victor() -> None:
         refused = GAME.apply(judged_state.copy(), E.Victor(0, player=judged_state.other(victor)))
         assert refused and refused[0].rule == "bakugan:5.10.1"
         assert not GAME.apply(judged_state.copy(), E.Victor(0, player=victor))
-    tied, _player, _other = _completing(text)
+    tied, _player, _other = _completing(text, aim=own_face_up)
     _tilted(tied, player, 0)
     GAME._decide_victor(tied)
     assert tied.victor is None and tied.mode == "tie"
     assert state.copy().flags.victor_by == "Damage Rating"  # the turn's flags carry it through a copy
-    cards = CardDatabase("test", "bakugan", 1, [
-        CardDef("Judge's Whim", "Hero", "The turn you play this, the Victor is decided by highest [Damage Rating] instead of [B]. "
-                                        "Your Bakugan have +1 [Damage Rating].", traits=["Pyrus"], cost=1)])
-    assert GAME.unsupported(cards, "Judge's Whim") is None
-    whim = cards.tree("Judge's Whim")
-    assert not isinstance(whim, Exception) and [type(a).__name__ for a in whim.abilities] == ["Triggered", "Passive"]
+    assert GAME.unsupported(pool, "Mac") is None and GAME.unsupported(pool, "Might of Cyndeus") is None
+    mac = pool.tree("Mac")
+    assert not isinstance(mac, Exception) and [type(a).__name__ for a in mac.abilities] == ["Triggered", "Passive"]
 
 
 def test_a_trigger_the_spec_never_fires_is_named_by_lint_and_unverifiable_in_a_replay() -> None:
@@ -1475,3 +1479,77 @@ def test_a_trigger_the_spec_never_fires_is_named_by_lint_and_unverifiable_in_a_r
     GAME.setup(setup)
     assert any(r.violation.severity == "unverifiable" and "ann's team: Gloom Scout: the trigger 'drawn'" in r.violation.message
                for r in setup.rulings)
+
+
+# ------------------------------------------------------------------ a triggered ability's own selections (decision 40)
+
+_ALL_FACTIONS = ["Aquos", "Aurelus", "Darkus", "Haos", "Pyrus", "Ventus"]
+
+
+def _hero_played(text: str, prepare: Callable[[BakuganState], None] | None = None) -> tuple[BakuganState, str, str, Any]:
+    """A power-step state in which the starting player has just played an invented Hero printing ``text``."""
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
+    if prepare is not None:
+        prepare(state)
+    player = holder(state)
+    card = CardDef("Warden of Oaths", "Hero", text, traits=_ALL_FACTIONS, cost=0)
+    state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, card])
+    state.sides[player].hand.add(state.new_card(card.name, player, card))
+    found = GAME.apply(state, E.Play(0, player, card.name))
+    return state, player, state.other(player), found
+
+
+
+def test_d40_a_triggered_ability_makes_its_selections_as_it_enters_the_batch() -> None:
+    """1.13.1.p1, 6.3.2.p2, decision 40: "When you play this, a Bakugan gets +5000 [B]" waits,
+    as it enters the batch, for its controller's ``target`` event naming the Bakugan; then the
+    Bakugan gets it as the ability completes. Going on without it is refused; so are a
+    selection that is not legal (6.2.1.2) and a target event no ability asked for (6.7.1.4).
+    Before, the selection was never made and the ability silently did nothing."""
+    state, player, other, found = _hero_played("When you play this, a Bakugan gets +5000 [B].")
+    assert not found
+    need = state.resolution.need if state.resolution else None
+    assert need is not None and need.kind == "target" and need.player == player
+    moves = GAME.legal_moves(state)
+    chosen = next(m for m in moves if isinstance(m, E.Target) and m.targets[0].owner == other)
+    assert all(isinstance(m, E.Target) for m in moves) and len(moves) == len(B.face_up(state))
+    going_on = GAME.apply(state.copy(), E.Pass(0, player))
+    assert going_on and going_on[0].rule == "bakugan:1.13.1.p1"
+    wrong = GAME.apply(state.copy(), E.Target(0, player, [E.TargetRef("Nobody Here", other)]))
+    assert wrong and wrong[0].rule == "bakugan:6.2.1.2"
+    assert not GAME.apply(state, chosen)
+    assert state.resolution is None and [item.kind for item in state.batch.items] == ["card", "triggered"]
+    for _ in range(2):
+        assert not GAME.apply(state, E.Pass(0, player)) and not GAME.apply(state, E.Pass(0, other))
+    named = chosen.targets[0]
+    assert [(c.player, c.bakugan, c.stat, c.amount) for c in state.lasting][-1:] == [(named.owner, named.card, "BPower", 5000)]
+    stray = GAME.apply(state, E.Target(0, player, [named]))
+    assert stray and stray[0].rule == "bakugan:6.7.1.4"
+
+
+def test_d40_a_triggered_ability_with_nothing_to_select_does_not_enter_the_batch() -> None:
+    """1.13.1.p2, decision 40: with no legal choice for a selection (no Bakugan face up), the
+    ability does not enter the batch and nothing is asked for."""
+    def all_face_down(s: BakuganState) -> None:
+        for side in s.sides.values():
+            for bak in side.team.values():
+                bak.face_up = False
+
+    state, _player, _other, found = _hero_played("When you play this, a Bakugan gets +5000 [B].", all_face_down)
+    assert not found and state.resolution is None and state.pending_item is None
+    assert [item.kind for item in state.batch.items] == ["card"]
+
+
+def test_d40_selecting_an_energy_card_is_unverifiable_not_illegal() -> None:
+    """Decision 40: nothing in a selection tells one Energy card from another, so "destroy an
+    Energy card" is not modelled: lint names it, and a play of it is unverifiable. Before, the
+    spec found no candidate and refused the play by 1.13.1.p2."""
+    cards = CardDatabase("test", "bakugan", 1, [CardDef("Static Burn", "Action", "Destroy an Energy card.", traits=["Pyrus"], cost=0)])
+    assert GAME.unsupported(cards, "Static Burn") == "selecting an Energy card in play is not modelled"
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
+    player = holder(state)
+    card = CardDef("Static Burn", "Action", "Destroy an Energy card.", traits=_ALL_FACTIONS, cost=0)
+    state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, card])
+    state.sides[player].hand.add(state.new_card(card.name, player, card))
+    found = GAME.apply(state, E.Play(0, player, card.name, targets=[E.TargetRef("Energy", state.other(player))]))
+    assert [(r.rule, r.violation.severity) for r in found] == [(None, "unverifiable")]

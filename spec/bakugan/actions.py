@@ -41,7 +41,7 @@ PASS: Final = BOOK.action("pass")
 DISCARD: Final = BOOK.action("discard")
 FLIP: Final = BOOK.action("flip")
 FORFEIT: Final = BOOK.action("forfeit")
-UNASKED: Final = {kind: BOOK.action(kind) for kind in ("decline", "search", "coin", "choose")}
+UNASKED: Final = {kind: BOOK.action(kind) for kind in ("decline", "search", "coin", "choose", "target")}
 PHASE: Final = BOOK.action("phase")
 VICTOR: Final = BOOK.action("victor")
 DAMAGE: Final = BOOK.action("damage")
@@ -646,12 +646,14 @@ def played_steps(state: BakuganState, name: str) -> tuple[A.Step, ...]:
 
 
 def targets_violation(state: BakuganState, player: str, steps: tuple[A.Step, ...], refs: list[E.TargetRef],
-                      objects: list[Any] | None = None) -> tuple[str, Violation] | None:
+                      objects: list[Any] | None = None, slots: list[T.Slot] | None = None) -> tuple[str, Violation] | None:
     """(rule, finding) when the selections do not fit the card (1.13.1.p2, 1.13.1.p1, 1.13.1.2, 6.2.1.2).
 
     ``objects``, if given, receives what each selection means (:func:`~spec.bakugan.targets.resolve`), slot by slot.
+    ``slots``, if given, are the selections to make instead of all those of ``steps`` (a triggered ability's, decision 40).
     """
-    slots = T.slots_of(steps)
+    if slots is None:
+        slots = T.slots_of(steps)
     choices = []
     for slot in slots:
         found = T.candidates(state, player, slot)

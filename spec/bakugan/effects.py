@@ -246,6 +246,7 @@ class Effects:
 
     @BOOK.encodes("3.4.2.p2", what="a Hero leaves play only when an effect destroys or moves it")
     def do_bakugan_destroy(self, state: BakuganState, res: Resolution, step: K.Destroy) -> Need | None:
+        refuse(step_gap(step), B.Unmodelled)
         if step.what.quantifier == "this":
             target = res.source if isinstance(res.source, CardObj) else None
         else:
@@ -255,6 +256,7 @@ class Effects:
         return None
 
     def do_bakugan_take_control(self, state: BakuganState, res: Resolution, step: K.TakeControl) -> Need | None:
+        refuse(step_gap(step), B.Unmodelled)
         target = self._chosen(state, res, res.vars.get("_key", id(step)))
         if isinstance(target, CardObj):
             for side in state.sides.values():
@@ -359,8 +361,8 @@ class Effects:
 
     @BOOK.encodes("5.10.1", "3.5.3.p1", what="an effect can make the Victor the Bakugan with the highest of another stat, for the rest of the turn")
     def do_bakugan_victor_by(self, state: BakuganState, res: Resolution, step: K.VictorBy) -> Need | None:
-        """"The Victor is decided by highest [Damage Rating] instead of [B]": the Power step of
-        this turn compares that stat (docs/bakugan-decisions.rst, decision 39)."""
+        """An effect naming another stat for the Victor: the Power step of this turn compares that
+        stat instead of BPower (docs/bakugan-decisions.rst, decision 39)."""
         state.flags.victor_by = step.stat
         return None
 
@@ -542,6 +544,8 @@ def step_gap(step: Any, earlier: tuple[type, ...] = ()) -> str | None:
     elif isinstance(step, K.Play) and (step.what.zone not in (None, "hand") or step.what.quantifier != "a"):
         # one card of the hand (6.2.1.p1), not a card named otherwise ("it", "this", "that Evo")
         return f"playing {step.what.describe()} is not modelled"
+    elif isinstance(step, K.Destroy | K.TakeControl) and T.energy_gap(step.what) is not None:
+        return T.energy_gap(step.what)
     elif isinstance(step, A.Attach) and step.what.type != "BakuCore":
         return f"attaching {step.what.describe()} is not modelled"
     elif isinstance(step, A.May) and step.player == "each" and T.slots_of(step.steps):

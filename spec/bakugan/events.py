@@ -175,6 +175,14 @@ class Choose(Event, tag="choose"):
     option: int = 0
 
 
+class Target(Event, tag="target"):
+    """Move: ``by`` makes the selections of their triggered ability (or Victor rider) as it
+    enters the batch, one per selection the text asks for, in text order, as a played card's
+    ``targets`` are (decision 40)."""
+
+    targets: list[TargetRef] = msgspec.field(default_factory=list)
+
+
 # ------------------------------------------------------------------ claims
 
 class Phase(Event, tag="phase"):
@@ -210,13 +218,13 @@ class Game(Event, tag="game"):
 
 EVENTS: tuple[type[Event], ...] = (
     First, Place, Shuffle, Draw, Energize, Select, Play, Activate, Reroll, Pass, Discard,
-    Decline, Forfeit, Roll, Flip, Search, Coin, Choose, Phase, Victor, Damage, Resolve, Game,
+    Decline, Forfeit, Roll, Flip, Search, Coin, Choose, Target, Phase, Victor, Damage, Resolve, Game,
 )
 
 KINDS: dict[str, str] = {
     "place": "move", "energize": "move", "select": "move", "play": "move", "activate": "move",
     "reroll": "move", "pass": "move", "discard": "move", "decline": "move", "forfeit": "move",
-    "choose": "move",
+    "choose": "move", "target": "move",
     "first": "chance", "shuffle": "chance", "draw": "chance", "roll": "chance", "flip": "chance",
     "search": "chance", "coin": "chance",
     "phase": "claim", "victor": "claim", "damage": "claim", "resolve": "claim", "game": "claim",

@@ -1185,9 +1185,56 @@ class Bakugan(Game[BakuganState, Event]):
             return
         ordered = [i for i in state.waiting if i.controller == state.starting] + [i for i in state.waiting if i.controller != state.starting]
         state.waiting.clear()
-        for item in ordered:
-            state.batch.add(item)
         state.priority.reset(state.starting)
+        for index, item in enumerate(ordered):
+            try:
+                slots = self._selections(state, item)
+            except B.Unmodelled:  # reported as unverifiable; it enters unselected and the rest wait as before
+                state.waiting[:0] = ordered[index + 1:]
+                state.batch.add(item)
+                raise
+            if slots is None:
+                continue  # 1.13.1.p2: a selection it needs has no legal choice, so it does not enter the batch (decision 40)
+            if slots:  # its controller selects first; the rest wait behind it (_announced)
+                state.waiting[:0] = ordered[index + 1:]
+                state.pending_item = item
+                state.resolution = Resolution(item.controller, item.source, [], None,
+                                              need=interpreter.Need("target", item.controller, 1, cite("1.13.1.p1"), slots))
+                return
+            state.batch.add(item)
+
+    @BOOK.encodes("1.13.1.p1", "1.13.1.p2", "6.3.2.p2",
+                  what="a triggered ability's own selections are made as it enters the batch, as a played card's are; with no legal "
+                       "choice for one, it does not enter")
+    def _selections(self, state: BakuganState, item: QueueItem) -> list[T.Slot] | None:
+        """The selections the controller of a triggered ability makes as it enters the batch, in
+        text order; ``None`` when one has no legal choice. "This" and "the Bakugan" of an ability
+        printed on a Bakugan's card mean that Bakugan (decision 40), so they are not asked."""
+        if item.kind != "triggered" or "targets" in item.context:
+            return []
+        slots = T.slots_of(item.effect)
+        if not slots:
+            return []
+        own = item.context.get("self")
+        asked = [s for s in slots if own is None or s.selector.quantifier not in ("the", "this")]
+        if any(not T.candidates(state, item.controller, slot) for slot in asked):
+            return None
+        item.context["slots"] = {s.key: s for s in slots}
+        item.context["targets"] = {s.key: own for s in slots if s not in asked}
+        return asked
+
+    def _announced(self, state: BakuganState, objects: list[Any]) -> None:
+        """The selections of the triggered ability waiting to enter the batch are made: it enters,
+        and the abilities that triggered with it follow (:meth:`_flush`)."""
+        item = state.pending_item
+        assert item is not None and state.resolution is not None
+        asked = state.resolution.need.detail if state.resolution.need is not None else []
+        item.context["targets"].update({slot.key: obj for slot, obj in zip(asked, objects, strict=True)})
+        state.resolution = None
+        state.pending_item = None
+        state.batch.add(item)
+        state.priority.reset(state.starting)
+        self._flush(state)
 
     def _fire(self, state: BakuganState, event: str, actor: str, bak_ref: tuple[str, str] | None = None,
               card: CardObj | None = None) -> None:
@@ -1257,6 +1304,13 @@ class Bakugan(Game[BakuganState, Event]):
                 rulings = self._do_play(state, ev, free=need.detail.free)
                 self._continue(state)
                 return rulings
+            if kind == "target":
+                objects: list[Any] = []
+                hit = X.targets_violation(state, need.player, (), ev.targets, objects, slots=need.detail)
+                if hit is not None:
+                    return [Ruling(cite(hit[0]), hit[1], "fed_target")]
+                self._announced(state, objects)
+                return NONE_FOUND
             violation = self._feed_violation(state, need, ev)
             if violation is not None:
                 return [Ruling(need.rule, violation, f"fed_{need.kind}")]
@@ -1629,8 +1683,11 @@ class Bakugan(Game[BakuganState, Event]):
         return out
 
     def _target_choices(self, state: BakuganState, player: str, steps: tuple[A.Step, ...]) -> list[list[E.TargetRef]]:
+        return self._slot_choices(state, player, T.slots_of(steps))
+
+    def _slot_choices(self, state: BakuganState, player: str, slots: list[T.Slot]) -> list[list[E.TargetRef]]:
         options: list[list[E.TargetRef]] = [[]]
-        for slot in T.slots_of(steps):
+        for slot in slots:
             refs = [ref for ref, _obj in T.candidates(state, player, slot)]
             options = [o + [r] for o in options for r in refs]
         return options
@@ -1660,6 +1717,8 @@ class Bakugan(Game[BakuganState, Event]):
             return [E.Coin(0, p, "heads"), E.Coin(0, p, "tails")]
         if need.kind == "choose":
             return [E.Choose(0, p, option) for option in range(1, len(need.detail.options) + 1)]
+        if need.kind == "target":
+            return [E.Target(0, p, refs) for refs in self._slot_choices(state, p, need.detail)]
         if need.kind == "play":  # the cards of the hand the effect names, each as it can be played
             return [ev for n in self._hand_names(state, p) for ev in self._play_candidates(state, p, n, rng)
                     if isinstance(ev, E.Play) and T.play_gap(state, state.cards[ev.card], ev.x, need.detail) is None]

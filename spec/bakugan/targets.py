@@ -143,6 +143,12 @@ SELECTIONS: Final[tuple[tuple[Callable[[A.Condition], bool], Callable[[BakuganSt
 (a test of the shape, its reader): one list for :func:`_meets` and :func:`selection_gap`."""
 
 
+def energy_gap(what: A.Selector) -> str | None:
+    """Why the spec cannot select ``what`` in play, or ``None``: an Energy card is told from the
+    others of its player's Energy by nothing a selection names (which one, charged or not)."""
+    return "selecting an Energy card in play is not modelled" if what.type == "Energy" else None
+
+
 def selection_gap(cond: A.Condition) -> str | None:
     """Why the spec cannot test ``cond`` on a candidate whatever the state, or ``None``."""
     if any(shape(cond) for shape, _reader in SELECTIONS):
@@ -181,6 +187,8 @@ def candidates(state: BakuganState, controller: str, slot: Slot) -> list[tuple[T
             if _meets(state, item, slot.where):
                 out.append((TargetRef(item.name, item.controller), item))
     elif slot.kind in ("hero", "in_play"):
+        if sel.type == "Energy":
+            raise B.Unmodelled(str(energy_gap(sel)))
         for player in B.owner_of(state, controller, sel.owner):
             side = state.sides[player]
             pool: list[CardObj] = list(side.heroes)
