@@ -87,7 +87,6 @@ TEAM_TRIES: Final = 1000
 (a team whose factions allow too few cards is drawn again)."""
 
 
-
 def _plain(sel: A.Selector | None) -> bool:
     """A subject that says only a quantifier and a card type: all :meth:`Bakugan._fire` reads of it."""
     return sel is not None and (sel.owner, sel.zone, sel.name_contains, sel.other, sel.team) == (None, None, None, False, None)
@@ -100,8 +99,9 @@ TRIGGERS: Final[tuple[Callable[[A.Trigger], bool], ...]] = (
     lambda t: t.event == "dealt_damage" and t.who is not None and t.subject is None,
     lambda t: t.event == "turn_ends" and t.who is None and t.subject is None,
 )
-"""The shapes of trigger the spec fires (:meth:`Bakugan._fire`, :meth:`Bakugan._fire_played`):
-one list for firing and for :func:`trigger_gap`."""
+"""The shapes of trigger that :meth:`Bakugan._fire` and :meth:`Bakugan._fire_played` carry out,
+each as much as they read of it; :func:`trigger_gap` names any other. A shape taught to
+``_fire`` is added here, or lint goes on naming its cards."""
 
 
 def trigger_gap(trig: A.Trigger) -> str | None:
@@ -1464,8 +1464,9 @@ class Bakugan(Game[BakuganState, Event]):
             if gap is not None:
                 return gap
         for ability in tree.abilities:  # a step the interpreter has no handler for, but a static's can or can't (the conflicts read it)
-            if isinstance(ability, A.Triggered) and trigger_gap(ability.trigger) is not None:
-                return trigger_gap(ability.trigger)
+            unfired_trigger = trigger_gap(ability.trigger) if isinstance(ability, A.Triggered) else None
+            if unfired_trigger is not None:
+                return unfired_trigger
             passive = isinstance(ability, A.Passive)
             for node in A.nodes(repeated(ability.effect) if isinstance(ability, K.Rider) else ability):
                 gap = None if passive and isinstance(node, BC.PRODUCES) else interpreter.unhandled(self.effects, node)
