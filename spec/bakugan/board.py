@@ -358,10 +358,6 @@ def stat(state: BakuganState, player: str, bak: Bakugan, stat_name: str) -> int:
     return max(0, raw_stat(state, player, bak, stat_name))
 
 
-def bpower(state: BakuganState, player: str, bak: Bakugan) -> int:
-    return stat(state, player, bak, "BPower")
-
-
 def stats(state: BakuganState, player: str, bak: Bakugan, names: tuple[str, ...]) -> list[int]:
     """Several stats of one Bakugan, each as :func:`stat` reads it (never under zero), in the order named.
 

@@ -113,7 +113,7 @@ def trigger_gap(trig: A.Trigger) -> str | None:
     return f"the trigger {trig.event!r}{f' ({said})' if said else ''} is not modelled"
 
 
-def unfired(cards: Any, name: str | None) -> str | None:
+def unfired(cards: CardDatabase, name: str | None) -> str | None:
     """The first trigger of card ``name`` the spec never fires, or ``None`` (a text that does not
     read is reported where it is read)."""
     tree = cards.tree(name) if name is not None and name in cards.cards else None
@@ -1223,12 +1223,12 @@ class Bakugan(Game[BakuganState, Event]):
         item.context["targets"] = {s.key: own for s in slots if s not in asked}
         return asked
 
-    def _announced(self, state: BakuganState, objects: list[Any]) -> None:
-        """The selections of the triggered ability waiting to enter the batch are made: it enters,
-        and the abilities that triggered with it follow (:meth:`_flush`)."""
+    def _announced(self, state: BakuganState, asked: list[T.Slot], objects: list[Any]) -> None:
+        """The selections ``asked`` of the triggered ability waiting to enter the batch are made
+        (``objects``, slot by slot): it enters, and the abilities that triggered with it follow
+        (:meth:`_flush`)."""
         item = state.pending_item
-        assert item is not None and state.resolution is not None
-        asked = state.resolution.need.detail if state.resolution.need is not None else []
+        assert item is not None
         item.context["targets"].update({slot.key: obj for slot, obj in zip(asked, objects, strict=True)})
         state.resolution = None
         state.pending_item = None
@@ -1309,7 +1309,7 @@ class Bakugan(Game[BakuganState, Event]):
                 hit = X.targets_violation(state, need.player, (), ev.targets, objects, slots=need.detail)
                 if hit is not None:
                     return [Ruling(cite(hit[0]), hit[1], "fed_target")]
-                self._announced(state, objects)
+                self._announced(state, need.detail, objects)
                 return NONE_FOUND
             violation = self._feed_violation(state, need, ev)
             if violation is not None:
