@@ -1553,3 +1553,19 @@ def test_d40_selecting_an_energy_card_is_unverifiable_not_illegal() -> None:
     state.sides[player].hand.add(state.new_card(card.name, player, card))
     found = GAME.apply(state, E.Play(0, player, card.name, targets=[E.TargetRef("Energy", state.other(player))]))
     assert [(r.rule, r.violation.severity) for r in found] == [(None, "unverifiable")]
+
+
+def test_d40_a_trigger_selecting_what_the_spec_cannot_select_is_unverifiable_and_loses_nothing() -> None:
+    """Decision 40: a triggered ability selecting an Energy card (not modelled) makes the event
+    that set it off unverifiable; the ability still enters the batch, unselected, behind the
+    card that triggered it; as it completes, the step it cannot carry out is unverifiable
+    again, and the game goes on from there."""
+    state, player, other, found = _hero_played("When you play this, destroy an Energy card.")
+    assert [(r.rule, r.violation.severity) for r in found] == [(None, "unverifiable")]
+    assert "Energy card" in found[0].violation.message
+    assert [item.kind for item in state.batch.items] == ["card", "triggered"]
+    assert state.resolution is None and state.pending_item is None and not state.waiting
+    assert not GAME.apply(state, E.Pass(0, player))
+    completing = GAME.apply(state, E.Pass(0, other))
+    assert [(r.rule, r.violation.severity) for r in completing] == [(None, "unverifiable")]
+    assert [item.kind for item in state.batch.items] == ["card"] and state.resolution is None
