@@ -612,3 +612,14 @@ def test_bench_says_when_its_kept_corpus_is_no_longer_legal() -> None:
     marked = [i for i, line in enumerate(text) if "not legal under this spec" in line]
     assert marked == [3] and text[2].lstrip().startswith("bakugan")
     assert "2 of 5 replays" in text[3] and "(2 illegal)" in text[3] and ".bench/bakugan" in text[3]
+
+
+def test_bench_against_names_the_games_the_spec_failed_on_in_this_tree() -> None:
+    """``bench --against``: a seed this tree's spec failed on while it simulated the shared
+    corpus is named under the comparison, as this tree's (the reference never simulates)."""
+    from verifier.bench_compare import to_text
+
+    fault = {"game": "ttcg", "seed": 7, "error": "KeyError: 'hand'"}
+    text = to_text({"reference": "HEAD~1", "pairs": 1, "repeat": 1, "games": [], "corpus_faults": [fault]}).splitlines()
+    assert text[-1] == "spec fault (this tree): ttcg seed 7 was left out of the corpus (KeyError: 'hand')"
+    assert "spec fault" not in to_text({"reference": "HEAD~1", "pairs": 1, "repeat": 1, "games": [], "corpus_faults": []})
