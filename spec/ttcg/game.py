@@ -1537,5 +1537,4 @@ def _card_fields(cls: type) -> tuple[str, ...]:
     return _NAMING if fields is None else tuple(f for f in _NAMING if f in fields)
 
 
-
 __all__ = ["Ttcg"]
