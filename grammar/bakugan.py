@@ -116,6 +116,10 @@ __all__ = ["GRAMMAR", "IMPLIED", "Builder", "render", "settle", "split"]
 IMPLIED = Selector("the", "Bakugan")
 """The Bakugan a change applies to when the text names none (rule 1.13.1.2)."""
 
+SAME = Selector("it", "Bakugan")
+"""The Bakugan the change before it selected: "give a Bakugan +400 [B] and +4 [Damage Rating]"
+makes one selection, whose Bakugan gets both (:func:`_shared_subject`)."""
+
 STATIC_TYPES: frozenset[str] = frozenset({"Character", "Evo", "Hero", "Energy"})
 """Card types that stay in play: their plain lines are static abilities (6.5.1)."""
 
@@ -146,6 +150,23 @@ def _wrap(value: SelectorLike, make: Callable[[Selector], Step]) -> Step:
     if isinstance(value, _Qualified):
         return Qualified(make(value.selector), value.where)
     return make(value)
+
+
+def _shared_subject(steps: tuple[Step, ...]) -> tuple[Step, ...]:
+    """A change that names no Bakugan, joined to a change of a named one ("a Bakugan gets +200 [B]
+    and +2 [Damage Rating]"), is for the same Bakugan, not for the one an Action is played on:
+    the same selector when it names one Bakugan outright ("this", "that Bakugan"), :data:`SAME`
+    when it is a selection, so that one selection is made. The change's target is
+    :data:`IMPLIED` itself only where :meth:`Builder.build_modify` supplied it (the text said none)."""
+    out = list(steps)
+    for i in range(1, len(out)):
+        step, before = out[i], out[i - 1]
+        named = before.step if isinstance(before, Qualified) else before
+        if isinstance(step, Modify) and step.target is IMPLIED and isinstance(named, Modify | SetStat) \
+                and named.target.type != "player" and named.target != IMPLIED:
+            shared = SAME if named.target.quantifier == "a" or isinstance(before, Qualified) else named.target
+            out[i] = Modify(shared, step.stat, step.delta, step.duration)
+    return tuple(out)
 
 
 def _player(who: str) -> Selector:
@@ -339,7 +360,7 @@ class Builder(CoreBuilder):
         return _flat(c)
 
     def simple_list(self, c: list[Any]) -> tuple[Step, ...]:
-        return _flat(c)
+        return _shared_subject(_flat(c))
 
     def may_clause(self, c: list[Any]) -> Step:
         return May(c[0], _flat(c[1:]))
@@ -1004,7 +1025,7 @@ _OPENERS = re.compile(
 )
 _STATIC_AFTER_TRIGGER = re.compile(
     r"(?:[+\-][0-9X]* ?)?\[(?:B|Damage Rating|FrostStrike|DoubleStrike|ShadowStrike)\] to your "
-    r"|Your (?:\[[A-Za-z]+\] )?Bakugan have ")
+    r"|Your (?:\[[A-Za-z]+\] )?Bakugan have (?![^.]* at the end of the turn\.)")  # that one is delayed: the trigger's own step
 _TRIGGER_START = re.compile(r"When|If|At the|The turn")
 _SENTENCE = re.compile(r"\.\s+(?=\S)")
 """A sentence break: a period, spaces, then more text (a match ends where the next sentence begins).
@@ -1615,6 +1636,8 @@ def _modify(step: Modify, where: tuple[Condition, ...]) -> str:
         raise _fail("the energy change", step)
     if step.target == IMPLIED and not where:
         return change + duration
+    if step.target == SAME and not where:  # after the change of the Bakugan it shares (_shared_subject)
+        return change + duration
     return f"{_subject(step.target, where)} {change}{duration}"
 
 
@@ -1794,9 +1817,20 @@ def _list(steps: tuple[Step, ...]) -> str:
             if not last:
                 raise _fail("a 'may' before the end of a list", step)
             parts.append(_may(step))
+        elif index and _shares_subject(steps[index - 1], step):  # "this gets +100 [B] and +2 [Damage Rating]"
+            assert isinstance(step, Modify)
+            parts.append(_modify(Modify(IMPLIED, step.stat, step.delta, step.duration), ()))
         else:
             parts.append(_step(step))
     return " and ".join(parts)
+
+
+def _shares_subject(before: Step, step: Step) -> bool:
+    """Whether ``step`` is a change of the one Bakugan the change ``before`` it names outright,
+    written without its subject (what :func:`_shared_subject` reads back)."""
+    named = before.step if isinstance(before, Qualified) else before
+    return isinstance(step, Modify) and isinstance(named, Modify | SetStat) and step.target == named.target \
+        and step.target.type != "player" and step.target.quantifier != "a" and step.target != IMPLIED
 
 
 def _is_may(step: Step) -> bool:
@@ -1843,7 +1877,9 @@ def _effect(steps: tuple[Step, ...], *, first_small: bool = False) -> str:
         raise RenderError("an empty effect has no wording")
     groups: list[list[Step]] = []
     for step in steps:
-        if groups and isinstance(step, Modify) and isinstance(groups[-1][-1], Modify):
+        before = groups[-1][-1] if groups else None
+        if isinstance(before, Modify) and isinstance(step, Modify) \
+                and not (step.target == IMPLIED and before.target != IMPLIED and before.target.type != "player"):  # joined, it would share a subject
             groups[-1].append(step)
         else:
             groups.append([step])
@@ -1930,7 +1966,17 @@ def render(tree: CardText) -> str:
 
     Raises :class:`~grammar.render.RenderError` for a tree no template expresses.
     """
-    return "\n".join(_ability(a) for a in tree.abilities)
+    return "\n".join(_one_line(_ability(a)) for a in tree.abilities)
+
+
+_SPLIT_HAVE = re.compile(r"(?<=\. )(Your (?:\[[A-Za-z]+\] )?Bakugan) have ")
+
+
+def _one_line(line: str) -> str:
+    """``line`` worded so that :func:`split` keeps it one ability: after a trigger, a sentence
+    opening "Your Bakugan have" is cut off as a static of its own, so one of the trigger's own
+    sentences says "get" (the same change)."""
+    return _SPLIT_HAVE.sub(r"\1 get ", line) if _TRIGGER_START.match(line) else line
 
 
 # ------------------------------------------------------------------ public card pools

@@ -94,6 +94,7 @@ FACTIONS = {"Aquos", "Aurelus", "Darkus", "Haos", "Pyrus", "Ventus"}
 CORES = {"FT", "FF", "SD", "MS", "HE"}
 
 IMPLIED = B.IMPLIED
+SAME = B.SAME
 YOU = Selector("the", "player", owner="you")
 THIS = Selector("this")
 IT = Selector("it")
@@ -267,7 +268,9 @@ TEMPLATES: list[tuple[str, str | None, Ability]] = [
     ("Non-[Aquos] Bakugan get -100 [B].", "Hero",
      Passive((Modify(Selector("all", "Bakugan", team="non-Aquos"), "BPower", -100),))),
     ("That Bakugan gets +1 [Damage Rating] and +[DoubleStrike].", "Action",
-     Spell((Modify(THAT, "Damage Rating", 1), Modify(IMPLIED, "DoubleStrike", 1)))),
+     Spell((Modify(THAT, "Damage Rating", 1), Modify(THAT, "DoubleStrike", 1)))),  # decision 42: one subject for both
+    ("Give a Bakugan +300 [B] and +3 [Damage Rating].", "Action",
+     Spell((Modify(Selector("a", "Bakugan"), "BPower", 300), Modify(SAME, "Damage Rating", 3)))),
     ("An enemy Bakugan's [B] becomes 200.", "Action",
      Spell((SetStat(Selector("a", "Bakugan", owner="opponent"), "BPower", 200),))),
     ("+100 [B] for each Evo card you have in play.", "Action",
@@ -470,6 +473,8 @@ def test_a_static_printed_after_a_trigger_is_its_own_ability() -> None:
     tree = p("When you play this, draw a card. Your Bakugan have +2 [Damage Rating].", "Hero")
     assert tree.abilities == (Triggered(Trigger("played", who="you", subject=THIS), (Draw("you", 1),)),
                               Passive((Modify(Selector("all", "Bakugan", owner="you"), "Damage Rating", 2),)))
+    delayed = p("When you play this, draw a card. Your Bakugan have +2 [Damage Rating] at the end of the turn.", "Hero")
+    assert [type(a).__name__ for a in delayed.abilities] == ["Triggered"]  # a change the trigger makes later, not a static
 
 
 def test_reminder_text_is_dropped_and_columns_are_kept() -> None:
@@ -863,13 +868,19 @@ STEPS: st.SearchStrategy[Step] = st.one_of(
     st.builds(lambda s, n: ForEach((s,), n), BASE_OR_PAY, COUNTED),
     BASE_OR_PAY.map(lambda s: Delay("end_of_turn", (s,))),
 )
-LISTS = st.lists(STEPS, min_size=1, max_size=3).map(tuple)
+def _as_read(steps: list[Step]) -> tuple[Step, ...]:
+    """A list of steps as the grammar reads it back: a change written without its subject after
+    a change of a named Bakugan is for that Bakugan (decision 42, :func:`grammar.bakugan._shared_subject`)."""
+    return B._shared_subject(tuple(steps))
+
+
+LISTS = st.lists(STEPS, min_size=1, max_size=3).map(_as_read)
 MAYS = st.one_of(
     st.builds(May, WHO, LISTS),
     st.just(Permit(YOU, "use this any number of times")),
 )
 LIST_WITH_MAY = st.one_of(LISTS, st.builds(lambda steps, may: (*steps, may),
-                                           st.lists(STEPS, max_size=2), MAYS))
+                                           st.lists(STEPS, max_size=2).map(_as_read), MAYS))
 
 FACTION_OR_CORE_CONDITIONS = st.one_of(
     FACTION.map(lambda f: Condition("faction", "is", f)),
@@ -930,7 +941,7 @@ SENTENCES: st.SearchStrategy[Step] = st.one_of(
     st.builds(If, CONDITIONS, BODIES, BODIES),
     LISTS.map(Instead),
     st.builds(lambda steps, n: ForEach(steps, n), st.lists(STEPS, min_size=2, max_size=3)
-              .map(tuple), COUNTED),
+              .map(_as_read), COUNTED),
 )
 EFFECTS = st.lists(SENTENCES, min_size=1, max_size=3).map(tuple)
 
@@ -970,7 +981,7 @@ COMMON_ABILITIES: st.SearchStrategy[Ability] = st.one_of(
     st.builds(lambda c, e: Activated(c, e), st.one_of(
         st.builds(lambda n: (Spend(n),), st.one_of(NUMBERS, st.just(Var("X")))),
         st.builds(lambda n, s: (Spend(n), *s), NUMBERS, LISTS),
-        st.lists(BASE_OR_PAY, min_size=1, max_size=2).map(tuple)), EFFECTS),
+        st.lists(BASE_OR_PAY, min_size=1, max_size=2).map(_as_read)), EFFECTS),
     st.builds(Triggered, TRIGGERS, EFFECTS),
     st.builds(lambda c, e: Triggered(Trigger("deals_damage", who="you"),
                                      (If(Condition("damage", c[0], c[1]), e),)), COMPARE, EFFECTS),
