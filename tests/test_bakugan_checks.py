@@ -19,6 +19,7 @@ import pytest
 
 from grammar import ast as A
 from spec import load_game
+from spec.bakugan import actions as X
 from spec.bakugan import board as B
 from spec.bakugan import events as E
 from spec.bakugan import targets as T
@@ -1569,3 +1570,150 @@ def test_d40_a_trigger_selecting_what_the_spec_cannot_select_is_unverifiable_and
     completing = GAME.apply(state, E.Pass(0, other))
     assert [(r.rule, r.violation.severity) for r in completing] == [(None, "unverifiable")]
     assert [item.kind for item in state.batch.items] == ["card"] and state.resolution is None
+
+
+# ------------------------------------------------------------------ discarding (decision 41)
+
+def _echo() -> CardDef:
+    """An Action printing the real Shadow Coil's text (read from ../shared, never copied here),
+    whose own text answers its being discarded: a free play from the discard pile."""
+    return CardDef("Coiled Echo", "Action", CardDatabase.cached(_REAL_POOL, "bakugan")["Shadow Coil"].text, traits=_ALL_FACTIONS, cost=3)
+
+_KEEPER = CardDef("Ledger Keeper", "Hero", "When you discard a card, draw a card.", traits=_ALL_FACTIONS, cost=0)
+"""An invented Hero that watches its controller's discards."""
+
+
+def _holding(*cards: CardDef) -> Callable[[BakuganState], None]:
+    """A ``prepare`` that adds ``cards`` to the database and one copy of each to the hand of the player holding priority."""
+    def prepare(state: BakuganState) -> None:
+        state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, *cards])
+        player = holder(state)
+        for card in cards:
+            state.sides[player].hand.add(state.new_card(card.name, player, card))
+    return prepare
+
+
+def test_d41_a_discard_triggers_what_watches_its_player_s_discards() -> None:
+    """6.3.2.p1, decision 41: a card discarded by an effect sets off "When you discard a card"
+    of its player's Hero, which waits and enters the batch as the effect completes; the other
+    player's discard does not. Before, the trigger was never fired (lint named the card)."""
+    def keeper_in_play(state: BakuganState) -> None:
+        _holding(_KEEPER)(state)
+        player = holder(state)
+        state.sides[player].heroes.append(state.sides[player].hand.find(_KEEPER.name) or state.new_card(_KEEPER.name, player, _KEEPER))
+        state.sides[player].hand.remove(state.sides[player].heroes[-1])
+
+    state, player, other = _completing("Each player discards a card.", keeper_in_play)
+    assert GAME.unsupported(state.cards, _KEEPER.name) is None
+    assert not GAME.apply(state, E.Discard(0, player, _in_hand(state, player)))
+    assert [item.name for item in state.waiting] == [_KEEPER.name]
+    assert not GAME.apply(state, E.Discard(0, other, _in_hand(state, other)))
+    assert state.resolution is None and [(i.kind, i.name, i.controller) for i in state.batch.items] == [("triggered", _KEEPER.name, player)]
+
+
+def test_d41_a_card_whose_own_text_answers_its_discard_is_played_from_the_discard_pile() -> None:
+    """1.3/3.1, 4.5.1.p1, decision 41: a card's own discard trigger, letting it be played for
+    free, fires from the discard pile as the card is discarded; as the ability completes, its owner may
+    play that very card from there, for free. No other card answers it, and outside it the
+    card is not played from the discard pile (6.2.1.1.p1). An Action that completes and goes
+    to the discard pile is not discarded. Before, lint named the card and the simulator left it out."""
+    _ECHO = _echo()
+    assert GAME.unsupported(CardDatabase("test", "bakugan", 1, [_ECHO]), _ECHO.name) is None
+    state, player, other = _completing("Discard a card.", _holding(_ECHO))
+    pile = state.sides[player].discard
+    assert not GAME.apply(state, E.Discard(0, player, _ECHO.name))
+    assert _ECHO.name in pile.names() and [(i.kind, i.name) for i in state.batch.items] == [("triggered", _ECHO.name)]
+    refused = GAME.apply(state.copy(), E.Play(0, player, _ECHO.name, targets=[own_face_up(state, player)]))
+    assert refused and refused[0].rule == "bakugan:6.2.1.1.p1"  # not yet: the ability has not completed
+    assert not GAME.apply(state, E.Pass(0, player)) and not GAME.apply(state, E.Pass(0, other))
+    need = state.resolution.need if state.resolution else None
+    assert need is not None and need.kind == "may" and need.player == player
+    aim = E.TargetRef(B.face_up(state)[0][1].name, B.face_up(state)[0][0])
+    play = E.Play(0, player, _ECHO.name, targets=[aim])
+    assert play in GAME.legal_moves(state)
+    state.sides[player].hand.add(state.new_card(_ECHO.name, player, _ECHO))  # a second copy, in the hand: not the card discarded
+    energy(state, player, 0)
+    kept = state.copy()
+    assert not GAME.apply(state, play)
+    assert _ECHO.name not in pile.names() and _ECHO.name in state.sides[player].hand.names()
+    assert [(i.kind, i.name) for i in state.batch.items] == [("card", _ECHO.name)]
+    assert not GAME.apply(state, E.Pass(0, player)) and not GAME.apply(state, E.Pass(0, other))
+    assert _ECHO.name in pile.names() and not state.batch.items and not state.waiting  # completed: to the pile, not discarded
+    declined = kept.copy()
+    assert not GAME.apply(declined, E.Decline(0, player)) and _ECHO.name in declined.sides[player].discard.names()
+    another = next(n for n in kept.sides[player].hand.names() if n != _ECHO.name)
+    refused = GAME.apply(kept.copy(), E.Play(0, player, another))
+    assert refused and refused[0].rule == "bakugan:2.3.3" and refused[0].violation.message.endswith("it is not Coiled Echo")
+    gone = kept.copy()  # it left the discard pile before the ability completed: nothing to play (1.3/3.4)
+    for zone in (gone.sides[player].discard, gone.sides[player].hand):
+        zone.cards = [c for c in zone.cards if c.name != _ECHO.name]
+    refused = GAME.apply(gone, play)
+    assert refused and refused[0].rule == "bakugan:6.2.1.1.p1" and gone.resolution is None
+
+
+def test_d41_a_discard_for_the_hand_limit_triggers_but_what_it_sets_off_lapses() -> None:
+    """4.3.2.p2, 5.15.1.p2, decision 41: a card discarded for the hand limit is discarded, so
+    what watches discards triggers; but no priority window is left in the turn, so the
+    ability lapses, each with an info finding, and the next turn begins clean."""
+    state = state_where(lambda s: window("play")(s) and s.priority.holder == s.starting)
+    _ECHO = _echo()
+    _holding(_KEEPER, _ECHO)(state)
+    player, other = holder(state), state.other(holder(state))
+    side = state.sides[player]
+    keeper = side.hand.find(_KEEPER.name)
+    assert keeper is not None
+    side.hand.remove(keeper)
+    side.heroes.append(keeper)
+    while len(side.hand) < 8:
+        side.hand.add(state.new_card(_ECHO.name, player, _ECHO))
+    state.sides[other].hand.cards = state.sides[other].hand.cards[:7]
+    assert not GAME.apply(state, E.Pass(0, player)) and not GAME.apply(state, E.Pass(0, other))
+    assert state.node == "reset" and state.discarding == {player: len(side.hand) - 7}
+    found = GAME.apply(state, E.Discard(0, player, _ECHO.name))
+    assert [(r.rule, r.violation.severity) for r in found] == [("bakugan:5.15.1.p2", "info")] * 2
+    assert {_KEEPER.name, _ECHO.name} == {m for r in found for m in (_KEEPER.name, _ECHO.name) if m in r.violation.message}
+    assert not state.waiting and not state.batch.items and state.node == "draw" and _ECHO.name in side.discard.names()
+
+
+def test_d42_one_selection_serves_a_list_of_changes() -> None:
+    """1.13.1.p1, decision 42: "a Bakugan gets +200 [B] and +2 [Damage Rating]" asks for one
+    selection, and the Bakugan selected gets both changes. Before, the second change was read
+    as one for "the Bakugan", a second selection (on a Hero) or the card's own Bakugan."""
+    state, player, other, found = _hero_played("When you play this, a Bakugan gets +200 [B] and +2 [Damage Rating].")
+    assert not found
+    need = state.resolution.need if state.resolution else None
+    assert need is not None and need.kind == "target" and len(need.detail) == 1
+    chosen = next(m for m in GAME.legal_moves(state) if isinstance(m, E.Target) and m.targets[0].owner == other)
+    assert len(chosen.targets) == 1 and not GAME.apply(state, chosen)
+    for _ in range(2):
+        assert not GAME.apply(state, E.Pass(0, player)) and not GAME.apply(state, E.Pass(0, other))
+    named = chosen.targets[0]
+    assert sorted((c.player, c.bakugan, c.stat, c.amount) for c in state.lasting[-2:]) == [
+        (named.owner, named.card, "BPower", 200), (named.owner, named.card, "Damage Rating", 2)]
+    action = CardDef("Twin Boon", "Action", "Give a Bakugan +300 [B] and +3 [Damage Rating].", traits=_ALL_FACTIONS, cost=0)
+    state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, action])
+    assert len(T.slots_of(X.played_steps(state, action.name))) == 1
+
+
+def test_d43_a_bakugan_attacking_sets_off_what_watches_attacks() -> None:
+    """5.11.2, 6.3.2.p1, decision 43: as the Victor's Bakugan attacks, "When one of your Bakugan
+    attacks" of its player's Hero triggers, not the other player's; it waits out the damage and
+    enters the batch in the window after it (5.11.3). Before, lint named the card and the
+    trigger was never fired."""
+    watcher = CardDef("Drill Sergeant", "Hero", "When one of your Bakugan attacks, draw a card.", traits=_ALL_FACTIONS, cost=0)
+    assert GAME.unsupported(CardDatabase("test", "bakugan", 1, [watcher]), watcher.name) is None
+    state = state_where(lambda s: window("victor")(s) and s.victor in s.in_brawl and s.priority.holder == s.starting)
+    state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, watcher])
+    victor = state.victor or ""
+    for player in state.players:
+        state.sides[player].heroes.append(state.new_card(watcher.name, player, watcher))
+    state.watching = None  # the Heroes changed
+    first = holder(state)
+    assert not GAME.apply(state, E.Pass(0, first)) and not GAME.apply(state, E.Pass(0, state.other(first)))
+    assert state.node == "damage"
+    fired = [(i.name, i.controller) for i in [*state.waiting, *state.batch.items]]
+    assert fired == [(watcher.name, victor)]
+    while state.mode in ("deal", "offer") and state.stage == "turn":
+        move = next(m for m in GAME.legal_moves(state) if isinstance(m, E.Flip | E.Pass))
+        assert not [r for r in GAME.apply(state, move) if r.violation.severity != "info"]
+    assert state.stage == "over" or (not state.waiting and [(i.name, i.controller) for i in state.batch.items] == [(watcher.name, victor)])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, Final, TypeVar
+from typing import Any, ClassVar, Final, TypeVar, cast
 
 from grammar import ast as A
 from grammar import bakugan_nodes as K
@@ -24,6 +24,7 @@ from spec.core.findings import Violation
 from spec.core.game import unasked
 from spec.core.rules import Action, RuleBook, RuleIndex, fails_only
 from spec.core.rules import Check as Precondition
+from spec.core.state import CardObj
 
 BOOK: Final = RuleBook(RuleIndex.load("bakugan", Path(__file__).with_name("rules.tsv")))
 
@@ -449,6 +450,18 @@ def fed_play(state: BakuganState, player: str | None) -> bool:
     return res is not None and res.need is not None and res.need.kind == "play" and res.need.player == player
 
 
+def from_discard(state: BakuganState, player: str | None, name: str) -> CardObj | None:
+    """The card ``name`` in ``player``'s discard pile that a resolving effect lets them play from
+    there (decision 41: "play it" of a card's own "if this is discarded"), or ``None``."""
+    if not fed_play(state, player) or player is None:
+        return None
+    asked = cast(Any, state.resolution).need.detail
+    card = asked.card
+    if card is None or card.name != name:
+        return None
+    return next((c for c in state.sides[player].discard.cards if c.uid == card.uid), None)
+
+
 def fed_free(state: BakuganState, player: str | None) -> bool:
     """Whether a resolving effect lets ``player`` play a card now for free (2.3.3)."""
     return fed_play(state, player) and bool(state.resolution and state.resolution.need and state.resolution.need.detail.free)
@@ -524,7 +537,9 @@ def no_character_played(state: BakuganState, ev: E.Play) -> Check:
 
 @PLAY.precondition("6.2.1.1.p1", "the card played comes from the player's hand")
 def play_from_hand(state: BakuganState, ev: E.Play) -> Check:
-    if offered(state, ev.by, ev.card):
+    """A Flip card damage turned over, and a card whose own text lets it be played from the
+    discard pile as it is discarded (1.3/3.1, decision 41), are played from where they lie."""
+    if offered(state, ev.by, ev.card) or from_discard(state, ev.by, ev.card) is not None:
         return None
     return in_hand(state, ev.by or "", ev.card)
 

@@ -82,6 +82,7 @@ class Effects:
             return [chosen] if chosen else []
         if sel.quantifier == "a":
             chosen = self._chosen(state, res, res.vars.get("_key", key))
+            res.vars["it"] = chosen  # "and +2 [Damage Rating]" after it: the same Bakugan (grammar.bakugan.SAME), or none
             return [chosen] if chosen else []
         if sel.quantifier in ("all", "each"):
             return [(p, b.name) for p, b in B.all_bakugan(state) if B.bakugan_matches(state, res.controller, sel, p, b)]
@@ -280,10 +281,16 @@ class Effects:
                                            "cost it names, maybe for free")
     def do_bakugan_play(self, state: BakuganState, res: Resolution, step: K.Play,
                         where: tuple[A.Condition, ...] = ()) -> Need | None:
+        must = id(step) not in res.vars.get("optional_plays", ())
+        discarded = res.vars.get("discarded")
+        if step.what.quantifier == "it" and isinstance(discarded, CardObj):  # "play it" of a card's own discard trigger (decision 41)
+            if all(c.uid != discarded.uid for c in state.sides[res.controller].discard.cards):
+                return None  # 1.3/3.4: it has left the discard pile, so there is nothing to play
+            return Need("play", res.controller, 1, cite("2.3.3"), T.PlayAsked(step.what, where, step.free, must, discarded), optional=True)
         refuse(step_gap(step), B.Unmodelled)
         if len(state.sides[res.controller].hand) == 0:
             return None  # 1.3/3.4: nothing to play
-        asked = T.PlayAsked(step.what, where, step.free, must=id(step) not in res.vars.get("optional_plays", ()))
+        asked = T.PlayAsked(step.what, where, step.free, must=must)
         return Need("play", res.controller, 1, cite("2.3.3"), asked, optional=True)  # the play is checked as it is fed
 
     # -------------------------------------------------------------- Bakugan and BakuCores

@@ -98,10 +98,14 @@ TRIGGERS: Final[tuple[Callable[[A.Trigger], bool], ...]] = (
     lambda t: t.event == "played_on" and t.who is not None and _plain(t.subject),
     lambda t: t.event == "dealt_damage" and t.who is not None and t.subject is None,
     lambda t: t.event == "turn_ends" and t.who is None and t.subject is None,
+    lambda t: t.event == "attacks" and t.who is None and t.subject is not None and (t.subject.quantifier == "this" or (
+        t.subject.quantifier == "a" and t.subject.type == "Bakugan" and (t.subject.zone, t.subject.name_contains, t.subject.other,
+                                                                          t.subject.team) == (None, None, False, None))),
+    lambda t: t.event == "discarded" and t.subject is not None and (t.subject.quantifier == "this" or (t.who is not None and _plain(t.subject))),
 )
-"""The shapes of trigger that :meth:`Bakugan._fire` and :meth:`Bakugan._fire_played` carry out,
-each as much as they read of it; :func:`trigger_gap` names any other. A shape taught to
-``_fire`` is added here, or lint goes on naming its cards."""
+"""The shapes of trigger that :meth:`Bakugan._fire`, :meth:`Bakugan._fire_played` and
+:meth:`Bakugan._discard` carry out, each as much as they read of it; :func:`trigger_gap` names
+any other. A shape taught to ``_fire`` is added here, or lint goes on naming its cards."""
 
 
 def trigger_gap(trig: A.Trigger) -> str | None:
@@ -111,6 +115,11 @@ def trigger_gap(trig: A.Trigger) -> str | None:
         return None
     said = ", ".join(([f"by {trig.who}"] if trig.who else []) + ([trig.subject.describe()] if trig.subject else []))
     return f"the trigger {trig.event!r}{f' ({said})' if said else ''} is not modelled"
+
+
+def _own_discard(trig: A.Trigger) -> bool:
+    """Whether ``trig`` is a card's own "if this is discarded": it fires from the discard pile (decision 41)."""
+    return trig.event == "discarded" and trig.subject is not None and trig.subject.quantifier == "this"
 
 
 def unfired(cards: CardDatabase, name: str | None) -> str | None:
@@ -701,8 +710,9 @@ class Bakugan(Game[BakuganState, Event]):
                 state.waiting.append(QueueItem("triggered", victor, bak.top, effect, (), {"self": (victor, bak.name)}))
         self._open_window(state)
 
-    @BOOK.encodes("5.12.1", "5.12.2", "5.12.2.1", "5.12.2.2", "5.12.2.3", "1.16.1", "1.16.1.1", "5.11.2.1.1", "1.8.1.1.1",
-                  what="the Victor's attack is fixed as damage begins: Damage Rating (a team's summed, none below zero), FrostStrike, DoubleStrike, ShadowStrike")
+    @BOOK.encodes("5.12.1", "5.12.2", "5.12.2.1", "5.12.2.2", "5.12.2.3", "1.16.1", "1.16.1.1", "5.11.2.1.1", "1.8.1.1.1", "5.11.2",
+                  what="the Victor's attack is fixed as damage begins: Damage Rating (a team's summed, none below zero), FrostStrike, DoubleStrike, "
+                       "ShadowStrike; what watches the attack triggers and waits out the damage")
     def _begin_attack(self, state: BakuganState) -> None:
         victor = state.victor or ""
         loser = state.other(victor)
@@ -722,6 +732,7 @@ class Bakugan(Game[BakuganState, Event]):
         state.attack = Attack(loser, bak.name, tuple(sorted(B.factions(state, bak))), holding, rating,
                               frost=frost, strikes=2 if double > 0 else 1, shadow=shadow > 0)
         state.mode = "deal"
+        self._fire(state, "attacks", victor, bak_ref=(victor, bak.name))  # waits for the window after the damage (decision 43)
         self._deal_on(state)
 
     @BOOK.encodes("1.5.1", "5.11.1.p1", what="damage goes on card by card; a player who must take damage with an empty deck loses")
@@ -823,8 +834,8 @@ class Bakugan(Game[BakuganState, Event]):
         """Whether the players can pass on from here (no compulsory event is due)."""
         if state.stage != "turn" or state.resolution is not None or state.pending_item is not None:
             return False
-        if state.to_roll or state.discarding or state.waiting and not self._window_open(state):
-            return False
+        if state.to_roll or state.discarding or state.waiting and not self._window_open(state) and state.mode != "offer":
+            return False  # a Flip card offered during the damage is declined with abilities waiting for the window after it
         if state.node == "draw":
             return False
         if state.node == "energize" or state.mode == "offer":
@@ -875,7 +886,7 @@ class Bakugan(Game[BakuganState, Event]):
     @BOOK.encodes("6.2.1.1.p1", "6.2.1.1.p2", "6.2.1.2", "6.2.1.3", "4.4.1", "1.13.1.p1", "1.8.1.2.2", "1.15.2.p2", "1.15.2.1", "2.3.3",
                   "1.3/3.1", "3.3.2.p2", "3.6.2", "5.11.2.1",
                   what="playing a card: selections fixed, Energy paid, then it joins the end of the batch")
-    def _do_play(self, state: BakuganState, ev: E.Play, free: bool = False) -> list[Ruling]:
+    def _do_play(self, state: BakuganState, ev: E.Play, free: bool = False, discarded: CardObj | None = None) -> list[Ruling]:
         player = ev.by or ""
         defn = state.cards[ev.card]
         cost, objects = X.checked_play(state, ev, free) if self._checked is ev else (None, None)
@@ -887,6 +898,9 @@ class Bakugan(Game[BakuganState, Event]):
                 state.sides[player].discard.remove(card)
             state.offer = None
             state.mode = "window"
+        elif discarded is not None:  # decision 41: its own text lets it be played from the discard pile
+            card = discarded
+            state.sides[player].discard.remove(card)
         else:
             card = self._take_from_hand(state, player, ev.card)
         self._pay(state, player, cost, ev.uncharge)
@@ -938,8 +952,8 @@ class Bakugan(Game[BakuganState, Event]):
                 else:
                     block = body if ability.condition is None else (A.If(ability.condition, body),)
                     steps, last = steps + block, block
-            elif isinstance(ability, A.Keyword | A.Passive):
-                continue
+            elif isinstance(ability, A.Keyword | A.Passive) or isinstance(ability, A.Triggered) and _own_discard(ability.trigger):
+                continue  # an own discard trigger works from the discard pile, never as the card is played (decision 41)
             else:
                 raise B.Unmodelled(f"{name}: a {type(ability).__name__} ability on an {B.type_of(state, name)} card is not modelled")
         return steps
@@ -1160,16 +1174,39 @@ class Bakugan(Game[BakuganState, Event]):
             return self._tie_flip(state, ev.by or "", ev.card)
         return self._damage_flip(state, ev.by or "", ev.card)
 
-    def _do_discard(self, state: BakuganState, ev: E.Discard) -> None:
+    @BOOK.encodes("4.3.2.p2", "5.15.1.p2", "6.3.2.p1",
+                  what="a card discarded for the hand limit triggers what watches discards, but no window is left in the turn: "
+                       "those abilities lapse")
+    def _do_discard(self, state: BakuganState, ev: E.Discard) -> Found:
         player = ev.by or ""
-        card = self._out_of_hand(state, player, ev.card)
-        if card is not None:
-            state.sides[player].discard.add(card)
+        waiting = len(state.waiting)
+        self._discard(state, player, ev.card)
+        lapsed, state.waiting[waiting:] = state.waiting[waiting:], []  # decision 41: after the play step, no window opens
         state.discarding[player] -= 1
         if state.discarding[player] <= 0:
             del state.discarding[player]
         if not state.discarding:
             self._end_turn(state)
+        return [Ruling(cite("5.15.1.p2"), Violation(
+            f"{item.name} ({item.controller}) triggered on {ev.card or 'a card'} discarded for the hand limit, after the turn's "
+            "last priority window, so it lapses", severity="info"), "hand_limit_trigger") for item in lapsed] or NONE_FOUND
+
+    @BOOK.encodes("4.5.1.p1", "6.3.2.p1", "1.3/3.1",
+                  what="a card discarded from the hand goes to the discard pile, and what watches discards triggers: a card's own "
+                       "\"if this is discarded\" from the discard pile")
+    def _discard(self, state: BakuganState, player: str, name: str | None) -> None:
+        """``player`` discards ``name`` from the hand (by an effect, a cost or the hand limit): it goes
+        to the discard pile, and the triggered abilities that watch discards wait (decision 41). A
+        completed Action, a card turned over by damage, a destroyed or a negated card goes there too
+        but is not discarded (4.5.1.p1 names them apart), so none of those comes here."""
+        card = self._out_of_hand(state, player, name)
+        if card is None:
+            return
+        state.sides[player].discard.add(card)
+        for ability in B.abilities(state, card.name, A.Triggered) if card.name is not None else ():
+            if _own_discard(ability.trigger):  # its controller is its owner, who discarded it
+                state.waiting.append(QueueItem("triggered", player, card, ability.effect, (), {"discarded": card}))
+        self._fire(state, "discarded", player, card=card)
 
     def _do_damage(self, state: BakuganState, ev: E.Damage) -> None:
         index = X.unclaimed_damage(state, ev.to)
@@ -1255,9 +1292,9 @@ class Bakugan(Game[BakuganState, Event]):
                     elif trig.who is not None and actor not in B.owner_of(state, controller, trig.who):
                         continue
                     context["it"] = bak_ref
-                elif event == "played":
+                elif event in ("played", "discarded"):
                     if trig.subject is not None and trig.subject.quantifier == "this":
-                        continue  # a card's own "when you play this" fires from the batch (_fire_played)
+                        continue  # a card's own "when you play this" fires from the batch (_fire_played), "if this is discarded" from the discard pile (_discard)
                     if trig.who is not None and actor not in B.owner_of(state, controller, trig.who):
                         continue
                     if trig.subject is not None and card is not None and card.defn is not None and trig.subject.type not in ("card", card.defn.type):
@@ -1269,6 +1306,14 @@ class Bakugan(Game[BakuganState, Event]):
                         continue
                 elif event == "dealt_damage" and trig.who is not None and actor not in B.owner_of(state, controller, trig.who):
                     continue
+                elif event == "attacks":  # the Brawl's attack, by the Victor's Bakugan (decision 43)
+                    if trig.subject is not None and trig.subject.quantifier == "this":
+                        if not own:
+                            continue
+                    elif trig.subject is not None and trig.subject.owner is not None \
+                            and actor not in B.owner_of(state, controller, trig.subject.owner):
+                        continue
+                    context["it"] = bak_ref
                 state.waiting.append(QueueItem("triggered", controller, source, ability.effect, (), context))
 
     def _fire_played(self, state: BakuganState, player: str, card: CardObj, item: QueueItem) -> None:
@@ -1300,8 +1345,9 @@ class Bakugan(Game[BakuganState, Event]):
                 refused = self._play_refused(state, need, ev)
                 if refused is not None:
                     return [refused]
+                discarded = X.from_discard(state, ev.by, ev.card)  # decision 41: that very card, from the discard pile
                 res.need = None
-                rulings = self._do_play(state, ev, free=need.detail.free)
+                rulings = self._do_play(state, ev, free=need.detail.free, discarded=discarded)
                 self._continue(state)
                 return rulings
             if kind == "target":
@@ -1402,9 +1448,7 @@ class Bakugan(Game[BakuganState, Event]):
         if need.kind == "draw":
             return self._draw(state, player, ev.card)
         if need.kind == "discard":
-            card = self._out_of_hand(state, player, ev.card)
-            if card is not None:
-                state.sides[player].discard.add(card)
+            self._discard(state, player, ev.card)
             return None
         if need.kind == "energize":
             self._energize_from_hand(state, player, ev.card, charged=not need.detail.uncharged)
@@ -1416,7 +1460,7 @@ class Bakugan(Game[BakuganState, Event]):
                 return rulings
             return None
         if need.kind == "flip":
-            card, rulings = self._turn_over(state, player, ev.card, f"turned over {ev.card} for damage from a card's attack")
+            _card, rulings = self._turn_over(state, player, ev.card, f"turned over {ev.card} for damage from a card's attack")
             res.vars["attack_dealt"] = res.vars.get("attack_dealt", 0) + 1
             if need.count > 1 and len(state.sides[player].deck) == 0:
                 self.record_damage(state, player, res.vars.pop("attack_dealt", 0))
@@ -1448,6 +1492,8 @@ class Bakugan(Game[BakuganState, Event]):
         if A.unknown_parts(tree):
             return "parts of its text are not covered by the grammar"
         stack: list[tuple[Any, tuple[type, ...]]] = [(tree, ())]  # (node, the kinds of step before it in its effect)
+        own_plays = {id(node) for ability in tree.abilities if isinstance(ability, A.Triggered) and _own_discard(ability.trigger)
+                     for node in A.nodes(ability.effect) if isinstance(node, K.Play) and node.what.quantifier == "it"}
         while stack:
             node, earlier = stack.pop()
             if isinstance(node, K.Qualified):  # its conditions test the candidates of a selection, or the card played
@@ -1456,7 +1502,7 @@ class Bakugan(Game[BakuganState, Event]):
             elif isinstance(node, A.Condition):  # any other condition is tested on the game state
                 gap = B.condition_gap(node, earlier)
             else:
-                gap = step_gap(node, earlier)
+                gap = None if id(node) in own_plays else step_gap(node, earlier)  # "play it" of "if this is discarded" (decision 41)
                 if isinstance(node, msgspec.Struct):
                     stack.extend((getattr(node, f), earlier) for f in node.__struct_fields__)
                 elif isinstance(node, tuple):
@@ -1720,8 +1766,9 @@ class Bakugan(Game[BakuganState, Event]):
             return [E.Choose(0, p, option) for option in range(1, len(need.detail.options) + 1)]
         if need.kind == "target":
             return [E.Target(0, p, refs) for refs in self._slot_choices(state, p, need.detail)]
-        if need.kind == "play":  # the cards of the hand the effect names, each as it can be played
-            return [ev for n in self._hand_names(state, p) for ev in self._play_candidates(state, p, n, rng)
+        if need.kind == "play":  # the cards of the hand the effect names (or the one card it names), each as it can be played
+            names = [need.detail.card.name] if need.detail.card is not None else self._hand_names(state, p)
+            return [ev for n in names for ev in self._play_candidates(state, p, n, rng)
                     if isinstance(ev, E.Play) and T.play_gap(state, state.cards[ev.card], ev.x, need.detail) is None]
         return []
 

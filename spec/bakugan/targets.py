@@ -281,8 +281,13 @@ class PlayAsked:
     """Whether its Energy cost is zero (2.3.3)."""
     must: bool = False
     """Whether the text makes the play (no "may"): then it is skipped only if no card can be played (1.3/3.4)."""
+    card: CardObj | None = None
+    """The one card the text lets its player play, where it lies rather than from the hand: "play it"
+    of a card's own "if this is discarded", that card in its owner's discard pile (decision 41)."""
 
     def describe(self) -> str:
+        if self.card is not None:
+            return f"{self.card.name} from the discard pile" + (" for free" if self.free else "")
         said = [self.what.describe()]
         said += [f"costing {c.value} or less" for c in self.where if c.subject == "cost"]
         return " ".join(said) + (" for free" if self.free else "")
@@ -310,7 +315,10 @@ def playable_gap(cond: A.Condition) -> str | None:
 
 def play_gap(state: BakuganState, defn: CardDef, x: int | None, asked: PlayAsked) -> str | None:
     """Why ``defn`` (played with ``x``) is not a card ``asked`` lets its player play, or ``None``:
-    its printed type, its Factions (2.5) and every further condition (decision 35)."""
+    its printed type, its Factions (2.5) and every further condition (decision 35), or the one card
+    it names (decision 41)."""
+    if asked.card is not None and defn.name != asked.card.name:
+        return f"it is not {asked.card.name}"
     if asked.what.type not in ("card", defn.type):
         return f"it is a {defn.type} card"
     if not B.team_matches(B.card_factions(state, defn), asked.what.team):
