@@ -1717,3 +1717,16 @@ def test_d43_a_bakugan_attacking_sets_off_what_watches_attacks() -> None:
         move = next(m for m in GAME.legal_moves(state) if isinstance(m, E.Flip | E.Pass))
         assert not [r for r in GAME.apply(state, move) if r.violation.severity != "info"]
     assert state.stage == "over" or (not state.waiting and [(i.name, i.controller) for i in state.batch.items] == [(watcher.name, victor)])
+
+
+def test_d41_an_unnamed_discard_that_may_answer_itself_is_unverifiable() -> None:
+    """Decision 41: a discard the log does not name, from a hand that may hold a card whose own
+    text answers its discard, is unverifiable: the spec cannot tell whether that ability fired.
+    Without such a card in the hand, an unnamed discard is judged as before."""
+    echo = _echo()
+    for holding, verdicts in (((echo,), [(None, "unverifiable")]), ((), [])):
+        state, player, _other = _completing("Discard a card.", _holding(*holding))
+        state.sides[player].hand.add(state.new_card(None, player))  # a card the log keeps hidden
+        found = GAME.apply(state, E.Discard(0, player, None))
+        assert [(r.rule, r.violation.severity) for r in found] == verdicts
+        assert state.resolution is None and len(state.sides[player].discard) >= 1

@@ -21,6 +21,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any, ClassVar, Final, cast
 
 import msgspec
@@ -120,6 +121,14 @@ def trigger_gap(trig: A.Trigger) -> str | None:
 def _own_discard(trig: A.Trigger) -> bool:
     """Whether ``trig`` is a card's own "if this is discarded": it fires from the discard pile (decision 41)."""
     return trig.event == "discarded" and trig.subject is not None and trig.subject.quantifier == "this"
+
+
+def _answers_discard(state: BakuganState, name: str) -> bool:
+    """Whether card ``name`` has its own "if this is discarded" (a text that does not read is reported where it is read)."""
+    try:
+        return any(_own_discard(a.trigger) for a in B.abilities(state, name, A.Triggered))
+    except B.Unmodelled:
+        return False
 
 
 def unfired(cards: CardDatabase, name: str | None) -> str | None:
@@ -1180,7 +1189,7 @@ class Bakugan(Game[BakuganState, Event]):
     def _do_discard(self, state: BakuganState, ev: E.Discard) -> Found:
         player = ev.by or ""
         waiting = len(state.waiting)
-        self._discard(state, player, ev.card)
+        unsure = self._discard(state, player, ev.card) or []
         lapsed, state.waiting[waiting:] = state.waiting[waiting:], []  # decision 41: after the play step, no window opens
         state.discarding[player] -= 1
         if state.discarding[player] <= 0:
@@ -1189,24 +1198,30 @@ class Bakugan(Game[BakuganState, Event]):
             self._end_turn(state)
         return [Ruling(cite("5.15.1.p2"), Violation(
             f"{item.name} ({item.controller}) triggered on {ev.card or 'a card'} discarded for the hand limit, after the turn's "
-            "last priority window, so it lapses", severity="info"), "hand_limit_trigger") for item in lapsed] or NONE_FOUND
+            "last priority window, so it lapses", severity="info"), "hand_limit_trigger") for item in lapsed] + list(unsure) or NONE_FOUND
 
     @BOOK.encodes("4.5.1.p1", "6.3.2.p1", "1.3/3.1",
                   what="a card discarded from the hand goes to the discard pile, and what watches discards triggers: a card's own "
                        "\"if this is discarded\" from the discard pile")
-    def _discard(self, state: BakuganState, player: str, name: str | None) -> None:
+    def _discard(self, state: BakuganState, player: str, name: str | None) -> Found | None:
         """``player`` discards ``name`` from the hand (by an effect, a cost or the hand limit): it goes
         to the discard pile, and the triggered abilities that watch discards wait (decision 41). A
         completed Action, a card turned over by damage, a destroyed or a negated card goes there too
-        but is not discarded (4.5.1.p1 names them apart), so none of those comes here."""
+        but is not discarded (4.5.1.p1 names them apart), so none of those comes here. A discard the
+        log does not name, of a hand that may hold a card answering its own discard, is unverifiable."""
+        unsure = name is None and any(map(partial(_answers_discard, state), self._hand_names(state, player)))
         card = self._out_of_hand(state, player, name)
         if card is None:
-            return
+            return None
         state.sides[player].discard.add(card)
         for ability in B.abilities(state, card.name, A.Triggered) if card.name is not None else ():
             if _own_discard(ability.trigger):  # its controller is its owner, who discarded it
                 state.waiting.append(QueueItem("triggered", player, card, ability.effect, (), {"discarded": card}))
         self._fire(state, "discarded", player, card=card)
+        if unsure:
+            return [Ruling(None, Violation(f"{player} discarded a card the log does not name, and it may be one whose own text answers "
+                                           "its discard: what that does is not checked (decision 41)", severity="unverifiable"))]
+        return None
 
     def _do_damage(self, state: BakuganState, ev: E.Damage) -> None:
         index = X.unclaimed_damage(state, ev.to)
@@ -1448,8 +1463,7 @@ class Bakugan(Game[BakuganState, Event]):
         if need.kind == "draw":
             return self._draw(state, player, ev.card)
         if need.kind == "discard":
-            self._discard(state, player, ev.card)
-            return None
+            return self._discard(state, player, ev.card)
         if need.kind == "energize":
             self._energize_from_hand(state, player, ev.card, charged=not need.detail.uncharged)
             return None
