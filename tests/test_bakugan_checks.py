@@ -1730,3 +1730,32 @@ def test_d41_an_unnamed_discard_that_may_answer_itself_is_unverifiable() -> None
         found = GAME.apply(state, E.Discard(0, player, None))
         assert [(r.rule, r.violation.severity) for r in found] == verdicts
         assert state.resolution is None and len(state.sides[player].discard) >= 1
+
+
+def test_d43_a_flip_offered_during_the_damage_is_declined_while_the_attack_trigger_waits() -> None:
+    """Decision 43: with an ability set off by the attack waiting for the window after the damage,
+    a log that leaves its passes unsaid still declines a Flip card the damage turned over by
+    going on with the next damage card. Before, the waiting ability kept the players from
+    passing on, and the next card was refused."""
+    watcher = CardDef("Drill Sergeant", "Hero", "When one of your Bakugan attacks, draw a card.", traits=_ALL_FACTIONS, cost=0)
+    trap = CardDef("Snap Trap", "Flip", "+1 [Damage Rating].", traits=_ALL_FACTIONS, cost=0)
+    state = state_where(lambda s: window("victor")(s) and s.victor in s.in_brawl and s.priority.holder == s.starting)
+    state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, watcher, trap])
+    victor = state.victor or ""
+    loser = state.other(victor)
+    state.sides[victor].heroes.append(state.new_card(watcher.name, victor, watcher))
+    state.watching = None
+    first = holder(state)
+    assert not GAME.apply(state, E.Pass(0, first)) and not GAME.apply(state, E.Pass(0, state.other(first)))
+    assert state.mode == "deal" and state.attack is not None and [i.name for i in state.waiting] == [watcher.name]
+    state.attack.rating = max(state.attack.rating, 3)  # damage enough for a second card
+    offered = state.new_card(trap.name, loser, trap)
+    state.sides[loser].discard.add(offered)
+    state.attack.dealt += 1
+    state.offer, state.mode = offered, "offer"
+    state.priority.reset(loser)
+    state.explicit_passes = False
+    assert GAME._can_advance(state)
+    found = GAME.apply(state, E.Flip(0, loser, None))
+    assert not [r for r in found if r.violation.severity != "info"]
+    assert state.offer is None and state.attack.dealt == 2 and [i.name for i in state.waiting] == [watcher.name]
