@@ -152,20 +152,27 @@ def _wrap(value: SelectorLike, make: Callable[[Selector], Step]) -> Step:
     return make(value)
 
 
+def _named_subject(step: Step) -> Selector | None:
+    """The Bakugan a stat change names (a qualified one's too), or ``None`` for a step that is no
+    stat change, a change of a player's Energy, or one naming no Bakugan (:data:`IMPLIED`)."""
+    change = step.step if isinstance(step, Qualified) else step
+    if not isinstance(change, Modify | SetStat) or change.target.type == "player" or change.target == IMPLIED:
+        return None
+    return change.target
+
+
 def _shared_subject(steps: tuple[Step, ...]) -> tuple[Step, ...]:
     """A change that names no Bakugan, joined to a change of a named one ("a Bakugan gets +200 [B]
     and +2 [Damage Rating]"), is for the same Bakugan, not for the one an Action is played on:
     the same selector when it names one Bakugan outright ("this", "that Bakugan"), :data:`SAME`
-    when it is a selection, so that one selection is made. The change's target is
-    :data:`IMPLIED` itself only where :meth:`Builder.build_modify` supplied it (the text said none)."""
+    when it is a selection (a qualified one is always), so that one selection is made. The
+    change's target is :data:`IMPLIED` itself only where :meth:`Builder.build_modify` supplied it
+    (the text said none)."""
     out = list(steps)
     for i in range(1, len(out)):
-        step, before = out[i], out[i - 1]
-        named = before.step if isinstance(before, Qualified) else before
-        if isinstance(step, Modify) and step.target is IMPLIED and isinstance(named, Modify | SetStat) \
-                and named.target.type != "player" and named.target != IMPLIED:
-            shared = SAME if named.target.quantifier == "a" or isinstance(before, Qualified) else named.target
-            out[i] = Modify(shared, step.stat, step.delta, step.duration)
+        step, named = out[i], _named_subject(out[i - 1])
+        if isinstance(step, Modify) and step.target is IMPLIED and named is not None:
+            out[i] = Modify(SAME if named.quantifier == "a" else named, step.stat, step.delta, step.duration)
     return tuple(out)
 
 
@@ -1828,9 +1835,8 @@ def _list(steps: tuple[Step, ...]) -> str:
 def _shares_subject(before: Step, step: Step) -> bool:
     """Whether ``step`` is a change of the one Bakugan the change ``before`` it names outright,
     written without its subject (what :func:`_shared_subject` reads back)."""
-    named = before.step if isinstance(before, Qualified) else before
-    return isinstance(step, Modify) and isinstance(named, Modify | SetStat) and step.target == named.target \
-        and step.target.type != "player" and step.target.quantifier != "a" and step.target != IMPLIED
+    named = _named_subject(before)
+    return isinstance(step, Modify) and named is not None and step.target == named and named.quantifier != "a"
 
 
 def _is_may(step: Step) -> bool:
@@ -1879,7 +1885,7 @@ def _effect(steps: tuple[Step, ...], *, first_small: bool = False) -> str:
     for step in steps:
         before = groups[-1][-1] if groups else None
         if isinstance(before, Modify) and isinstance(step, Modify) \
-                and not (step.target == IMPLIED and before.target != IMPLIED and before.target.type != "player"):  # joined, it would share a subject
+                and not (step.target == IMPLIED and _named_subject(before) is not None):  # joined, it would share a subject
             groups[-1].append(step)
         else:
             groups.append([step])
