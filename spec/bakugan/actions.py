@@ -459,7 +459,7 @@ def from_discard(state: BakuganState, player: str | None, name: str) -> CardObj 
     card = asked.card
     if card is None or card.name != name:
         return None
-    return next((c for c in state.sides[player].discard.cards if c.uid == card.uid), None)
+    return B.in_discard_pile(state, player, card)
 
 
 def fed_free(state: BakuganState, player: str | None) -> bool:

@@ -622,6 +622,12 @@ def condition_holds(state: BakuganState, controller: str, cond: A.Condition, ctx
     raise Unmodelled(str(condition_gap(cond)))
 
 
+def in_discard_pile(state: BakuganState, player: str, card: CardObj) -> CardObj | None:
+    """``card`` as it lies in ``player``'s discard pile now (found by its uid, which a copied state
+    keeps), or ``None`` once it has left."""
+    return next((c for c in state.sides[player].discard.cards if c.uid == card.uid), None)
+
+
 # ====================================================================== play area
 
 def hero_in_play(state: BakuganState, player: str, name: str) -> CardObj | None:

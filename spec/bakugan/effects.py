@@ -284,7 +284,7 @@ class Effects:
         must = id(step) not in res.vars.get("optional_plays", ())
         discarded = res.vars.get("discarded")
         if step.what.quantifier == "it" and isinstance(discarded, CardObj):  # "play it" of a card's own discard trigger (decision 41)
-            if all(c.uid != discarded.uid for c in state.sides[res.controller].discard.cards):
+            if B.in_discard_pile(state, res.controller, discarded) is None:
                 return None  # 1.3/3.4: it has left the discard pile, so there is nothing to play
             return Need("play", res.controller, 1, cite("2.3.3"), T.PlayAsked(step.what, where, step.free, must, discarded), optional=True)
         refuse(step_gap(step), B.Unmodelled)

@@ -100,8 +100,7 @@ TRIGGERS: Final[tuple[Callable[[A.Trigger], bool], ...]] = (
     lambda t: t.event == "dealt_damage" and t.who is not None and t.subject is None,
     lambda t: t.event == "turn_ends" and t.who is None and t.subject is None,
     lambda t: t.event == "attacks" and t.who is None and t.subject is not None and (t.subject.quantifier == "this" or (
-        t.subject.quantifier == "a" and t.subject.type == "Bakugan" and (t.subject.zone, t.subject.name_contains, t.subject.other,
-                                                                          t.subject.team) == (None, None, False, None))),
+        t.subject.quantifier == "a" and t.subject.type == "Bakugan" and _plain(msgspec.structs.replace(t.subject, owner=None)))),
     lambda t: t.event == "discarded" and t.subject is not None and (t.subject.quantifier == "this" or (t.who is not None and _plain(t.subject))),
 )
 """The shapes of trigger that :meth:`Bakugan._fire`, :meth:`Bakugan._fire_played` and
