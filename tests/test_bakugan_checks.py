@@ -1596,12 +1596,15 @@ def _holding(*cards: CardDef) -> Callable[[BakuganState], None]:
 def test_d41_a_discard_triggers_what_watches_its_player_s_discards() -> None:
     """6.3.2.p1, decision 41: a card discarded by an effect sets off "When you discard a card"
     of its player's Hero, which waits and enters the batch as the effect completes; the other
-    player's discard does not. Before, the trigger was never fired (lint named the card)."""
+    player's discard does not, and a Hero in play answering only its own discard does not. Before, the trigger was never fired (lint named the card)."""
+    warden = CardDef("Echo Warden", "Hero", _echo().text, traits=_ALL_FACTIONS, cost=0)  # answers only its own discard
+
     def keeper_in_play(state: BakuganState) -> None:
-        _holding(_KEEPER)(state)
+        _holding(_KEEPER, warden)(state)
         player = holder(state)
-        state.sides[player].heroes.append(state.sides[player].hand.find(_KEEPER.name) or state.new_card(_KEEPER.name, player, _KEEPER))
-        state.sides[player].hand.remove(state.sides[player].heroes[-1])
+        for card in (_KEEPER, warden):
+            state.sides[player].heroes.append(state.sides[player].hand.find(card.name) or state.new_card(card.name, player, card))
+            state.sides[player].hand.remove(state.sides[player].heroes[-1])
 
     state, player, other = _completing("Each player discards a card.", keeper_in_play)
     assert GAME.unsupported(state.cards, _KEEPER.name) is None
