@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, cast
 
+import msgspec
 import pytest
 
 from grammar import ast as A
@@ -1762,3 +1763,22 @@ def test_d43_a_flip_offered_during_the_damage_is_declined_while_the_attack_trigg
     found = GAME.apply(state, E.Flip(0, loser, None))
     assert not [r for r in found if r.violation.severity != "info"]
     assert state.offer is None and state.attack.dealt == 2 and [i.name for i in state.waiting] == [watcher.name]
+
+
+def test_d43_this_attacks_fires_for_the_attacking_bakugan_only() -> None:
+    """Decision 43: "When this attacks" on a Bakugan's card fires when that Bakugan makes the
+    Brawl's attack, with "it" that Bakugan; the same text on the other player's brawling
+    Bakugan, which does not attack, fires nothing."""
+    state = state_where(lambda s: window("victor")(s) and s.victor in s.in_brawl and len(s.in_brawl) == 2
+                        and s.priority.holder == s.starting)
+    victor = state.victor or ""
+    brawling = {p: state.sides[p].team[state.in_brawl[p]] for p in state.players}
+    cards = {c.name: c for c in state.cards}
+    for bak in brawling.values():
+        cards[bak.top.name or ""] = msgspec.structs.replace(cards[bak.top.name or ""], text="When this attacks, draw a card.")
+    state.cards = CardDatabase("test", "bakugan", 1, list(cards.values()))
+    state.watching = None
+    first = holder(state)
+    assert not GAME.apply(state, E.Pass(0, first)) and not GAME.apply(state, E.Pass(0, state.other(first)))
+    fired = [*state.waiting, *state.batch.items]
+    assert [(i.controller, i.context.get("it")) for i in fired] == [(victor, (victor, brawling[victor].name))]
