@@ -9,7 +9,7 @@ check has one or the other.) The decision tests pin ``docs/bakugan-decisions.rst
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -1543,14 +1543,15 @@ def test_d40_a_triggered_ability_with_nothing_to_select_does_not_enter_the_batch
 
 
 def test_d40_selecting_an_energy_card_is_unverifiable_not_illegal() -> None:
-    """Decision 40: nothing in a selection tells one Energy card from another, so "destroy an
-    Energy card" is not modelled: lint names it, and a play of it is unverifiable. Before, the
-    spec found no candidate and refused the play by 1.13.1.p2."""
-    cards = CardDatabase("test", "bakugan", 1, [CardDef("Static Burn", "Action", "Destroy an Energy card.", traits=["Pyrus"], cost=0)])
-    assert GAME.unsupported(cards, "Static Burn") == "selecting an Energy card in play is not modelled"
+    """Decision 40: taking control of an Energy card is not modelled (decision 44 models
+    destroying one only): lint names it, and a play of it is unverifiable. Before, the spec
+    found no candidate and refused the play by 1.13.1.p2."""
+    text = "Take control of an Energy card."
+    cards = CardDatabase("test", "bakugan", 1, [CardDef("Static Burn", "Action", text, traits=["Pyrus"], cost=0)])
+    assert GAME.unsupported(cards, "Static Burn") == "selecting an Energy card in play other than to destroy it is not modelled"
     state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
     player = holder(state)
-    card = CardDef("Static Burn", "Action", "Destroy an Energy card.", traits=_ALL_FACTIONS, cost=0)
+    card = CardDef("Static Burn", "Action", text, traits=_ALL_FACTIONS, cost=0)
     state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, card])
     state.sides[player].hand.add(state.new_card(card.name, player, card))
     found = GAME.apply(state, E.Play(0, player, card.name, targets=[E.TargetRef("Energy", state.other(player))]))
@@ -1558,11 +1559,11 @@ def test_d40_selecting_an_energy_card_is_unverifiable_not_illegal() -> None:
 
 
 def test_d40_a_trigger_selecting_what_the_spec_cannot_select_is_unverifiable_and_loses_nothing() -> None:
-    """Decision 40: a triggered ability selecting an Energy card (not modelled) makes the event
-    that set it off unverifiable; the ability still enters the batch, unselected, behind the
-    card that triggered it; as it completes, the step it cannot carry out is unverifiable
+    """Decision 40: a triggered ability selecting an Energy card to take (not modelled) makes the
+    event that set it off unverifiable; the ability still enters the batch, unselected, behind
+    the card that triggered it; as it completes, the step it cannot carry out is unverifiable
     again, and the game goes on from there."""
-    state, player, other, found = _hero_played("When you play this, destroy an Energy card.")
+    state, player, other, found = _hero_played("When you play this, take control of an Energy card.")
     assert [(r.rule, r.violation.severity) for r in found] == [(None, "unverifiable")]
     assert "Energy card" in found[0].violation.message
     assert [item.kind for item in state.batch.items] == ["card", "triggered"]
@@ -1782,3 +1783,147 @@ def test_d43_this_attacks_fires_for_the_attacking_bakugan_only() -> None:
     assert not GAME.apply(state, E.Pass(0, first)) and not GAME.apply(state, E.Pass(0, state.other(first)))
     fired = [*state.waiting, *state.batch.items]
     assert [(i.controller, i.context.get("it")) for i in fired] == [(victor, (victor, brawling[victor].name))]
+
+
+# ------------------------------------------------------------------ destroying (decision 44)
+
+def _energy_row(state: BakuganState, player: str, *cards: tuple[str | None, bool]) -> list[CardObj]:
+    """Give ``player`` exactly these Energy cards in play: (the card's name, or ``None`` when
+    the log never showed it; charged)."""
+    row = [EnergyCard(state.new_card(name, player, state.cards.get(name) if name else None), charged) for name, charged in cards]
+    state.sides[player].energy = row
+    return [e.card for e in row]
+
+
+def _destroying(text: str, refs: Callable[[str, str], list[E.TargetRef]],
+                prepare: Callable[[BakuganState, str, str], object]) -> tuple[BakuganState, str, str, Sequence[Any]]:
+    """A power-step state in which the starting player plays an invented Action printing ``text``
+    with the selections ``refs(player, other)``, after ``prepare(state, player, other)``; the
+    findings of the play, and the Action left to complete (both players pass) when it was legal."""
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
+    player = holder(state)
+    other = state.other(player)
+    card = CardDef("Ember Toll", "Action", text, traits=_ALL_FACTIONS, cost=0)
+    state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, card])
+    prepare(state, player, other)
+    state.sides[player].hand.add(state.new_card(card.name, player, card))
+    found = GAME.apply(state, E.Play(0, player, card.name, targets=refs(player, other)))
+    if not found:
+        assert not GAME.apply(state, E.Pass(0, player)) and not GAME.apply(state, E.Pass(0, other))
+        assert state.resolution is None and not state.batch
+    return state, player, other, found
+
+
+def _rules(found: Sequence[Any]) -> list[tuple[str | None, str]]:
+    return [(r.rule, r.violation.severity) for r in found]
+
+
+def test_d44_an_energy_card_is_selected_by_its_owner_and_charge() -> None:
+    """Decision 44, 3.7.3, 4.5.1.p1: "Destroy an enemy Energy card" is aimed at an Energy card
+    the log names by its owner and whether it is charged (face down, nothing else tells them
+    apart); the opponent's uncharged card chosen is destroyed and goes to the discard pile,
+    the charged one stays. Before, the selection was not modelled and the play unverifiable."""
+    def prepare(state: BakuganState, player: str, other: str) -> None:
+        _energy_row(state, other, ("Ashfall", True), ("Ashfall", False))
+
+    state, _player, other, found = _destroying("Destroy an enemy Energy card.", lambda p, o: [E.TargetRef(owner=o, charged=False)],
+                                               prepare)
+    assert not found
+    assert [e.charged for e in state.sides[other].energy] == [True]
+    assert state.sides[other].discard.names()[-1:] == ["Ashfall"]
+    moves = [m for m in GAME.legal_moves(_destroying("Destroy an enemy Energy card.", lambda p, o: [], prepare)[0])]
+    assert moves  # the game goes on after the refused play
+    for says_more in (lambda p, o: [E.TargetRef(charged=True)], lambda p, o: [E.TargetRef("Ashfall", o, charged=True)],
+                      lambda p, o: [E.TargetRef(owner=o, core=1, charged=True)], lambda p, o: [E.TargetRef("Energy", o)]):
+        _s, _p, _o, refused = _destroying("Destroy an enemy Energy card.", says_more, prepare)
+        assert _rules(refused) == [("bakugan:6.2.1.2", "illegal")]
+        assert "Energy card is named by its owner" in refused[0].violation.message
+    def also_mine(state: BakuganState, player: str, other: str) -> None:
+        prepare(state, player, other)
+        _energy_row(state, player, (None, True))
+
+    _s, _p, _o, mine = _destroying("Destroy an enemy Energy card.", lambda p, o: [E.TargetRef(owner=p, charged=True)], also_mine)
+    assert _rules(mine) == [("bakugan:6.2.1.2", "illegal")] and "not a legal selection" in mine[0].violation.message
+
+
+def test_d44_two_energy_cards_are_two_different_cards() -> None:
+    """Decision 44, 6.2.1.2: "Destroy two Energy cards" makes two selections, each a different
+    card: two selections of the opponent's only charged card are refused; with two such cards
+    both are destroyed. The simulator offers each naming once and lets the checks judge."""
+    text = "Destroy two Energy cards."
+    twice = lambda p, o: [E.TargetRef(owner=o, charged=True), E.TargetRef(owner=o, charged=True)]
+    _s, _p, _o, found = _destroying(text, twice, lambda s, p, o: _energy_row(s, o, (None, True), (None, False)))
+    assert _rules(found) == [("bakugan:6.2.1.2", "illegal")] and "1 in play" in found[0].violation.message
+    state, player, other, found = _destroying(text, twice, lambda s, p, o: _energy_row(s, o, (None, True), (None, True)))
+    assert not found and state.sides[other].energy == [] and len(state.sides[player].energy) >= 0
+    offered = _destroying(text, lambda p, o: [], lambda s, p, o: _energy_row(s, o, (None, True), (None, False)))[0]
+    hand = [m for m in GAME.legal_moves(offered) if isinstance(m, E.Play)]
+    assert hand == [] or all(len(m.targets) == 2 for m in hand)
+
+
+def test_d44_a_destroyed_energy_card_is_known_only_when_its_alike_are_one_card() -> None:
+    """Decision 44, 3.7.3: the card an Energy card was goes to the discard pile by name only when
+    every Energy card of its owner and charge is known to be that card; otherwise which one was
+    taken is not known, and the discard pile gains a card the log has not shown."""
+    picked = lambda p, o: [E.TargetRef(owner=o, charged=True)]
+    state, _p, other, found = _destroying("Destroy an Energy card.", picked,
+                                          lambda s, p, o: _energy_row(s, o, ("Ashfall", True), ("Ashfall", True), ("Cinderling", False)))
+    assert not found and state.sides[other].discard.cards[-1].name == "Ashfall"
+    state, _p, other, found = _destroying("Destroy an Energy card.", picked,
+                                          lambda s, p, o: _energy_row(s, o, ("Ashfall", True), ("Cinderling", True)))
+    assert not found and state.sides[other].discard.cards[-1].name is None
+    assert [e.card.name for e in state.sides[other].energy] == ["Cinderling"]
+
+
+def test_d44_destroy_all_takes_every_card_the_text_describes() -> None:
+    """Decision 44, 3.4.2.p2, 4.5.1.p1: "Destroy all enemy Heroes" destroys every Hero of the
+    opponent and none of the player's; "Destroy all other Evos" spares the Evo printing it.
+    Before, a "destroy all" selected nothing and silently did nothing."""
+    heroes = sorted(c.name for c in _states(1)[0].cards if c.type == "Hero")[:2]
+
+    def both_have_heroes(state: BakuganState, player: str, other: str) -> None:
+        for name in heroes:
+            hero(state, player, name)
+            hero(state, other, name)
+
+    state, player, other, found = _destroying("Destroy all enemy Heroes.", lambda p, o: [], both_have_heroes)
+    assert not found
+    assert [h.name for h in state.sides[other].heroes] == [] and [h.name for h in state.sides[player].heroes] == heroes
+    assert state.sides[other].discard.names()[-2:] == heroes
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
+    player = holder(state)
+    crown = CardDef("Ember Crown", "Evo", "When you play this, destroy all other Evos.", traits=_ALL_FACTIONS, cost=0)
+    placed = []
+    for p in state.players:
+        for bak in state.sides[p].team.values():
+            placed.append(state.new_card(crown.name, p, crown))
+            bak.evos.append(placed[-1])
+    others = B.in_play_of(state, player, A.Selector("all", "Evo", other=True), placed[0])
+    assert others == placed[1:] and B.in_play_of(state, player, A.Selector("all", "Evo", owner="opponent"), placed[0]) == [
+        c for c in placed if c.owner != player]
+
+
+def test_d44_lint_takes_destroying_as_read_and_names_what_is_left() -> None:
+    """Decision 44: the real cards destroying Energy cards are run whole (lint names none of
+    them), taking control of one is still named, and so is a destroy the spec cannot carry out
+    (of a card "it" names, or every card of a type it does not look for)."""
+    pool = CardDatabase.cached(_REAL_POOL, "bakugan")
+    for name in ("Meltdown", "Implosion", "Pyrus Dominance", "Pyrus Titan Hydorous Ultra", "Maximus Turtonium Ultra", "Cinder Coil"):
+        assert GAME.unsupported(pool, name) is None, name
+    cards = CardDatabase("test", "bakugan", 1, [
+        CardDef("Seize", "Action", "Take control of an Energy card.", traits=["Pyrus"], cost=0),
+        CardDef("Purge", "Action", "Destroy all Actions.", traits=["Pyrus"], cost=0),
+        CardDef("Ember Toll", "Action", "Destroy two Energy cards.", traits=["Pyrus"], cost=0)])
+    assert GAME.unsupported(cards, "Seize") == "selecting an Energy card in play other than to destroy it is not modelled"
+    assert "destroying every" in (GAME.unsupported(cards, "Purge") or "")
+    assert GAME.unsupported(cards, "Ember Toll") is None
+
+
+def test_d44_a_hero_is_not_named_by_a_charge() -> None:
+    """6.2.1.2: a selection of a Hero that also says a charge names an Energy card's kind of
+    thing as well, so it does not say what was chosen and is refused."""
+    name = min(c.name for c in _states(1)[0].cards if c.type == "Hero")
+    found = _destroying("Destroy a Hero.", lambda p, o: [E.TargetRef(name, o, charged=True)], lambda s, p, o: hero(s, o, name))[3]
+    assert _rules(found) == [("bakugan:6.2.1.2", "illegal")] and ", charged" in found[0].violation.message
+    kept = _destroying("Destroy a Hero.", lambda p, o: [E.TargetRef(name, o)], lambda s, p, o: hero(s, o, name))
+    assert not kept[3] and kept[0].sides[kept[2]].heroes == []

@@ -433,7 +433,7 @@ def test_a_play_takes_from_its_checks_what_working_it_out_afresh_gives(monkeypat
         if defn.type in ("Action", "Flip"):
             assert objects is not None
             slots = T.slots_of(X.played_steps(state, ev.card))
-            plain = [T.resolve(state, ev.by or "", s, r) for s, r in zip(slots, ev.targets, strict=False)]
+            plain = T.resolve_all(state, ev.by or "", slots, ev.targets)
             assert [_meaning(o) for o in objects] == [_meaning(o) for o in plain]
             assert all(o is p or o == p for o, p in zip(objects, plain, strict=True))
             seen["selections"] += bool(plain)

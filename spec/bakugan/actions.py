@@ -679,17 +679,20 @@ def targets_violation(state: BakuganState, player: str, steps: tuple[A.Step, ...
     if len(refs) != len(slots):
         return "1.13.1.p1", Violation(f"{len(refs)} selection(s) made for {len(slots)} needed", expected=f"{len(slots)} selection(s)",
                                       actual=str(len(refs)))
+    picked: list[Any] = []
     for slot, ref, found in zip(slots, refs, choices, strict=True):
-        obj = T.pick(found, slot, ref)
+        obj = T.pick(found, slot, ref, T.taken_by(slots, picked, slot))
+        picked.append(obj)
         if objects is not None:
             objects.append(obj)
         if obj is None:
             if not T.names_one_kind(slot, ref):
-                named = f"BakuCore slot {ref.core} and card {ref.card or '(none)'}" + (f" of {ref.owner}" if ref.owner else "")
-                wanted = "BakuCore" if slot.kind == "core" else "card"
-                return "6.2.1.2", Violation(f"the selection names {named}: it must name one {wanted} alone",
-                                            expected="a BakuCore slot alone" if slot.kind == "core" else "a card, no BakuCore slot",
-                                            actual=named)
+                return "6.2.1.2", _names_more(slot, ref)
+            if slot.kind == "energy":
+                left = sum(1 for candidate, _obj in found if (candidate.owner, candidate.charged) == (ref.owner, ref.charged))
+                said = f"{'a charged' if ref.charged else 'an uncharged'} Energy card of {ref.owner}"
+                return "6.2.1.2", Violation(f"{said} is not a legal selection ({left} in play, each selection a different card)",
+                                            expected="an Energy card in play the text allows, none selected twice", actual=said)
             if slot.kind == "bakugan" and slot.key == "implied":
                 owner = ref.owner
                 bak = None
@@ -701,6 +704,19 @@ def targets_violation(state: BakuganState, player: str, steps: tuple[A.Step, ...
             return "6.2.1.2", Violation(f"{ref.card or ref.core} is not a legal selection", expected=f"a {slot.selector.type}",
                                         actual=str(ref.card or ref.core))
     return None
+
+
+def _names_more(slot: T.Slot, ref: E.TargetRef) -> Violation:
+    """The finding for a selection naming more, or other, than the one thing its slot takes (6.2.1.2)."""
+    named = f"BakuCore slot {ref.core} and card {ref.card or '(none)'}" + (f" of {ref.owner}" if ref.owner else "")
+    if ref.charged is not None:
+        named += f", {'' if ref.charged else 'un'}charged"
+    if slot.kind == "energy":
+        return Violation(f"the selection names {named}: an Energy card is named by its owner and whether it is charged alone",
+                         expected="owner and charged, no card or BakuCore slot", actual=named)
+    wanted = "BakuCore" if slot.kind == "core" else "card"
+    return Violation(f"the selection names {named}: it must name one {wanted} alone",
+                     expected="a BakuCore slot alone" if slot.kind == "core" else "a card, no BakuCore slot", actual=named)
 
 
 class _Selections:

@@ -637,6 +637,30 @@ def hero_in_play(state: BakuganState, player: str, name: str) -> CardObj | None:
     return None
 
 
+def in_play_of(state: BakuganState, controller: str, sel: A.Selector, source: Any = None) -> list[CardObj]:
+    """Every card in play a selector of all cards describes ("all enemy Heroes", "all other
+    Evos"): the players' Heroes, Evos (each of a Bakugan's, 3.3.2) or Energy cards, of the
+    Factions it names, other than ``source`` when it says "other"."""
+    out: list[CardObj] = []
+    for player in owner_of(state, controller, sel.owner):
+        side = state.sides[player]
+        if sel.type == "Hero":
+            pool = list(side.heroes)
+        elif sel.type == "Evo":
+            pool = [evo for bak in side.team.values() for evo in bak.evos]
+        elif sel.type == "Energy" and sel.team is None:  # face down (3.7.3): no Factions to tell
+            pool = [energy.card for energy in side.energy]
+        else:
+            raise Unmodelled(f"every {sel.describe()} in play is not modelled")
+        for card in pool:
+            if sel.other and card is source:
+                continue
+            if sel.team is not None and (card.defn is None or not team_matches(card_factions(state, card.defn), sel.team)):
+                continue
+            out.append(card)
+    return out
+
+
 def working_sources(state: BakuganState) -> Iterator[tuple[str, CardObj, Bakugan | None]]:
     """Cards whose triggered abilities work now: top cards of the teams, then Heroes (6.5.3.p2).
 

@@ -18,7 +18,7 @@ or the trigger picked); ``x`` (the Energy paid for X, 1.8.1.2.2); ``coin``; ``re
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import msgspec
 
@@ -250,10 +250,20 @@ class Effects:
         refuse(step_gap(step), B.Unmodelled)
         if step.what.quantifier == "this":
             target = res.source if isinstance(res.source, CardObj) else None
+        elif step.what.quantifier in ("all", "each"):  # every card in play the text describes, none selected (decision 44)
+            for card in B.in_play_of(state, res.controller, step.what, res.source):
+                self.game.destroy(state, card)
+            return None
+        elif step.what.type == "Energy":  # one slot per card (decision 44)
+            for key in T.energy_keys(res.vars.get("_key", id(step)), cast(int, step.what.count)):
+                chosen = self._chosen(state, res, key)
+                if isinstance(chosen, CardObj):
+                    self.game.destroy(state, chosen)
+            return None
         else:
             target = self._chosen(state, res, res.vars.get("_key", id(step)))
         if isinstance(target, CardObj):
-            self.game.leave_play(state, target)
+            self.game.destroy(state, target)
         return None
 
     def do_bakugan_take_control(self, state: BakuganState, res: Resolution, step: K.TakeControl) -> Need | None:
@@ -551,8 +561,14 @@ def step_gap(step: Any, earlier: tuple[type, ...] = ()) -> str | None:
     elif isinstance(step, K.Play) and (step.what.zone not in (None, "hand") or step.what.quantifier != "a"):
         # one card of the hand (6.2.1.p1), not a card named otherwise ("it", "this", "that Evo")
         return f"playing {step.what.describe()} is not modelled"
-    elif isinstance(step, K.Destroy | K.TakeControl) and T.energy_gap(step.what) is not None:
+    elif isinstance(step, K.TakeControl) and T.energy_gap(step.what) is not None:
         return T.energy_gap(step.what)
+    elif isinstance(step, K.Destroy) and step.what.quantifier not in ("a", "this", "all", "each"):
+        return f"destroying {step.what.describe()} is not modelled"
+    elif isinstance(step, K.Destroy) and step.what.quantifier in ("all", "each") and not _destroys_all(step.what):
+        return f"destroying every {step.what.describe()} in play is not modelled"
+    elif isinstance(step, K.Destroy) and not isinstance(step.what.count, int):
+        return f"destroying {step.what.describe()}, a number the text does not fix, is not modelled"
     elif isinstance(step, A.Attach) and step.what.type != "BakuCore":
         return f"attaching {step.what.describe()} is not modelled"
     elif isinstance(step, A.May) and step.player == "each" and T.slots_of(step.steps):
@@ -562,6 +578,11 @@ def step_gap(step: Any, earlier: tuple[type, ...] = ()) -> str | None:
     elif isinstance(step, K.ForEach) and not any(shape(step.count) for shape, _reader in FOR_EACH):
         return f"counting {step.count.name!r}{f' of {step.count.of.describe()}' if step.count.of else ''} is not modelled"
     return None
+
+
+def _destroys_all(what: A.Selector) -> bool:
+    """Whether :func:`~spec.bakugan.board.in_play_of` reads "destroy all ..." of ``what``."""
+    return what.type in ("Hero", "Evo") or what.type == "Energy" and what.team is None
 
 
 def _said_to(node: Any, relative: str) -> Any:

@@ -28,11 +28,15 @@ class TargetRef(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     batch; ``owner`` is the player it belongs to (its controller for a batch entry);
     ``core`` is the slot of a BakuCore instead of a card. A selection names one or the
     other: one naming both does not say what was chosen and is refused (6.2.1.2).
+
+    An Energy card in play is face down (3.7.3): a selection of one names no card but its
+    ``owner`` and whether it is ``charged`` (decision 44).
     """
 
     card: str = ""
     owner: str | None = None
     core: int | None = None
+    charged: bool | None = None
 
 
 # ------------------------------------------------------------------ set-up events

@@ -926,7 +926,7 @@ class Bakugan(Game[BakuganState, Event]):
             slots = T.slots_of(X.played_steps(state, ev.card))
             context["slots"] = {s.key: s for s in slots}
             if objects is None:  # what the selections mean: neither the card leaving the hand nor the Energy paid changes it
-                objects = [T.resolve(state, player, s, r) for s, r in zip(slots, ev.targets, strict=False)]
+                objects = T.resolve_all(state, player, slots, ev.targets)
             context["targets"] = {s.key: obj for s, obj in zip(slots, objects, strict=False)}
         item = QueueItem("card", player, card, effect, (), context)
         state.priority.act(player)
@@ -1021,7 +1021,7 @@ class Bakugan(Game[BakuganState, Event]):
         self._pay(state, player, X.activation_cost(state, ev), ev.uncharge)
         slots = T.slots_of(ability.effect)
         context: dict[str, Any] = {"x": ev.x, "announced": True, "slots": {s.key: s for s in slots},
-                                   "targets": {s.key: T.resolve(state, player, s, r) for s, r in zip(slots, ev.targets, strict=False)}}
+                                   "targets": dict(zip([s.key for s in slots], T.resolve_all(state, player, slots, ev.targets), strict=False))}
         item = QueueItem("activated", player, hero, ability.effect, (), context)
         state.priority.act(player)
         extra = tuple(s for s in ability.cost if not isinstance(s, K.Spend))
@@ -1123,6 +1123,22 @@ class Bakugan(Game[BakuganState, Event]):
         """A Hero or Evo leaves play for its owner's discard pile."""
         self.out_of_play(state, card)
         self.put_away(state, card)
+
+    @BOOK.encodes("4.5.1.p1", "3.4.2.p2", "3.7.3",
+                  what="a destroyed card leaves play for its owner's discard pile; an Energy card goes there hidden unless "
+                       "every Energy card of its player and charge is known to be the same card")
+    def destroy(self, state: BakuganState, card: CardObj) -> None:
+        """``card``, a Hero, Evo or Energy card in play, is destroyed (decision 44)."""
+        for side in state.sides.values():
+            for energy in side.energy:
+                if energy.card is card:
+                    alike = {e.card.name for e in side.energy if e.charged == energy.charged}
+                    side.energy.remove(energy)
+                    shown = card.name if len(alike) == 1 else None  # face down (3.7.3): which was taken is not known
+                    state.sides[card.owner].discard.add(state.new_card(shown, card.owner, card.defn if shown else None))
+                    state.in_play_changed(sources=False)
+                    return
+        self.leave_play(state, card)
 
     def to_hand(self, state: BakuganState, card: CardObj, controller: str) -> None:
         """A card found by a search, or taken from play, goes to its owner's hand."""
@@ -1748,7 +1764,10 @@ class Bakugan(Game[BakuganState, Event]):
     def _slot_choices(self, state: BakuganState, player: str, slots: list[T.Slot]) -> list[list[E.TargetRef]]:
         options: list[list[E.TargetRef]] = [[]]
         for slot in slots:
-            refs = [ref for ref, _obj in T.candidates(state, player, slot)]
+            refs: list[E.TargetRef] = []
+            for ref, _obj in T.candidates(state, player, slot):
+                if ref not in refs:  # Energy cards of one player and charge are named alike (decision 44)
+                    refs.append(ref)
             options = [o + [r] for o in options for r in refs]
         return options
 

@@ -3,7 +3,8 @@
 Walking an effect tree gives its *slots*, in the order the text names them: the Bakugan
 an effect is applied to when the text names none (one slot for the whole card, 1.13.1.2),
 then each "a ..." the text selects (a Bakugan, an Action in the batch, a Hero in play, a
-BakuCore on the Field, a card in play). A ``play`` or ``activate`` event lists one
+BakuCore on the Field, a card in play, an Energy card to destroy: one slot for each of "two
+Energy cards"). A ``play`` or ``activate`` event lists one
 :class:`~spec.bakugan.events.TargetRef` per slot, in that order.
 """
 
@@ -30,9 +31,17 @@ class Slot:
     key: Any
     """``"implied"``, or the id of the step that selects (with a suffix for a second selection)."""
     kind: str
-    """``bakugan``, ``batch``, ``hero``, ``core`` or ``in_play``."""
+    """``bakugan``, ``batch``, ``hero``, ``core``, ``in_play`` or ``energy``."""
     selector: A.Selector
     where: tuple[A.Condition, ...] = ()
+    step: int = 0
+    """The id of the step that selects, for the slots of one step selecting several (they take
+    different objects, :func:`resolve_all`); 0 for a slot of its own."""
+
+
+def energy_keys(key: Any, count: int) -> list[Any]:
+    """The slot keys of a step destroying ``count`` Energy cards: its own key, then one per further card."""
+    return [key] + [(key, "energy", n) for n in range(1, count)]
 
 
 def slots_of(steps: tuple[A.Step, ...]) -> list[Slot]:
@@ -93,6 +102,8 @@ def _step(step: Any, where: tuple[A.Condition, ...], found: list[Slot]) -> None:
         key = id(step)
         if isinstance(inner, A.Negate):
             _add(found, Slot(key, "batch", inner.target, step.where))
+        elif isinstance(inner, K.Destroy) and inner.what.type == "Energy":
+            _energy_slots(found, key, inner.what, step.where)
         elif isinstance(inner, K.Destroy | K.TakeControl):
             _add(found, Slot(key, "hero", inner.what, step.where))
         elif isinstance(inner, K.Retract):
@@ -103,6 +114,8 @@ def _step(step: Any, where: tuple[A.Condition, ...], found: list[Slot]) -> None:
             _step(inner, step.where, found)
     elif isinstance(step, A.Negate) and step.target.quantifier == "a":
         _add(found, Slot(id(step), "batch", step.target, where))
+    elif isinstance(step, K.Destroy) and step.what.quantifier == "a" and step.what.type == "Energy":
+        _energy_slots(found, id(step), step.what, where)
     elif isinstance(step, K.Destroy | K.TakeControl) and step.what.quantifier == "a":
         _add(found, Slot(id(step), "hero", step.what, where))
     elif isinstance(step, K.Retract) and step.what.quantifier == "a":
@@ -112,6 +125,13 @@ def _step(step: Any, where: tuple[A.Condition, ...], found: list[Slot]) -> None:
     elif isinstance(step, A.Attach) and step.what.type == "BakuCore":
         _add(found, Slot((id(step), "core"), "core", step.what, where))
         _add(found, Slot((id(step), "to"), "bakugan", step.to, where))
+
+
+def _energy_slots(found: list[Slot], key: Any, what: A.Selector, where: tuple[A.Condition, ...]) -> None:
+    """One slot per Energy card a step destroys ("two Energy cards": two), each a different card (decision 44)."""
+    count = what.count if isinstance(what.count, int) else 1
+    for part in energy_keys(key, count):
+        _add(found, Slot(part, "energy", what, where, step=key))
 
 
 # ====================================================================== candidates
@@ -144,9 +164,9 @@ SELECTIONS: Final[tuple[tuple[Callable[[A.Condition], bool], Callable[[BakuganSt
 
 
 def energy_gap(what: A.Selector) -> str | None:
-    """Why the spec cannot select ``what`` in play, or ``None``: an Energy card is told from the
-    others of its player's Energy by nothing a selection names (which one, charged or not)."""
-    return "selecting an Energy card in play is not modelled" if what.type == "Energy" else None
+    """Why the spec cannot select ``what`` in play for a step other than destroying it, or ``None``.
+    Destroying one is modelled (decision 44); taking one, or one a selection of "a card" names, is not."""
+    return "selecting an Energy card in play other than to destroy it is not modelled" if what.type == "Energy" else None
 
 
 def selection_gap(cond: A.Condition) -> str | None:
@@ -186,6 +206,12 @@ def candidates(state: BakuganState, controller: str, slot: Slot) -> list[tuple[T
                 continue
             if _meets(state, item, slot.where):
                 out.append((TargetRef(item.name, item.controller), item))
+    elif slot.kind == "energy":  # face down (3.7.3): told apart only by owner and charge (decision 44)
+        if slot.where:
+            raise B.Unmodelled("a condition on an Energy card selected is not modelled")
+        for player in B.owner_of(state, controller, sel.owner):
+            for energy in state.sides[player].energy:
+                out.append((TargetRef(owner=player, charged=energy.charged), energy.card))
     elif slot.kind in ("hero", "in_play"):
         if sel.type == "Energy":
             raise B.Unmodelled(str(energy_gap(sel)))
@@ -205,28 +231,47 @@ def candidates(state: BakuganState, controller: str, slot: Slot) -> list[tuple[T
     return out
 
 
-def resolve(state: BakuganState, controller: str, slot: Slot, ref: TargetRef) -> Any:
-    """The object a reference means for a slot, or ``None`` when it is not a legal choice now."""
-    return pick(candidates(state, controller, slot), slot, ref)
+def resolve_all(state: BakuganState, controller: str, slots: list[Slot], refs: list[TargetRef]) -> list[Any]:
+    """The object each reference means for its slot (``None`` where it is not a legal choice now),
+    the slots of one step taking different objects (:func:`taken_by`)."""
+    objects: list[Any] = []
+    for slot, ref in zip(slots, refs, strict=False):
+        objects.append(pick(candidates(state, controller, slot), slot, ref, taken_by(slots, objects, slot)))
+    return objects
+
+
+def taken_by(slots: list[Slot], objects: list[Any], slot: Slot) -> list[Any]:
+    """What the slots before ``slot`` of the same step took (``objects``, slot by slot): "two
+    Energy cards" are two different cards (decision 44)."""
+    if not slot.step:
+        return []
+    return [obj for other, obj in zip(slots, objects, strict=False) if other.step == slot.step and obj is not None]
 
 
 def names_one_kind(slot: Slot, ref: TargetRef) -> bool:
     """Whether a selection names the one kind of thing its slot takes (6.2.1.2): a BakuCore's
-    slot and nothing else for a BakuCore, no BakuCore's slot for a card. A selection naming
+    slot and nothing else for a BakuCore; an Energy card by its owner and charge and nothing
+    else (decision 44); for any other card, no BakuCore's slot and no charge. A selection naming
     both a BakuCore and a card does not say which was chosen."""
     if slot.kind == "core":
-        return ref.core is not None and not ref.card and ref.owner is None
-    return ref.core is None
+        return ref.core is not None and not ref.card and ref.owner is None and ref.charged is None
+    if slot.kind == "energy":
+        return ref.charged is not None and ref.owner is not None and not ref.card and ref.core is None
+    return ref.core is None and ref.charged is None
 
 
-def pick(found: list[tuple[TargetRef, Any]], slot: Slot, ref: TargetRef) -> Any:
+def pick(found: list[tuple[TargetRef, Any]], slot: Slot, ref: TargetRef, taken: list[Any] | None = None) -> Any:
     """The object ``ref`` means among a slot's :func:`candidates` ``found``, or ``None`` when it
-    is none of them (or names more than its slot takes, :func:`names_one_kind`)."""
+    is none of them (or names more than its slot takes, :func:`names_one_kind`); ``taken``: the
+    objects other slots of its step took, which it does not take again."""
     if not names_one_kind(slot, ref):
         return None
     for candidate, obj in found:
         if slot.kind == "core":
             if ref.core == candidate.core:
+                return obj
+        elif slot.kind == "energy":
+            if (candidate.owner, candidate.charged) == (ref.owner, ref.charged) and not any(obj is t for t in taken or ()):
                 return obj
         elif candidate.card == ref.card and (ref.owner is None or ref.owner == candidate.owner):
             return obj
