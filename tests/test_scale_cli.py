@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,23 @@ def test_a_card_tried_out_is_put_away_only_when_nothing_else_is_left() -> None:
     assert all(chooser.pick([discard, attack, other, passing]) is attack for _ in range(50))
     merely_preferred = _Chooser(game, random.Random(1), 1, (card,), 0.35, 0.001)  # as the corpora prefer cards: no keeping
     assert all(merely_preferred.pick([discard, other, passing]) is discard for _ in range(50))
+
+
+def test_simulate_no_hold_lets_a_card_tried_out_be_put_away(tmp_path: Path) -> None:
+    """With --no-hold, a card tried out is favoured in every move naming it, discards too (to
+    try out what it does as it is discarded), and the header says none is kept; by default a
+    discard of it waits until nothing else is left. The same seed and cards, both ways."""
+    card = "Kaito's Rising Fang"
+    named = {}
+    for flag in ("--hold", "--no-hold"):
+        result = CliRunner().invoke(app, ["simulate", "epic_battles", "-n", "2", "--seed", "5", "--prefer", card, flag,
+                                          "-o", str(tmp_path / flag)])
+        assert result.exit_code == 0, result.output
+        named[flag] = result.output
+        header, _events = _lines(next((tmp_path / flag).glob("*.jsonl")))
+        assert header["meta"].get("keep", "absent") == ([] if flag == "--no-hold" else "absent")
+    discards = {flag: int(re.search(r"(\d+) discard", out).group(1)) for flag, out in named.items()}  # type: ignore[union-attr]
+    assert discards["--no-hold"] > discards["--hold"], named
 
 
 def test_simulate_says_when_a_card_tried_out_was_never_played(tmp_path: Path) -> None:

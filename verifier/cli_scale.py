@@ -25,6 +25,10 @@ def simulate(
     cards: Annotated[Path | None, typer.Option(
         "--cards", metavar="FILE",
         help="Build the decks from this card database (TOML or JSON Lines) instead of the game's shipped one.")] = None,
+    hold: Annotated[bool, typer.Option(
+        "--hold/--no-hold",
+        help="Put a --prefer card away only when nothing else but passing is left (default); with --no-hold, every move "
+             "naming it is favoured, putting it away too.")] = True,
 ) -> None:
     """Play random legal games through the spec's legal moves, with random legal decks, as replay files.
 
@@ -36,7 +40,8 @@ def simulate(
     With --prefer, each player's deck is drawn (by the game's own deck builder, so within
     the construction rules) until it holds every card named, or else the most of them; a
     card no deck holds is an error (exit 2). Such a card is put away (discarded, energized...)
-    only when nothing else but passing is left. The cards are recorded in each header's meta,
+    only when nothing else but passing is left; with --no-hold, every move naming it is favoured,
+    discarding or energizing it too (to try out what a card does as it is discarded). The cards are recorded in each header's meta,
     and how many moves named each card, of which kinds, in how many games, is printed.
     With --cards, the headers name the file by its path from the output folder; cards whose
     text the spec does not read, or with an ability it gives no meaning to, are left out of
@@ -55,7 +60,8 @@ def simulate(
         typer.echo("arbiter: --passes is explicit or implicit", err=True)
         raise typer.Exit(2)
     try:
-        written = write_games(game, games, seed, out, passes=passes, claims=claims, prefer=tuple(prefer or ()), card_file=cards)
+        written = write_games(game, games, seed, out, passes=passes, claims=claims, prefer=tuple(prefer or ()), card_file=cards,
+                              keep=hold)
     except (SimulationError, CardFileError) as error:
         typer.echo(f"arbiter: {error}", err=True)
         raise typer.Exit(2) from None

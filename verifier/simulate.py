@@ -72,13 +72,14 @@ class SimulationFault(RuntimeError):
 def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "explicit",
              players: tuple[str, str] = ("alice", "bob"), pass_weight: float = 0.35, claims: bool = False,
              prefer: tuple[str, ...] = (), ending_weight: float = 0.001, hold: tuple[str, ...] = (),
-             card_file: Path | None = None, card_ref: str | None = None) -> list[bytes]:
+             card_file: Path | None = None, card_ref: str | None = None, keep: tuple[str, ...] | None = None) -> list[bytes]:
     """One random legal game as replay lines (header first).
 
     ``claims`` adds the derived facts (damage dealt, knock-outs, round and game winners)
     as claim events; ``prefer`` names cards the simulator plays whenever it may;
     ``hold`` names cards the decks are drawn to hold (:func:`deck_holding`; raises
-    :class:`SimulationError` when no deck can); ``card_file`` is a card database to build the
+    :class:`SimulationError` when no deck can) and puts away only when nothing else but passing
+    is left, unless ``keep`` names other cards for that (``()``: none); ``card_file`` is a card database to build the
     decks from instead of the game's shipped one, named in the header as ``card_ref`` (by
     default its absolute path); ``ending_weight`` is the chance, at each move, that the moves ending the game by the
     players' choice (``Game.ending_moves``) are among those drawn from.
@@ -122,12 +123,14 @@ def simulate(game_id: str, seed: int, max_events: int = 3000, passes: str = "exp
     meta: dict[str, Any] = {"generator": "arbiter simulate", "seed": seed}
     if prefer:
         meta["prefer"] = list(prefer)
+    if keep is not None:
+        meta["keep"] = list(keep)
     header = {"replay": 1, "game": game_id, "ruleset": game.rulesets[-1], "players": list(players), "decks": decks,
               "cards": game.default_cards if card_file is None else card_ref or str(card_file.resolve()),
               "options": {"passes": passes}, "meta": meta}
     events: list[dict[str, Any]] = []
     memo: dict[str, Any] = {}  # what conflicts_met has reported, as the verifier keeps it
-    chooser = _Chooser(game, rng, seed, prefer, pass_weight, ending_weight, keep=hold)
+    chooser = _Chooser(game, rng, seed, prefer, pass_weight, ending_weight, keep=hold if keep is None else keep)
     stamp_seen: Any = None  # and it is asked, as the verifier asks it, once the stamp moved
     history: list[_Decision] = []  # the last decisions taken, to go back to from a dead end
     backtracks = 0
@@ -447,9 +450,10 @@ def _memo_copy(memo: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_games(game_id: str, count: int, seed: int, out: Path, passes: str = "explicit", claims: bool = False,
-                prefer: tuple[str, ...] = (), card_file: Path | None = None) -> list[Path]:
+                prefer: tuple[str, ...] = (), card_file: Path | None = None, keep: bool = True) -> list[Path]:
     """Simulate ``count`` games from ``seed`` and write them to ``out``; the cards of
-    ``prefer`` are held in the decks and played whenever they may be. A ``card_file`` is
+    ``prefer`` are held in the decks and played whenever they may be, and (``keep``) put away
+    only when nothing else but passing is left. A ``card_file`` is
     named in the headers by its path from ``out``, so that the folder and the file can be
     moved together.
 
@@ -464,7 +468,7 @@ def write_games(game_id: str, count: int, seed: int, out: Path, passes: str = "e
     for i in range(count):
         path = out / f"{game_id}-{seed + i:06d}.jsonl"
         try:
-            lines = simulate(game_id, seed + i, passes=passes, claims=claims, prefer=prefer, hold=prefer,
+            lines = simulate(game_id, seed + i, passes=passes, claims=claims, prefer=prefer, hold=prefer, keep=None if keep else (),
                              card_file=card_file, card_ref=card_ref)
         except (SimulationError, CardFileError):  # the games cannot be played as asked: the same for every seed
             raise
