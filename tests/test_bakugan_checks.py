@@ -246,6 +246,33 @@ def test_d3_an_evo_needs_the_name_not_the_faction() -> None:
     assert not GAME.apply(state, E.Play(0, player, evo.name, on=character))
 
 
+def test_d4_an_evo_id_with_a_faction_names_a_character_of_that_faction() -> None:
+    """Decision 4, 3.3.1, 2.16.2.p2: an Evo ID "Aquos Coil" names a Coil whose printed icons
+    include Aquos, any printing of it, and no Coil of another Faction; a play on one is legal,
+    on the other refused citing 3.3.1.1. Before, "Aquos Coil" was read as a name no Character
+    has, so such an Evo could never be played."""
+    cards = CardDatabase("pool", "bakugan", 1, [CardDef("Coil (Aquos, BB)", "Character", "", traits=["Aquos"]),
+                                                CardDef("Coil (Haos, BB)", "Character", "", traits=["Haos"]),
+                                                CardDef("Aquos", "Character", "", traits=["Aquos"])])
+    evo = CardDef("Hyper Coil", "Evo", "", traits=["Aquos"], stats={"bpower": 900, "damage": 5, "evolves_from": "Aquos Coil"})
+    assert B.evolves(evo, "Coil (Aquos, BB)", cards) and not B.evolves(evo, "Coil (Haos, BB)", cards)
+    assert not B.evolves(evo, "Coil (Aquos, BB)") and not B.evolves(evo, "Aquos", cards)
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
+    player = holder(state)
+    character = next(iter(state.sides[player].team))
+    faction = min(state.cards[character].traits)
+    evo = CardDef("Hyper Trial", "Evo", "", traits=[faction], cost=0,
+                  stats={"bpower": 100, "damage": 1, "evolves_from": f"{faction} {B.plain_name(character)}"})
+    state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, evo])
+    state.sides[player].hand.add(state.new_card(evo.name, player, evo))
+    elsewhere = state.copy()
+    shifted = msgspec.structs.replace(state.cards[character], traits=[f for f in B.FACTIONS if f != faction][:1])
+    elsewhere.cards = CardDatabase("test", "bakugan", 1, [shifted if c.name == character else c for c in state.cards])
+    refused = GAME.apply(elsewhere, E.Play(0, player, evo.name, on=character))
+    assert [r.rule for r in refused] == ["bakugan:3.3.1.1"] and f"evolves {faction} " in refused[0].violation.message
+    assert not GAME.apply(state, E.Play(0, player, evo.name, on=character))
+
+
 def test_an_evo_id_names_every_printing_of_its_character() -> None:
     """3.3.1.1: the Evo ID is the Character's printed name, so it names each printing of that
     name in a pool ("Serpenteze (Darkus, BB)"), but no other name with a note."""

@@ -559,7 +559,7 @@ def evo_matches_character(state: BakuganState, ev: E.Play) -> Check:
     defn = state.cards.get(ev.card)
     if defn is None or defn.type != "Evo":
         return None
-    if ev.on is None or not B.evolves(defn, ev.on):
+    if ev.on is None or not B.evolves(defn, ev.on, state.cards):
         wanted = defn.stats.get("evolves_from")
         return Violation(f"{ev.card} evolves {wanted}, not {ev.on}", expected=str(wanted), actual=str(ev.on))
     return None

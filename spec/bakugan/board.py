@@ -49,14 +49,25 @@ def plain_name(name: str) -> str:
     return found.group(1) if found else name
 
 
-def evolves(evo: CardDef, character: str) -> bool:
-    """Whether an Evo's Evo ID names the Character ``character`` (3.3.1.1).
+def evolves(evo: CardDef, character: str, cards: Any = None) -> bool:
+    """Whether an Evo's Evo ID names the Character ``character`` (2.16.2.p2, decision 4).
 
     The Evo ID is a Character's name as printed, so it names every printing of that name:
-    ``"Serpenteze"`` names ``"Serpenteze (Darkus, BB)"`` as well.
+    ``"Serpenteze"`` names ``"Serpenteze (Darkus, BB)"`` as well. An Evo ID that puts a
+    Faction before the name (``"Aquos Gorthion"``) names only a Character of that Faction
+    (3.3.1), as its printed icons in ``cards`` show; without them it names none.
     """
     wanted = evo.stats.get("evolves_from")
-    return isinstance(wanted, str) and wanted in (character, plain_name(character))
+    if not isinstance(wanted, str):
+        return False
+    names = (character, plain_name(character))
+    if wanted in names:
+        return True
+    faction, _, name = wanted.partition(" ")
+    if faction not in FACTIONS or name not in names:
+        return False
+    defn = cards.get(character) if cards is not None else None
+    return defn is not None and faction in defn.traits
 
 
 def not_held(cards: Any, name: str) -> str:

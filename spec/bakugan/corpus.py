@@ -196,7 +196,7 @@ BREACHES: list[Breach] = [
            lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Evo") or "", on=None)),
     Breach("bakugan:3.3.1.1", lambda s: _window(s, "power") and s.priority.holder == s.starting and _hand_card(s, _p(s), "Evo") is not None,
            lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Evo") or "",
-                            on=next(n for n in s.sides[_p(s)].team if not B.evolves(s.cards[_hand_card(s, _p(s), "Evo") or ""], n)))),
+                            on=next(n for n in s.sides[_p(s)].team if not B.evolves(s.cards[_hand_card(s, _p(s), "Evo") or ""], n, s.cards)))),
     Breach("bakugan:1.8.1.2.2", lambda s: _window(s, "power") and s.priority.holder == s.starting and _hand_card(s, _p(s), "Hero") is not None,
            lambda s: E.Play(0, _p(s), _hand_card(s, _p(s), "Hero") or "", x=2)),
     Breach("bakugan:1.7.1.1.1", lambda s: _window(s, "power") and s.priority.holder == s.starting and _cheap(s, _p(s)) is not None,

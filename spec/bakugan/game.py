@@ -1561,7 +1561,7 @@ class Bakugan(Game[BakuganState, Event]):
             for name in team:
                 team_factions |= B.card_factions(reader, cards[name])
             pool = sorted(c.name for c in cards if c.type in DECK_TYPES and B.card_factions(reader, c) & team_factions
-                          and self.supported(cards, c.name) and (c.type != "Evo" or any(B.evolves(c, t) for t in team)))
+                          and self.supported(cards, c.name) and (c.type != "Evo" or any(B.evolves(c, t, cards) for t in team)))
             rng.shuffle(pool)
             deck: dict[str, int] = {}
             seen: set[tuple[str, str | None]] = set()
@@ -1745,7 +1745,7 @@ class Bakugan(Game[BakuganState, Event]):
         if defn is None or supported_only and not self.supported(state.cards, name):
             return []
         if defn.type == "Evo":
-            return [E.Play(0, player, name, on=on) for on in state.sides[player].team if B.evolves(defn, on)]
+            return [E.Play(0, player, name, on=on) for on in state.sides[player].team if B.evolves(defn, on, state.cards)]
         if defn.type == "Hero":
             return [E.Play(0, player, name)]
         out: list[Event] = []
