@@ -1071,16 +1071,17 @@ def test_d33_an_action_tests_its_condition_as_it_completes() -> None:
 
 
 def test_d33_lint_names_the_conditions_the_spec_cannot_test() -> None:
-    """Decision 33: a condition the spec does not read (damage dealt in an attack, a card
-    chosen by when it was played) is named by ``unsupported``, so lint notes the card and
-    the simulator leaves it out, before any replay reaches it; a condition it reads is not."""
+    """Decision 33: a condition the spec does not read (a BakuCore held by any one of the
+    player's Bakugan, a card chosen by when it was played) is named by ``unsupported``, so
+    lint notes the card and the simulator leaves it out, before any replay reaches it; a
+    condition it reads is not."""
     traits = ["Aquos"]
     cards = CardDatabase("test", "bakugan", 1, [
-        CardDef("Rising Tide", "Hero", "If you deal 8 or more damage in an attack, you may draw a card.", traits=traits, cost=0),
+        CardDef("Rising Tide", "Hero", "If one of your Bakugan are holding [FT], discard a card.", traits=traits, cost=0),
         CardDef("Late Bloom", "Action", "Destroy a Hero that was not played this turn.", traits=traits, cost=0),
         CardDef("Full House", "Action", "If you have two or more Heroes in play, draw a card.", traits=traits, cost=0),
     ])
-    assert "the condition damage >= 8 is not modelled" == GAME.unsupported(cards, "Rising Tide")
+    assert "the condition holding has FT is not modelled" == GAME.unsupported(cards, "Rising Tide")  # of any one of them
     assert "the selection condition played not this turn is not modelled" == GAME.unsupported(cards, "Late Bloom")
     assert GAME.unsupported(cards, "Full House") is None
 
@@ -1954,3 +1955,39 @@ def test_d44_a_hero_is_not_named_by_a_charge() -> None:
     assert _rules(found) == [("bakugan:6.2.1.2", "illegal")] and ", charged" in found[0].violation.message
     kept = _destroying("Destroy a Hero.", lambda p, o: [E.TargetRef(name, o)], lambda s, p, o: hero(s, o, name))
     assert not kept[3] and kept[0].sides[kept[2]].heroes == []
+
+
+# ------------------------------------------------------------------ dealing damage (decision 45)
+
+def test_d45_dealing_enough_damage_in_an_attack_sets_off_what_watches_it() -> None:
+    """Decision 45, 6.3.2.p1: the real Hero CEE's "if you deal N or more damage in an attack"
+    (its text read from ../shared, never copied here) triggers when an attack of its player
+    deals at least that much, with the damage dealt, and not at all for less, nor for the
+    other player's attack. Completing, it offers its draw. Before, lint named the card and a
+    replay with it was unverifiable."""
+    pool = CardDatabase.cached(_REAL_POOL, "bakugan")
+    assert GAME.unsupported(pool, "CEE") is None
+    keeper = msgspec.structs.replace(pool["CEE"], name="Tally Keeper")
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
+    player = holder(state)
+    other = state.other(player)
+    state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, keeper])
+    hero(state, player, keeper.name)
+    state.watching = None
+
+    def fired(dealt_to: str, amount: int) -> tuple[BakuganState, list[Any]]:
+        trial = state.copy()
+        GAME.record_damage(trial, dealt_to, amount)
+        return trial, [i for i in trial.waiting if i.source.name == keeper.name]
+
+    assert fired(other, 9)[1] == [] and fired(player, 15)[1] == []
+    for amount in (10, 12):
+        trial, items = fired(other, amount)
+        assert [(i.controller, i.context.get("damage")) for i in items] == [(player, amount)]
+    trial, _items = fired(other, 10)
+    GAME._flush(trial)
+    assert [i.kind for i in trial.batch.items][-1:] == ["triggered"]
+    first = trial.priority.holder
+    assert not GAME.apply(trial, E.Pass(0, first)) and not GAME.apply(trial, E.Pass(0, trial.other(first)))
+    need = trial.resolution.need if trial.resolution else None
+    assert need is not None and need.kind == "may" and need.player == player

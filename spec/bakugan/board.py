@@ -495,6 +495,15 @@ def _coin(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str
     return bool(_outcome(ctx, "coin") == cond.value)
 
 
+def _damage_dealt(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
+    """"If you deal N or more damage in an attack": the damage the attack that set the ability
+    off dealt (decision 45); anywhere else there is no such attack to read."""
+    dealt = ctx.get("damage")
+    if not isinstance(dealt, int):
+        raise Unmodelled("the condition on the damage dealt is read only in an ability an attack's damage sets off")
+    return dealt >= cast(int, cond.value)
+
+
 def _done(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
     """"If you do": the effect's own Retract before it closed a Bakugan (decision 33)."""
     return bool(_outcome(ctx, "done"))
@@ -600,6 +609,7 @@ CONDITIONS: Final[tuple[tuple[Callable[[A.Condition], bool], ConditionReader], .
     (lambda c: c.subject == "holding" and c.op == "has" and c.of is not None and c.of.quantifier in ("that", "the", "it"),
      _holding_core),
     (lambda c: c.subject == "done" and c.op == "is" and c.value == "yes", _done),
+    (lambda c: c.subject == "damage" and c.op == ">=" and isinstance(c.value, int) and c.of is None, _damage_dealt),
 )
 """The shapes of condition the spec reads (a test of the shape, its reader): one list for
 :func:`condition_holds` and for :func:`condition_gap`, so that lint knows before any replay

@@ -479,7 +479,7 @@ def _context(res: Resolution) -> dict[str, Any]:
     """What a condition or a count of the effect may read (``board.ConditionReader``)."""
     return {"implied": res.vars.get("targets", {}).get("implied") or res.vars.get("self"), "self": res.vars.get("self"),
             "coin": res.vars.get("coin"), "played_self": res.vars.get("played_self"), "rerolled": res.vars.get("rerolled"),
-            "done": res.vars.get("done")}
+            "done": res.vars.get("done"), "damage": res.vars.get("damage")}
 
 
 def _stat_counted(state: BakuganState, res: Resolution, count: A.Var) -> int:

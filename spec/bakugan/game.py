@@ -98,6 +98,7 @@ TRIGGERS: Final[tuple[Callable[[A.Trigger], bool], ...]] = (
     lambda t: t.event == "played" and t.who is not None and _plain(t.subject),
     lambda t: t.event == "played_on" and t.who is not None and _plain(t.subject),
     lambda t: t.event == "dealt_damage" and t.who is not None and t.subject is None,
+    lambda t: t.event == "deals_damage" and t.who is not None and t.subject is None,
     lambda t: t.event == "turn_ends" and t.who is None and t.subject is None,
     lambda t: t.event == "attacks" and t.who is None and t.subject is not None and (t.subject.quantifier == "this" or (
         t.subject.quantifier == "a" and t.subject.type == "Bakugan" and _plain(msgspec.structs.replace(t.subject, owner=None)))),
@@ -115,6 +116,16 @@ def trigger_gap(trig: A.Trigger) -> str | None:
         return None
     said = ", ".join(([f"by {trig.who}"] if trig.who else []) + ([trig.subject.describe()] if trig.subject else []))
     return f"the trigger {trig.event!r}{f' ({said})' if said else ''} is not modelled"
+
+
+def _damage_enough(state: BakuganState, controller: str, effect: tuple[A.Step, ...], context: dict[str, Any]) -> bool:
+    """Whether an ability an attack's damage sets off meets the condition on that damage its
+    effect opens with ("If you deal N or more damage in an attack, ..."): a condition of the
+    trigger, so the ability triggers only when it holds (6.3.2.p1, decision 45)."""
+    head = effect[0] if effect else None
+    if isinstance(head, A.If) and head.condition.subject == "damage":
+        return B.condition_holds(state, controller, head.condition, context)
+    return True
 
 
 def _own_discard(trig: A.Trigger) -> bool:
@@ -776,11 +787,15 @@ class Bakugan(Game[BakuganState, Event]):
         self.record_damage(state, attack.to, attack.dealt)
         self._open_window(state)
 
+    @BOOK.encodes("1.16.2", "6.3.2.p1",
+                  what="an attack that dealt damage sets off what watches its player taking damage, and what watches the "
+                       "other player dealing damage in an attack, each with the damage dealt (decision 45)")
     def record_damage(self, state: BakuganState, player: str, amount: int) -> None:
         """An attack ended having dealt ``amount`` damage to ``player``."""
         state.damage_log.append((player, amount))
         if amount > 0:
-            self._fire(state, "dealt_damage", player)
+            self._fire(state, "dealt_damage", player, damage=amount)
+            self._fire(state, "deals_damage", state.other(player), damage=amount)
 
     @BOOK.encodes("5.13.1", "5.13.2", "5.13.3", "5.12.3", "7.2.6.1", "7.2.5.1",
                   what="retracting: the loser's brawler closes, a team attack closes the Victor's team; the Victor otherwise stays open")
@@ -1304,7 +1319,7 @@ class Bakugan(Game[BakuganState, Event]):
         self._flush(state)
 
     def _fire(self, state: BakuganState, event: str, actor: str, bak_ref: tuple[str, str] | None = None,
-              card: CardObj | None = None) -> None:
+              card: CardObj | None = None, damage: int | None = None) -> None:
         watchers: Iterable[tuple[str, CardObj, Toy | None, tuple[A.Triggered, ...]]] | None = _watchers(state, event)
         if watchers is None:  # a text that does not read: source by source, as far as it goes
             watchers = ((c, s, b, B.triggers(state, s.name, event)) for c, s, b in B.working_sources(state))
@@ -1334,8 +1349,12 @@ class Bakugan(Game[BakuganState, Event]):
                         continue
                     if trig.subject is not None and card is not None and card.defn is not None and trig.subject.type not in ("card", card.defn.type):
                         continue
-                elif event == "dealt_damage" and trig.who is not None and actor not in B.owner_of(state, controller, trig.who):
-                    continue
+                elif event in ("dealt_damage", "deals_damage"):
+                    if trig.who is not None and actor not in B.owner_of(state, controller, trig.who):
+                        continue
+                    context["damage"] = damage  # "if you deal 10 or more damage" reads it (decision 45)
+                    if not _damage_enough(state, controller, ability.effect, context):
+                        continue  # 6.3.2.p1: its condition is not met, so it does not trigger
                 elif event == "attacks":  # the Brawl's attack, by the Victor's Bakugan (decision 43)
                     if trig.subject is not None and trig.subject.quantifier == "this":
                         if not own:
