@@ -664,7 +664,7 @@ def targets_violation(state: BakuganState, player: str, steps: tuple[A.Step, ...
                       objects: list[Any] | None = None, slots: list[T.Slot] | None = None) -> tuple[str, Violation] | None:
     """(rule, finding) when the selections do not fit the card (1.13.1.p2, 1.13.1.p1, 1.13.1.2, 6.2.1.2).
 
-    ``objects``, if given, receives what each selection means (:func:`~spec.bakugan.targets.resolve`), slot by slot.
+    ``objects``, if given, receives what each selection means (:func:`~spec.bakugan.targets.pick`), slot by slot.
     ``slots``, if given, are the selections to make instead of all those of ``steps`` (a triggered ability's, decision 40).
     """
     if slots is None:

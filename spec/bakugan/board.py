@@ -658,10 +658,18 @@ def hero_in_play(state: BakuganState, player: str, name: str) -> CardObj | None:
     return None
 
 
+def reads_every(sel: A.Selector) -> bool:
+    """Whether :func:`in_play_of` finds every card in play ``sel`` describes: Heroes, Evos, or
+    Energy cards of no Faction named (face down, 3.7.3: no Factions to tell)."""
+    return sel.type in ("Hero", "Evo") or sel.type == "Energy" and sel.team is None
+
+
 def in_play_of(state: BakuganState, controller: str, sel: A.Selector, source: Any = None) -> list[CardObj]:
     """Every card in play a selector of all cards describes ("all enemy Heroes", "all other
     Evos"): the players' Heroes, Evos (each of a Bakugan's, 3.3.2) or Energy cards, of the
-    Factions it names, other than ``source`` when it says "other"."""
+    Factions it names, other than ``source`` when it says "other" (:func:`reads_every`)."""
+    if not reads_every(sel):
+        raise Unmodelled(f"every {sel.describe()} in play is not modelled")
     out: list[CardObj] = []
     for player in owner_of(state, controller, sel.owner):
         side = state.sides[player]
@@ -669,10 +677,8 @@ def in_play_of(state: BakuganState, controller: str, sel: A.Selector, source: An
             pool = list(side.heroes)
         elif sel.type == "Evo":
             pool = [evo for bak in side.team.values() for evo in bak.evos]
-        elif sel.type == "Energy" and sel.team is None:  # face down (3.7.3): no Factions to tell
-            pool = [energy.card for energy in side.energy]
         else:
-            raise Unmodelled(f"every {sel.describe()} in play is not modelled")
+            pool = [energy.card for energy in side.energy]
         for card in pool:
             if sel.other and card is source:
                 continue

@@ -565,7 +565,7 @@ def step_gap(step: Any, earlier: tuple[type, ...] = ()) -> str | None:
         return T.energy_gap(step.what)
     elif isinstance(step, K.Destroy) and step.what.quantifier not in ("a", "this", "all", "each"):
         return f"destroying {step.what.describe()} is not modelled"
-    elif isinstance(step, K.Destroy) and step.what.quantifier in ("all", "each") and not _destroys_all(step.what):
+    elif isinstance(step, K.Destroy) and step.what.quantifier in ("all", "each") and not B.reads_every(step.what):
         return f"destroying every {step.what.describe()} in play is not modelled"
     elif isinstance(step, K.Destroy) and not isinstance(step.what.count, int):
         return f"destroying {step.what.describe()}, a number the text does not fix, is not modelled"
@@ -578,11 +578,6 @@ def step_gap(step: Any, earlier: tuple[type, ...] = ()) -> str | None:
     elif isinstance(step, K.ForEach) and not any(shape(step.count) for shape, _reader in FOR_EACH):
         return f"counting {step.count.name!r}{f' of {step.count.of.describe()}' if step.count.of else ''} is not modelled"
     return None
-
-
-def _destroys_all(what: A.Selector) -> bool:
-    """Whether :func:`~spec.bakugan.board.in_play_of` reads "destroy all ..." of ``what``."""
-    return what.type in ("Hero", "Evo") or what.type == "Energy" and what.team is None
 
 
 def _said_to(node: Any, relative: str) -> Any:
