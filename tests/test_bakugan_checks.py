@@ -1887,6 +1887,16 @@ def test_d44_two_energy_cards_are_two_different_cards() -> None:
     offered = _destroying(text, lambda p, o: [], lambda s, p, o: _energy_row(s, o, (None, True), (None, False)))[0]
     hand = [m for m in GAME.legal_moves(offered) if isinstance(m, E.Play)]
     assert hand == [] or all(len(m.targets) == 2 for m in hand)
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
+    player, other = holder(state), state.other(state.starting)
+    card = CardDef("Ember Toll", "Action", text, traits=_ALL_FACTIONS, cost=0)
+    state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, card])
+    state.sides[player].energy = []
+    _energy_row(state, other, (None, True), (None, True), (None, False))
+    state.sides[player].hand.add(state.new_card(card.name, player, card))
+    charged, uncharged = E.TargetRef(owner=other, charged=True), E.TargetRef(owner=other, charged=False)
+    offers = [m.targets for m in GAME.legal_moves(state) if isinstance(m, E.Play) and m.card == card.name]
+    assert offers == [[charged, charged], [charged, uncharged], [uncharged, charged]]  # each naming once, the twice-uncharged refused
 
 
 def test_d44_a_destroyed_energy_card_is_known_only_when_its_alike_are_one_card() -> None:
