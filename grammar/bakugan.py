@@ -285,17 +285,15 @@ class Builder(CoreBuilder):
 
     def rider_ability(self, c: list[Any]) -> Ability:
         keyword, body = c
-        when = None
+        trigger = None
         if isinstance(body, _Timed):
-            when, body = body.when, body.effect
+            trigger, body = body.trigger, body.effect
         if len(body) == 1 and isinstance(body[0], If) and not body[0].otherwise:
-            return Rider(keyword, body[0].then, condition=body[0].condition, when=when)
-        return Rider(keyword, body, when=when)
+            return Rider(keyword, body[0].then, condition=body[0].condition, trigger=trigger)
+        return Rider(keyword, body, trigger=trigger)
 
     def timed_rider(self, c: list[Any]) -> _Timed:
-        trigger: Trigger = c[0]
-        when = {"turn_ends": "end_of_turn", "turn_begins": "start_of_turn"}.get(trigger.event)
-        return _Timed(when or trigger.event, c[1])
+        return _Timed(c[0], c[1])
 
     def rider_word(self, c: list[Any]) -> str:
         return str(c[0])
@@ -984,7 +982,7 @@ class _Otherwise:
 class _Timed:
     """A rider body that waits for a moment: ``At the end of the turn, ...``."""
 
-    when: str
+    trigger: Trigger
     effect: tuple[Step, ...]
 
 
@@ -1896,7 +1894,6 @@ def _effect(steps: tuple[Step, ...], *, first_small: bool = False) -> str:
 
 _RIDER_WORD = re.compile(r"[A-Z][a-z]+")
 _NAME = re.compile(r"[A-Z][A-Za-z'.-]*(?: [A-Z][A-Za-z'.-]*)+")
-_WHEN_WORDS = {"end_of_turn": "At the end of the turn", "start_of_turn": "At the start of the turn"}
 
 
 def _ability(ability: Ability) -> str:
@@ -1942,11 +1939,7 @@ def _ability(ability: Ability) -> str:
 
 
 def _rider_body(rider: Rider) -> str:
-    head = ""
-    if rider.when is not None:
-        if rider.when not in _WHEN_WORDS:
-            raise _fail("the rider", rider)
-        head = _WHEN_WORDS[rider.when] + ", "
+    head = "" if rider.trigger is None else _trigger(rider.trigger) + ", "
     if rider.condition is not None:
         cond = f"if {_condition(rider.condition)}, {_body(rider.effect)}."
         return head + (cond if head else _cap(cond))

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from grammar.ast import Amount, Condition, Node, Selector, Var, Who
 
 if TYPE_CHECKING:  # filled in by grammar.ast once the union exists
-    from grammar.ast import Step
+    from grammar.ast import Step, Trigger
 
 REPEAT = "use this any number of times"
 """The ``action`` of the :class:`~grammar.ast.Permit` that lets a rider's optional part be used
@@ -259,8 +259,8 @@ class Rider(Node, tag="bakugan_rider", frozen=True):
 
     ``keyword`` is the printed word (``Victor``, ``Fury``, ``Turbo``, ``Domination``,
     ``Flow``, ``Sacrifice``...). ``condition`` is the test the rider spells out after
-    ``If``; ``when`` the moment it waits for, if it names one (``end_of_turn``, as the
-    ``when`` of a :class:`~grammar.ast.Delay`). ``Victor`` riders happen
+    ``If``; ``trigger`` the moment it waits for, if it names one (``Fury - At the end of
+    the turn, ...``: a :class:`~grammar.ast.Trigger`, as a triggered ability's). ``Victor`` riders happen
     when the card's Bakugan is declared the Victor (rule 5.10.2). An :class:`Instead`
     in ``effect`` replaces the effect of the ability before the rider.
     """
@@ -268,7 +268,7 @@ class Rider(Node, tag="bakugan_rider", frozen=True):
     keyword: str
     effect: tuple[Step, ...]
     condition: Condition | None = None
-    when: str | None = None
+    trigger: Trigger | None = None
 
 
 STEPS: tuple[type[Any], ...] = (

@@ -2001,3 +2001,91 @@ def test_d45_dealing_enough_damage_in_an_attack_sets_off_what_watches_it() -> No
     assert not GAME.apply(trial, E.Pass(0, first)) and not GAME.apply(trial, E.Pass(0, trial.other(first)))
     need = trial.resolution.need if trial.resolution else None
     assert need is not None and need.kind == "may" and need.player == player
+
+
+# ------------------------------------------------------------------ a rider that waits for a moment (decision 46)
+
+_FURY_DRAW = "Fury - At the end of each turn, if you have 0 cards in hand, draw a card."
+
+
+def test_d46_a_hero_rider_that_waits_for_the_end_of_the_turn_triggers_then() -> None:
+    """Decision 46: a Hero's "Fury - At the end of the turn, if ..., ..." is a triggered ability
+    of the turn's end whose effect opens with the rider's test, as the same line without the
+    keyword would be. Before, such a rider was neither a static nor a trigger: it never happened,
+    and lint passed its card (the real Barbara Kouzo and Jenkins)."""
+    pool = CardDatabase.cached(_REAL_POOL, "bakugan")
+    for name in ("Barbara Kouzo", "Jenkins"):
+        assert GAME.unsupported(pool, name) is None
+        read = B.as_read(cast(A.CardText, pool.tree(name)), "Hero")
+        assert [(type(a).__name__, a.trigger.event) for a in read.abilities] == [("Triggered", "turn_ends")]
+    fury = CardDef("Lantern Keeper", "Hero", _FURY_DRAW, traits=_ALL_FACTIONS, cost=0)
+    plain = CardDef("Lamp Keeper", "Hero", _FURY_DRAW.removeprefix("Fury - "), traits=_ALL_FACTIONS, cost=0)
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
+    player = state.starting
+    state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, fury, plain])
+
+    def hand_after_the_end(name: str, empty: bool) -> int:
+        trial = state.copy()
+        hero(trial, player, name)
+        trial.watching = None
+        if empty:
+            for card in list(trial.sides[player].hand):
+                trial.sides[player].hand.remove(card)
+        GAME._fire(trial, "turn_ends", trial.starting)
+        assert [i.source.name for i in trial.waiting] == [name]
+        GAME._flush(trial)
+        for _ in range(2):
+            assert not GAME.apply(trial, E.Pass(0, trial.priority.holder))
+        need = trial.resolution.need if trial.resolution else None
+        if need is not None:  # the draw it owes is shown by the log's next event (1.17.1.p2)
+            assert (need.kind, need.player) == ("draw", player)
+            assert not GAME.apply(trial, E.Draw(0, player, None))
+        return len(trial.sides[player].hand)
+
+    kept = len(state.sides[player].hand)
+    assert kept > 0
+    for name in (fury.name, plain.name):
+        assert hand_after_the_end(name, empty=True) == 1
+        assert hand_after_the_end(name, empty=False) == kept
+
+
+def test_d46_a_rider_that_waits_on_an_action_card_or_a_victor_rider_is_named_not_skipped() -> None:
+    """Decision 46: a rider of an Action or Flip card that waits for a moment would be a delayed
+    effect, and a Victor rider that waits would wait after its Bakugan is declared the Victor;
+    neither is modelled. Lint names the card, and playing the Action is unverifiable rather than
+    carrying out the rider at once."""
+    action = CardDef("Slow Fuse", "Action", "Destroy an enemy Hero. " + _FURY_DRAW, traits=["Pyrus"], cost=0)
+    victor = CardDef("Late Victor", "Character", "Victor: At the end of the turn, draw a card.", traits=["Pyrus"],
+                     stats={"bpower": 100, "damage": 1, "cores": []})
+    cards = CardDatabase("test", "bakugan", 1, [action, victor])
+    assert GAME.unsupported(cards, action.name) == "a Fury rider that waits for a moment (turn_ends) is not modelled on Action cards"
+    assert GAME.unsupported(cards, victor.name) == "a Victor rider that waits for a moment is not modelled"
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
+    state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, action])
+    with pytest.raises(B.Unmodelled, match="waits for a moment"):
+        GAME._compose(state, action.name)
+
+
+def test_d46_a_hero_rider_waiting_for_a_trigger_the_spec_never_fires_is_unverifiable_when_played() -> None:
+    """Read as a triggered ability, a Hero's waiting rider is held to what the spec fires: one
+    waiting for a moment it never fires is named by lint, and playing the Hero says so."""
+    text = "Fury - When you draw a card, your opponent discards a card."
+    watcher = CardDef("Tally Page", "Hero", text, traits=_ALL_FACTIONS, cost=0)
+    assert GAME.unsupported(CardDatabase("test", "bakugan", 1, [watcher]), watcher.name) == \
+        "the trigger 'drawn' (by you, a card) is not modelled"
+    _state, _player, _other, found = _hero_played(text)
+    assert [(r.rule, r.violation.severity) for r in found] == [(None, "unverifiable")]
+    assert "Warden of Oaths: the trigger 'drawn'" in found[0].violation.message
+
+
+def test_d46_a_waiting_rider_listens_for_its_trigger_event_as_a_triggered_ability_does() -> None:
+    """The conflict checks see a waiting rider and the same line without its keyword wait for
+    one event (before, the rider's moment was a word of its own, "end_of_turn", which no
+    triggered ability shares)."""
+    from spec.bakugan.conflicts import POLICY
+
+    fury = CardDef("Lantern Keeper", "Hero", _FURY_DRAW, traits=_ALL_FACTIONS, cost=0)
+    plain = CardDef("Lamp Keeper", "Hero", _FURY_DRAW.removeprefix("Fury - "), traits=_ALL_FACTIONS, cost=0)
+    cards = CardDatabase("test", "bakugan", 1, [fury, plain])
+    heard = [POLICY.listens(cast(A.CardText, cards.tree(c.name)).abilities[0]) for c in (fury, plain)]
+    assert heard == [{"turn_ends"}, {"turn_ends"}]

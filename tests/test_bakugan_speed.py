@@ -256,7 +256,7 @@ def _plain_statics(state: BakuganState) -> list[Any]:
             if isinstance(ability, K.CoreStatic):
                 if held & set(ability.cores):
                     out.append((player, top.name, key, index, ability, own, ability.effect, None))
-            elif isinstance(ability, A.Passive) or isinstance(ability, K.Rider) and ability.keyword != "Victor" and ability.when is None:
+            elif isinstance(ability, A.Passive) or isinstance(ability, K.Rider) and ability.keyword != "Victor" and ability.trigger is None:
                 out.append((player, top.name, key, index, ability, own, ability.effect, ability.condition))
             elif isinstance(ability, A.Keyword) and ability.name == BC.REROLL_KEYWORD:
                 out.append((player, top.name, key, index, ability, own, (), None))
@@ -359,7 +359,7 @@ def _plain_raw_stat(state: BakuganState, player: str, bak: Any, stat: str) -> in
         if isinstance(ability, K.CoreStatic):
             if held & set(ability.cores):
                 statics += [(step, None, player, True) for step in ability.effect]
-        elif isinstance(ability, A.Passive) or ability.keyword != "Victor" and ability.when is None:
+        elif isinstance(ability, A.Passive) or ability.keyword != "Victor" and ability.trigger is None:
             statics += [(step, ability.condition, player, True) for step in ability.effect]
     for controller in state.players:
         for hero in state.sides[controller].heroes:

@@ -326,7 +326,7 @@ TEMPLATES: list[tuple[str, str | None, Ability]] = [
      Rider("Flow", (Retract(THAT),), condition=Condition(
          "played", ">=", 1, of=Selector("all", "card", owner="you", other=True)))),
     ("Fury: At the end of the turn, if you control the most Energy cards, +1 [Energy].",
-     "Hero", Rider("Fury", (Modify(YOU, "Energy", 1),), when="end_of_turn",
+     "Hero", Rider("Fury", (Modify(YOU, "Energy", 1),), trigger=Trigger("turn_ends"),
                    condition=Condition("most", "has", "Energy", of=YOU))),
     # negate (6.10), destroy, retract, reroll, energize
     ("Negate a Flip card that costs 2 [Energy] or less.", "Action",
@@ -973,8 +973,8 @@ PLAIN_EFFECTS = EFFECTS.filter(lambda e: not (len(e) == 1 and isinstance(e[0], I
 
 
 def _rider(word: str, effect: tuple[Step, ...], condition: Condition | None,
-           when: str | None) -> Rider:
-    return Rider(word, effect, condition=condition, when=when)
+           trigger: Trigger | None) -> Rider:
+    return Rider(word, effect, condition=condition, trigger=trigger)
 
 
 COMMON_ABILITIES: st.SearchStrategy[Ability] = st.one_of(
@@ -988,9 +988,8 @@ COMMON_ABILITIES: st.SearchStrategy[Ability] = st.one_of(
     st.builds(lambda cores, e: CoreStatic(tuple(cores), e), st.lists(CORE, min_size=1,
                                                                      max_size=2), EFFECTS),
     st.builds(_rider, RIDERS, PLAIN_EFFECTS, st.none(), st.just(None)),
-    st.builds(_rider, RIDERS, BODIES, CONDITIONS, st.sampled_from([None, "end_of_turn",
-                                                                   "start_of_turn"])),
-    st.builds(_rider, RIDERS, PLAIN_EFFECTS, st.none(), st.just("end_of_turn")),
+    st.builds(_rider, RIDERS, BODIES, CONDITIONS, st.one_of(st.none(), TRIGGERS)),
+    st.builds(_rider, RIDERS, PLAIN_EFFECTS, st.none(), TRIGGERS),
     st.sampled_from([Keyword("reroll_on_miss", "once each turn"),
                      Keyword("reroll_on_miss", "any time"), Keyword("all_factions")]),
 )

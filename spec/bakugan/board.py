@@ -102,11 +102,29 @@ def text_of(state: BakuganState, name: str) -> A.CardText:
             elif A.unknown_parts(tree):
                 found = f"the text of {name!r} has parts the grammar does not cover"
             else:
-                found = tree
+                found = as_read(tree, state.cards[name].type)
         cache[name] = found
     if isinstance(found, str):
         raise Unmodelled(found)
     return found
+
+
+def as_read(tree: A.CardText, card_type: str) -> A.CardText:
+    """A card's text as the spec carries it out: on a card that stays in play (a Hero, Character
+    or Evo), a rider that waits for a moment ("Fury - At the end of the turn, if ..., ...") is a
+    triggered ability of that moment whose effect opens with the rider's condition (decision 46).
+    Its keyword only names it: no rule gives the word a meaning of its own. A Victor rider, and
+    any rider of an Action or Flip card, stays as printed."""
+    if card_type in ("Action", "Flip") or not any(timed_rider(a) for a in tree.abilities):
+        return tree
+    read = tuple(A.Triggered(a.trigger, a.effect if a.condition is None else (A.If(a.condition, a.effect),))
+                 if timed_rider(a) else a for a in tree.abilities)
+    return A.CardText(read)
+
+
+def timed_rider(ability: Any) -> bool:
+    """A rider that waits for a moment, but a Victor rider (which happens as its Bakugan is declared the Victor)."""
+    return isinstance(ability, K.Rider) and ability.trigger is not None and ability.keyword != "Victor"
 
 
 def abilities(state: BakuganState, name: str | None, kind: type | tuple[type, ...]) -> tuple[Any, ...]:
@@ -273,7 +291,7 @@ def _statics_of(state: BakuganState, name: str) -> dict[str, _Modifiers]:
         for ability in abilities(state, name, (A.Passive, K.CoreStatic, K.Rider)):
             if isinstance(ability, K.CoreStatic):
                 pile.extend((step, None, frozenset(ability.cores)) for step in ability.effect if isinstance(step, A.Modify))
-            elif isinstance(ability, A.Passive) or ability.keyword != "Victor" and ability.when is None:
+            elif isinstance(ability, A.Passive) or ability.keyword != "Victor" and ability.trigger is None:
                 pile.extend((step, ability.condition, None) for step in ability.effect if isinstance(step, A.Modify))
         hero = [(step, ability.condition) for ability in abilities(state, name, A.Passive) for step in ability.effect
                 if isinstance(step, A.Modify)]

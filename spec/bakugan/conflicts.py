@@ -114,8 +114,8 @@ class BakuganPolicy(Policy):
         return out
 
     def listens(self, ability: Any) -> set[str]:
-        if isinstance(ability, N.Rider) and ability.when:
-            return {ability.when}
+        if isinstance(ability, N.Rider) and ability.trigger is not None:
+            return {ability.trigger.event}
         return super().listens(ability)
 
 
@@ -172,7 +172,7 @@ def _statics(state: BakuganState) -> Iterator[tuple[str, str, str, int, Any, tup
 
 def _always_on_a_pile(ability: Any) -> bool:
     """A static, a rider without a moment (but Victor), or the reroll keyword."""
-    if isinstance(ability, A.Passive) or isinstance(ability, N.Rider) and ability.keyword != "Victor" and ability.when is None:
+    if isinstance(ability, A.Passive) or isinstance(ability, N.Rider) and ability.keyword != "Victor" and ability.trigger is None:
         return True
     return isinstance(ability, A.Keyword) and ability.name == REROLL_KEYWORD
 

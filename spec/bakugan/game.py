@@ -147,6 +147,7 @@ def unfired(cards: CardDatabase, name: str | None) -> str | None:
     tree = cards.tree(name) if name is not None and name in cards.cards else None
     if tree is None or isinstance(tree, Exception):
         return None
+    tree = B.as_read(tree, cards[name].type)  # type: ignore[index]  # name is held
     return next(filter(None, (trigger_gap(a.trigger) for a in tree.abilities if isinstance(a, A.Triggered))), None)
 
 
@@ -724,6 +725,8 @@ class Bakugan(Game[BakuganState, Event]):
         bak = state.sides[victor].team[state.in_brawl[victor]]
         for rider in B.abilities(state, bak.top.name, K.Rider):
             if rider.keyword == "Victor":
+                if rider.trigger is not None:  # it would wait for a later moment after the Victor is declared (decision 46)
+                    raise B.Unmodelled(f"{bak.top.name}: a Victor rider that waits for a moment is not modelled")
                 body = repeated(rider.effect)
                 effect = body if rider.condition is None else (A.If(rider.condition, body),)
                 state.waiting.append(QueueItem("triggered", victor, bak.top, effect, (), {"self": (victor, bak.name)}))
@@ -959,6 +962,8 @@ class Bakugan(Game[BakuganState, Event]):
             if isinstance(ability, A.Spell):
                 steps, last = steps + ability.effect, ability.effect
             elif isinstance(ability, K.Rider):
+                if ability.trigger is not None:  # a rider waiting for a moment would be a delayed effect (decision 46)
+                    raise B.Unmodelled(f"{name}: a rider of an {B.type_of(state, name)} card that waits for a moment is not modelled")
                 if all(isinstance(s, K.CostChange) for s in ability.effect):
                     continue  # a cost rule, read as the card is paid for
                 body = repeated(ability.effect)
@@ -1539,6 +1544,7 @@ class Bakugan(Game[BakuganState, Event]):
             return f"its text does not parse: {tree}"
         if A.unknown_parts(tree):
             return "parts of its text are not covered by the grammar"
+        tree = B.as_read(tree, cards[name].type)
         stack: list[tuple[Any, tuple[type, ...]]] = [(tree, ())]  # (node, the kinds of step before it in its effect)
         own_plays = {id(node) for ability in tree.abilities if isinstance(ability, A.Triggered) and _own_discard(ability.trigger)
                      for node in A.nodes(ability.effect) if isinstance(node, K.Play) and node.what.quantifier == "it"}
@@ -1558,6 +1564,9 @@ class Bakugan(Game[BakuganState, Event]):
             if gap is not None:
                 return gap
         for ability in tree.abilities:  # a step the interpreter has no handler for, but a static's can or can't (the conflicts read it)
+            if isinstance(ability, K.Rider) and ability.trigger is not None:  # one as_read leaves as printed (decision 46)
+                return f"a {ability.keyword} rider that waits for a moment ({ability.trigger.event}) is not modelled on {cards[name].type} cards" \
+                    if ability.keyword != "Victor" else "a Victor rider that waits for a moment is not modelled"
             unfired_trigger = trigger_gap(ability.trigger) if isinstance(ability, A.Triggered) else None
             if unfired_trigger is not None:
                 return unfired_trigger
