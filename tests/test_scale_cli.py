@@ -641,3 +641,71 @@ def test_bench_against_names_the_games_the_spec_failed_on_in_this_tree() -> None
     text = to_text({"reference": "HEAD~1", "pairs": 1, "repeat": 1, "games": [], "corpus_faults": [fault]}).splitlines()
     assert text[-1] == "spec fault (this tree): ttcg seed 7 was left out of the corpus (KeyError: 'hand')"
     assert "spec fault" not in to_text({"reference": "HEAD~1", "pairs": 1, "repeat": 1, "games": [], "corpus_faults": []})
+
+
+_REAL_BAKUGAN = ROOT.parent / "shared" / "cards" / "bakugan.dev.jsonl"
+
+
+def _evos_of_three_characters() -> tuple[Any, list[str]]:
+    """The real Bakugan pool the simulator deals with, and three of its Evos each played on a
+    different Character: a random team holds a given Character about one time in twenty-five."""
+    from spec import load_game
+    from spec.bakugan import board as B
+    from spec.core.cards import CardDatabase
+    from verifier.simulate import unread
+
+    game = load_game("bakugan")
+    real = CardDatabase.cached(_REAL_BAKUGAN, "bakugan")
+    left_out = set(unread(real))
+    pool = CardDatabase(real.name, real.game, real.version, [c for c in real if c.name not in left_out])
+    characters = [c.name for c in pool if c.type == "Character"]
+    evos: list[str] = []
+    taken: set[str] = set()
+    for evo in (c for c in pool if c.type == "Evo" and game.supported(pool, c.name)):
+        bases = {name for name in characters if B.evolves(evo, name, pool)}
+        if bases and not bases & taken:
+            evos.append(evo.name)
+            taken |= bases
+        if len(evos) == 3:
+            break
+    assert len(evos) == 3
+    return pool, evos
+
+
+def test_a_bakugan_deck_built_around_evos_draws_a_team_they_evolve_from(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Trying out Evos, the Bakugan builder draws the team around them (``Game.deck_around``):
+    a Character each evolves from (3.3.1), so the first deck drawn holds all three. Drawing
+    plain random decks, not one of 1000 held three such Evos of the real pool."""
+    import random
+
+    from spec import load_game
+    from spec.bakugan import board as B
+    from verifier import simulate
+
+    pool, evos = _evos_of_three_characters()
+    game = load_game("bakugan")
+    monkeypatch.setattr(simulate, "DECK_TRIES", 1)
+    for seed in range(5):
+        deck = simulate.deck_holding(game, pool, random.Random(seed), tuple(evos))
+        assert set(evos) <= simulate.deck_names(deck)
+        assert all(any(B.evolves(pool[evo], name, pool) for name in deck["team"]) for evo in evos)
+    hero = next(c for c in pool if c.type == "Hero" and len(c.traits) == 1 and game.supported(pool, c.name))
+    deck = game.deck_around(pool, random.Random(1), (hero.name,))  # a card of one Faction: a team member of it
+    assert hero.name in simulate.deck_names(deck)
+    assert game.deck_around(pool, random.Random(4), ()) == game.random_deck(pool, random.Random(4))
+
+
+def test_simulate_bakugan_prefer_of_three_evos_holds_them_and_plays_legal_games(tmp_path: Path) -> None:
+    """From the command: the real pool, three Evos of different Characters tried out at once.
+    Before, no deck could be drawn holding them (exit 2)."""
+    _pool, evos = _evos_of_three_characters()
+    prefer = [arg for evo in evos for arg in ("--prefer", evo)]
+    result = CliRunner().invoke(app, ["simulate", "bakugan", "-n", "1", "--seed", "3", "--cards", str(_REAL_BAKUGAN), *prefer,
+                                      "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    path = next(tmp_path.glob("*.jsonl"))
+    header, _events = _lines(path)
+    from verifier.simulate import deck_names
+
+    assert all(any(evo in deck_names(deck) for deck in header["decks"].values()) for evo in evos)
+    assert verify_file(path, cards=_REAL_BAKUGAN).verdict == "legal"

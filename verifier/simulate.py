@@ -290,6 +290,8 @@ def deck_holding(game: Game[Any, Any], cards: CardDatabase, rng: random.Random, 
     """A random deck from the game's own builder; with ``hold``, the first of up to
     :data:`DECK_TRIES` drawn that holds all those cards, else the best one drawn: the one
     holding the most of them that ``held`` (the other players' decks) lacks, then the most.
+    Each is drawn by ``Game.deck_around``, which builds it around those cards as far as the
+    game's builder knows how.
 
     Cards that no single deck can hold together (two heroes of Epic Battles, say) are thus
     shared out between the players. The names of every deck drawn are added to ``seen``.
@@ -303,10 +305,15 @@ def deck_holding(game: Game[Any, Any], cards: CardDatabase, rng: random.Random, 
         names = wanted & listed
         return len(names - held), len(names)
 
-    best: dict[str, Any] = game.random_deck(cards, rng)
+    lacking = tuple(name for name in hold if name not in held) + tuple(name for name in hold if name in held)
+
+    def draw() -> dict[str, Any]:  # built around the cards wanted, those the other decks lack first
+        return game.deck_around(cards, rng, lacking) if hold else game.random_deck(cards, rng)
+
+    best: dict[str, Any] = draw()
     best_score, tries = score(best), 1
     while best_score[1] < len(wanted) and tries < DECK_TRIES:
-        deck = game.random_deck(cards, rng)
+        deck = draw()
         tries += 1
         if (now := score(deck)) > best_score:
             best, best_score = deck, now

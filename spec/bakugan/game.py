@@ -128,6 +128,34 @@ def _damage_enough(state: BakuganState, controller: str, effect: tuple[A.Step, .
     return True
 
 
+def _team_for(cards: CardDatabase, reader: Any, characters: list[str], rng: random.Random, wanted: tuple[str, ...]) -> list[str]:
+    """A random team of :data:`TEAM_SIZE` Characters that lets a deck hold the ``wanted`` cards,
+    the first first, as far as the team's places go: each wanted Character itself, for a wanted
+    Evo a Character it evolves from (3.3.1), one of its Factions if one is (1.1/2.1.p3); then,
+    for each wanted card of Factions the team lacks, a Character of one of them (1.1/2.1.p3).
+    The places left are drawn at random. With nothing wanted, a team drawn at random."""
+    team: list[str] = []
+
+    def factions(name: str) -> frozenset[str]:
+        return B.card_factions(reader, cards[name])
+
+    def seat(fits: list[str]) -> None:
+        if fits and len(team) < TEAM_SIZE and not set(fits) & set(team):
+            team.append(rng.choice(fits))
+
+    held = [cards[name] for name in dict.fromkeys(wanted) if name in cards]
+    for card in held:
+        if card.type == "Character":
+            seat([card.name] if card.name in characters else [])
+        elif card.type == "Evo":
+            bases = [c for c in characters if B.evolves(card, c, cards)]
+            seat([c for c in bases if factions(c) & factions(card.name)] or bases)
+    for card in held:
+        if card.type != "Character" and not factions(card.name) & frozenset().union(*map(factions, team)):
+            seat([c for c in characters if c not in team and factions(c) & factions(card.name)])
+    return team + rng.sample([c for c in characters if c not in team], TEAM_SIZE - len(team))
+
+
 def _own_discard(trig: A.Trigger) -> bool:
     """Whether ``trig`` is a card's own "if this is discarded": it fires from the discard pile (decision 41)."""
     return trig.event == "discarded" and trig.subject is not None and trig.subject.quantifier == "this"
@@ -1579,18 +1607,28 @@ class Bakugan(Game[BakuganState, Event]):
 
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:
         """A random registered decklist within the construction rules (1.1/2.1, 1.2)."""
+        return self.deck_around(cards, rng, ())
+
+    def deck_around(self, cards: Any, rng: random.Random, wanted: tuple[str, ...]) -> dict[str, Any]:
+        """A random registered decklist within the construction rules (1.1/2.1, 1.2), its team
+        drawn to let it hold the ``wanted`` cards (:meth:`_team_for`) and the wanted cards the
+        team allows listed before the others. With nothing wanted, the deck
+        :meth:`random_deck` draws."""
         characters = sorted(c.name for c in cards if c.type == "Character")
         if len(characters) < TEAM_SIZE:
             raise DeckError(f"a team is {TEAM_SIZE} Bakugan ({cite('1.1/2.1.p1')}), and the cards hold {len(characters)} Character cards")
         reader = _reader(cards)  # card texts read off its cards alone
         for _ in range(TEAM_TRIES):
-            team = rng.sample(characters, TEAM_SIZE)
+            team = _team_for(cards, reader, characters, rng, wanted)
             team_factions: set[str] = set()
             for name in team:
                 team_factions |= B.card_factions(reader, cards[name])
             pool = sorted(c.name for c in cards if c.type in DECK_TYPES and B.card_factions(reader, c) & team_factions
                           and self.supported(cards, c.name) and (c.type != "Evo" or any(B.evolves(c, t, cards) for t in team)))
             rng.shuffle(pool)
+            if wanted:
+                first = [name for name in dict.fromkeys(wanted) if name in pool]
+                pool = first + [name for name in pool if name not in first]
             deck: dict[str, int] = {}
             seen: set[tuple[str, str | None]] = set()
             for name in pool:

@@ -334,6 +334,14 @@ class Game(ABC, Generic[S, E]):
         :class:`DeckError` when ``cards`` hold too few of a kind of card for one."""
         raise NotImplementedError(f"{self.id}: no random deck builder")
 
+    def deck_around(self, cards: Any, rng: Any, wanted: tuple[str, ...]) -> dict[str, Any]:
+        """A random registered decklist as :meth:`random_deck` draws one, built to hold the
+        ``wanted`` cards (the first first) as far as the construction rules let it. A game
+        whose cards need others beside them (a card played only with a given card in play,
+        say) says so here; by default this is :meth:`random_deck`, and the simulator draws
+        until a deck holds what it wants."""
+        return self.random_deck(cards, rng)
+
     def supported(self, cards: Any, name: str) -> bool:
         """Whether the spec can run every ability of a card whose text it reads: the cards
         :meth:`random_deck` and the simulator deal with (see :meth:`unsupported`)."""
