@@ -1823,11 +1823,9 @@ def _energy_row(state: BakuganState, player: str, *cards: tuple[str | None, bool
     return [e.card for e in row]
 
 
-def _destroying(text: str, refs: Callable[[str, str], list[E.TargetRef]],
-                prepare: Callable[[BakuganState, str, str], object]) -> tuple[BakuganState, str, str, Sequence[Any]]:
-    """A power-step state in which the starting player plays an invented Action printing ``text``
-    with the selections ``refs(player, other)``, after ``prepare(state, player, other)``; the
-    findings of the play, and the Action left to complete (both players pass) when it was legal."""
+def _holding_toll(text: str, prepare: Callable[[BakuganState, str, str], object]) -> tuple[BakuganState, str, str]:
+    """A power-step state in which the starting player holds an invented Action, "Ember Toll", printing
+    ``text``, after ``prepare(state, player, other)``."""
     state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting)
     player = holder(state)
     other = state.other(player)
@@ -1835,7 +1833,16 @@ def _destroying(text: str, refs: Callable[[str, str], list[E.TargetRef]],
     state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, card])
     prepare(state, player, other)
     state.sides[player].hand.add(state.new_card(card.name, player, card))
-    found = GAME.apply(state, E.Play(0, player, card.name, targets=refs(player, other)))
+    return state, player, other
+
+
+def _destroying(text: str, refs: Callable[[str, str], list[E.TargetRef]],
+                prepare: Callable[[BakuganState, str, str], object]) -> tuple[BakuganState, str, str, Sequence[Any]]:
+    """A power-step state in which the starting player plays an invented Action printing ``text``
+    with the selections ``refs(player, other)``, after ``prepare(state, player, other)``; the
+    findings of the play, and the Action left to complete (both players pass) when it was legal."""
+    state, player, other = _holding_toll(text, prepare)
+    found = GAME.apply(state, E.Play(0, player, "Ember Toll", targets=refs(player, other)))
     if not found:
         assert not GAME.apply(state, E.Pass(0, player)) and not GAME.apply(state, E.Pass(0, other))
         assert state.resolution is None and not state.batch
@@ -2089,3 +2096,84 @@ def test_d46_a_waiting_rider_listens_for_its_trigger_event_as_a_triggered_abilit
     cards = CardDatabase("test", "bakugan", 1, [fury, plain])
     heard = [POLICY.listens(cast(A.CardText, cards.tree(c.name)).abilities[0]) for c in (fury, plain)]
     assert heard == [{"turn_ends"}, {"turn_ends"}]
+
+
+# ------------------------------------------------------------------ a rider's selections as the card is played (decision 47)
+
+_FURY_INSTEAD = "Destroy an enemy Energy card. Fury - If you have 0 cards in hand, destroy two Energy cards instead."
+
+
+def _hand_holds(state: BakuganState, player: str, n: int) -> None:
+    """``player``'s hand holds ``n`` cards the log has not shown, and nothing else."""
+    hand = state.sides[player].hand
+    for card in list(hand):
+        hand.remove(card)
+    for _ in range(n):
+        hand.add(state.new_card(None, player))
+
+
+def test_d47_an_instead_riders_selections_replace_the_texts_when_it_holds_as_the_card_is_played() -> None:
+    """Decision 47, 1.13.1.p1, 1.13.1.p2: a rider's condition told from the game is tested as
+    the card is played, with the card out of its player's hand. Holding, the "instead" text's
+    selections are made in place of those of the text it replaces; not holding, only the
+    printed text's. Before, both sets were always made, so such a card with one enemy Energy
+    card in play could not be played at all."""
+    uncharged = lambda o: E.TargetRef(owner=o, charged=False)
+    charged = lambda o: E.TargetRef(owner=o, charged=True)
+
+    def kept_a_card(state: BakuganState, player: str, other: str) -> None:
+        _hand_holds(state, player, 1)
+        state.sides[player].energy = []
+        _energy_row(state, other, (None, True), (None, False))
+
+    state, _player, other, found = _destroying(_FURY_INSTEAD, lambda p, o: [uncharged(o)], kept_a_card)
+    assert not found and [e.charged for e in state.sides[other].energy] == [True]
+    _s, _p, _o, found = _destroying(_FURY_INSTEAD, lambda p, o: [uncharged(o), charged(o), uncharged(o)], kept_a_card)
+    assert _rules(found) == [("bakugan:1.13.1.p1", "illegal")] and "3 selection(s) made for 1 needed" in found[0].violation.message
+
+    def one_enemy_card(state: BakuganState, player: str, other: str) -> None:
+        kept_a_card(state, player, other)
+        _energy_row(state, other, (None, True))
+
+    state, _player, other, found = _destroying(_FURY_INSTEAD, lambda p, o: [charged(o)], one_enemy_card)
+    assert not found and state.sides[other].energy == []
+
+    def emptied(state: BakuganState, player: str, other: str) -> None:
+        kept_a_card(state, player, other)
+        _hand_holds(state, player, 0)
+
+    state, _player, other, found = _destroying(_FURY_INSTEAD, lambda p, o: [charged(o), uncharged(o)], emptied)
+    assert not found and state.sides[other].energy == []
+    _s, _p, _o, found = _destroying(_FURY_INSTEAD, lambda p, o: [uncharged(o)], emptied)
+    assert _rules(found) == [("bakugan:1.13.1.p1", "illegal")] and "1 selection(s) made for 2 needed" in found[0].violation.message
+    adding = "Destroy an enemy Energy card. Turbo - If you have 0 cards in hand, destroy an enemy Hero."  # a rider adding to the text
+
+    def no_enemy_hero(state: BakuganState, player: str, other: str) -> None:
+        kept_a_card(state, player, other)
+        state.sides[other].heroes.clear()
+
+    _s, _p, _o, found = _destroying(adding, lambda p, o: [uncharged(o)], no_enemy_hero)
+    assert not found
+    _s, _p, _o, found = _destroying(adding, lambda p, o: [uncharged(o)], lambda s, p, o: (no_enemy_hero(s, p, o), _hand_holds(s, p, 0)))
+    assert _rules(found) == [("bakugan:1.13.1.p2", "illegal")]
+    for prepare, size in ((kept_a_card, 1), (emptied, 2)):
+        offered, _player, _other = _holding_toll(_FURY_INSTEAD, prepare)
+        plays = [m for m in GAME.legal_moves(offered) if isinstance(m, E.Play) and m.card == "Ember Toll"]
+        assert plays and {len(m.targets) for m in plays} == {size}
+
+
+def test_d47_when_the_other_text_applies_as_the_card_completes_its_selections_were_never_made() -> None:
+    """Decision 47, 1.13.1.1: which text applies is told again as the card completes (decision
+    44). Played with a card kept in hand, the printed selection is made; if the hand is empty by
+    the time the card completes, the "instead" text applies and, with no selection made for it,
+    destroys nothing."""
+    def kept_a_card(state: BakuganState, player: str, other: str) -> None:
+        _hand_holds(state, player, 1)
+        state.sides[player].energy = []
+        _energy_row(state, other, (None, True), (None, False))
+
+    state, player, other = _holding_toll(_FURY_INSTEAD, kept_a_card)
+    assert not GAME.apply(state, E.Play(0, player, "Ember Toll", targets=[E.TargetRef(owner=other, charged=False)]))
+    _hand_holds(state, player, 0)
+    assert not GAME.apply(state, E.Pass(0, player)) and not GAME.apply(state, E.Pass(0, other))
+    assert state.resolution is None and len(state.sides[other].energy) == 2

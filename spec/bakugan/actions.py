@@ -660,6 +660,66 @@ def played_steps(state: BakuganState, name: str) -> tuple[A.Step, ...]:
     return steps
 
 
+_TOLD_AT_PLAY: Final = frozenset({"count", "most", "cores", "played", "controls"})
+"""The subjects of the rider conditions told from the game alone as a card is played (not from
+a Bakugan the card is applied to, nor from what an earlier step did)."""
+
+
+def rider_options(state: BakuganState, name: str) -> tuple[tuple[A.Condition, tuple[A.Step, ...], tuple[A.Step, ...]], ...]:
+    """The conditional riders of an Action or Flip card whose condition is told as it is played,
+    each (condition, the text it replaces, its own text): an "instead" rider replaces the text
+    before it, any other adds to the card (nothing replaced). Read once per card."""
+    cache: dict[str, Any] | None = state.cards.__dict__.get("_bakugan_rider_options")
+    if cache is None:
+        cache = state.cards.__dict__["_bakugan_rider_options"] = {}
+    found = cache.get(name)
+    if found is None:
+        options: list[tuple[A.Condition, tuple[A.Step, ...], tuple[A.Step, ...]]] = []
+        last: tuple[A.Step, ...] = ()
+        if B.type_of(state, name) in ("Action", "Flip"):
+            for ability in B.text_of(state, name).abilities:
+                if isinstance(ability, A.Spell):
+                    last = ability.effect
+                elif isinstance(ability, K.Rider) and ability.condition is not None and _told_at_play(ability.condition):
+                    body = ability.effect
+                    if len(body) == 1 and isinstance(body[0], K.Instead):
+                        options.append((ability.condition, last, body[0].steps))
+                        last = body
+                    else:
+                        options.append((ability.condition, (), body))
+        found = cache[name] = tuple(options)
+    return cast(tuple[tuple[A.Condition, tuple[A.Step, ...], tuple[A.Step, ...]], ...], found)
+
+
+def _told_at_play(cond: A.Condition) -> bool:
+    about = cond.of.quantifier if cond.of is not None else None
+    return cond.subject in _TOLD_AT_PLAY and about not in ("the", "that", "it", "this") and B.condition_gap(cond) is None
+
+
+def played_slots(state: BakuganState, player: str, name: str) -> list[T.Slot]:
+    """The selections playing card ``name`` needs where the game stands (1.13.1.p1, decision 47).
+
+    Those of its text and riders; but a rider whose condition is told as the card is played
+    (:func:`rider_options`) gives its selections only when its condition holds, and an
+    "instead" rider's then replace those of the text it replaces. The condition is tested with
+    the card gone from its player's hand, as it is once played. Called before the card leaves.
+    """
+    slots = T.slots_of(played_steps(state, name))
+    options = rider_options(state, name)
+    if not options:
+        return slots
+    trial = state
+    card = state.sides[player].hand.find(name)
+    if card is not None:
+        trial = state.copy()
+        trial.sides[player].hand.remove(cast(CardObj, trial.sides[player].hand.find(name)))
+    dropped: set[Any] = set()
+    for condition, replaced, own in options:
+        holds = B.condition_holds(trial, player, condition, {})
+        dropped.update(slot.key for slot in T.slots_of(replaced if holds else own) if slot.key != "implied")
+    return [slot for slot in slots if slot.key not in dropped]
+
+
 def targets_violation(state: BakuganState, player: str, steps: tuple[A.Step, ...], refs: list[E.TargetRef],
                       objects: list[Any] | None = None, slots: list[T.Slot] | None = None) -> tuple[str, Violation] | None:
     """(rule, finding) when the selections do not fit the card (1.13.1.p2, 1.13.1.p1, 1.13.1.2, 6.2.1.2).
@@ -750,13 +810,11 @@ def _selections_violation(state: BakuganState, ev: Any, objects: list[Any] | Non
     if isinstance(ev, E.Play):
         if B.type_of(state, ev.card) not in ("Action", "Flip"):
             return None
-        steps = played_steps(state, ev.card)
-    else:
-        ability = activated_ability(state, ev)
-        if ability is None:
-            return None
-        steps = ability.effect
-    return targets_violation(state, ev.by or "", steps, ev.targets, objects)
+        return targets_violation(state, ev.by or "", (), ev.targets, objects, slots=played_slots(state, ev.by or "", ev.card))
+    ability = activated_ability(state, ev)
+    if ability is None:
+        return None
+    return targets_violation(state, ev.by or "", ability.effect, ev.targets, objects)
 
 
 _HAS_SELECTION: Final = _targets_for("1.13.1.p2", first=True)

@@ -268,7 +268,7 @@ def _unselectable(state: BakuganState, player: str) -> str | None:
             continue
         if B.cost_to_pay(state, player, defn, None) > side.charged() + side.pool:
             continue
-        if any(not T.candidates(state, player, slot) for slot in T.slots_of(X.played_steps(state, defn.name))):
+        if any(not T.candidates(state, player, slot) for slot in X.played_slots(state, player, defn.name)):
             return defn.name
     return None
 

@@ -946,6 +946,7 @@ class Bakugan(Game[BakuganState, Event]):
         cost, objects = X.checked_play(state, ev, free) if self._checked is ev else (None, None)
         if cost is None:
             cost = B.cost_to_pay(state, player, defn, ev.x, free)
+        slots = X.played_slots(state, player, ev.card) if defn.type in ("Action", "Flip") else []  # as it is played (decision 47)
         if X.offered(state, player, ev.card) and state.offer is not None:
             card = state.offer
             if card in state.sides[player].discard.cards:
@@ -969,7 +970,6 @@ class Bakugan(Game[BakuganState, Event]):
             context["self"] = (player, ev.on)
         elif defn.type in ("Action", "Flip"):
             effect = self._compose(state, ev.card)
-            slots = T.slots_of(X.played_steps(state, ev.card))
             context["slots"] = {s.key: s for s in slots}
             if objects is None:  # what the selections mean: neither the card leaving the hand nor the Energy paid changes it
                 objects = T.resolve_all(state, player, slots, ev.targets)
@@ -1820,7 +1820,7 @@ class Bakugan(Game[BakuganState, Event]):
             side = state.sides[player]
             xs = list(range(min(3, side.pool + side.charged()) + 1))
         for x in xs:
-            for targets in self._target_choices(state, player, X.played_steps(state, name)):
+            for targets in self._slot_choices(state, player, X.played_slots(state, player, name)):
                 out.append(E.Play(0, player, name, targets, x=x))
         return out
 
