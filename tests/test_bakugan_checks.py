@@ -994,6 +994,23 @@ def _condition(text: str, card_type: str = "Action") -> Any:
     return next(node for node in walk(parse(text, "bakugan", card_type=card_type)) if isinstance(node, A.Condition))
 
 
+def test_a_hand_condition_reads_the_hand_of_the_player_it_names() -> None:
+    """"If your opponent has no cards in hand" reads the opponent's hand; "if you have" the
+    player's own. Before, every such condition read its controller's hand."""
+    state = state_where(window("power"))
+    a, b = state.players
+    empty = _condition("If your opponent has 0 cards in hand, draw a card.")
+    mine = _condition("If you have 0 cards in hand, draw a card.")
+    for player, n in ((a, 2), (b, 0)):
+        hand = state.sides[player].hand
+        for card in list(hand):
+            hand.remove(card)
+        for _ in range(n):
+            hand.add(state.new_card(None, player))
+    assert B.condition_holds(state, a, empty, {}) and not B.condition_holds(state, b, empty, {})
+    assert not B.condition_holds(state, a, mine, {}) and B.condition_holds(state, b, mine, {})
+
+
 def test_d33_a_condition_counts_your_heroes_energy_discards_and_open_bakugan() -> None:
     """Decision 33, 3.7.2, 4.6.1: "you have N or more Heroes / Energy cards in play" counts
     the player's Heroes and energized cards, "N or more cards in your discard pile" the

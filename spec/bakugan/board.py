@@ -470,7 +470,9 @@ whether its own Retract closed a Bakugan (``done``)."""
 
 
 def _hand_count(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
-    return len(state.sides[controller].hand) == cond.value
+    """"If you (your opponent) have no cards in hand": the hand of the player the text names."""
+    whose = state.other(controller) if cond.of is not None and cond.of.owner == "opponent" else controller
+    return len(state.sides[whose].hand) == cond.value
 
 
 def _most_cores(state: BakuganState, controller: str, cond: A.Condition, ctx: dict[str, Any]) -> bool:
