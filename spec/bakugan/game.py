@@ -1519,7 +1519,7 @@ class Bakugan(Game[BakuganState, Event]):
         if hand.hidden or hand.unknown() is not None:
             return None  # a hidden card might be the one: the spec cannot tell that none could be played
         for name in sorted(set(hand.names())):
-            for ev in self._play_candidates(state, need.player, name, random.Random(0), supported_only=False):
+            for ev in self._play_candidates(state, need.player, name, supported_only=False):
                 if isinstance(ev, E.Play) and self._play_refused(state, need, ev) is None:
                     return Violation(f"the effect makes {need.player} play {need.detail.describe()}, and {name} could be played",
                                      f"{need.player} plays {need.detail.describe()}", "the effect went on without it")
@@ -1764,9 +1764,9 @@ class Bakugan(Game[BakuganState, Event]):
             for name in names:
                 out.append(E.Energize(0, player, name))
                 out.append(E.Discard(0, player, name))
-                out.extend(self._play_candidates(state, player, name, rng))
+                out.extend(self._play_candidates(state, player, name))
             if state.offer is not None and state.offer.owner == player and state.offer.name:
-                out.extend(self._play_candidates(state, player, state.offer.name, rng))
+                out.extend(self._play_candidates(state, player, state.offer.name))
             for bak in side.team.values():
                 if not bak.open:
                     out.append(E.Select(0, player, bak.name))
@@ -1805,8 +1805,7 @@ class Bakugan(Game[BakuganState, Event]):
             out.append(E.Roll(0, player, opened=True, core=core, attached=False))
         return out
 
-    def _play_candidates(self, state: BakuganState, player: str, name: str, rng: random.Random,
-                         supported_only: bool = True) -> list[Event]:
+    def _play_candidates(self, state: BakuganState, player: str, name: str, supported_only: bool = True) -> list[Event]:
         defn = state.cards.get(name)
         if defn is None or supported_only and not self.supported(state.cards, name):
             return []
@@ -1866,7 +1865,7 @@ class Bakugan(Game[BakuganState, Event]):
             return [E.Target(0, p, refs) for refs in self._slot_choices(state, p, need.detail)]
         if need.kind == "play":  # the cards of the hand the effect names (or the one card it names), each as it can be played
             names = [need.detail.card.name] if need.detail.card is not None else self._hand_names(state, p)
-            return [ev for n in names for ev in self._play_candidates(state, p, n, rng)
+            return [ev for n in names for ev in self._play_candidates(state, p, n)
                     if isinstance(ev, E.Play) and T.play_gap(state, state.cards[ev.card], ev.x, need.detail) is None]
         return []
 
