@@ -305,15 +305,11 @@ def deck_holding(game: Game[Any, Any], cards: CardDatabase, rng: random.Random, 
         names = wanted & listed
         return len(names - held), len(names)
 
-    lacking = tuple(name for name in hold if name not in held) + tuple(name for name in hold if name in held)
-
-    def draw() -> dict[str, Any]:  # built around the cards wanted, those the other decks lack first
-        return game.deck_around(cards, rng, lacking) if hold else game.random_deck(cards, rng)
-
-    best: dict[str, Any] = draw()
+    lacking = tuple(sorted(hold, key=lambda name: name in held))  # those the other decks lack first
+    best: dict[str, Any] = game.deck_around(cards, rng, lacking)
     best_score, tries = score(best), 1
     while best_score[1] < len(wanted) and tries < DECK_TRIES:
-        deck = draw()
+        deck = game.deck_around(cards, rng, lacking)
         tries += 1
         if (now := score(deck)) > best_score:
             best, best_score = deck, now

@@ -665,16 +665,20 @@ _TOLD_AT_PLAY: Final = frozenset({"count", "most", "cores", "played", "controls"
 a Bakugan the card is applied to, nor from what an earlier step did)."""
 
 
-def rider_options(state: BakuganState, name: str) -> tuple[tuple[A.Condition, tuple[A.Step, ...], tuple[A.Step, ...]], ...]:
+RiderOption = tuple[A.Condition, tuple[A.Step, ...], tuple[A.Step, ...]]
+"""A conditional rider as a card is played: (its condition, the text it replaces, its own text)."""
+
+
+def rider_options(state: BakuganState, name: str) -> tuple[RiderOption, ...]:
     """The conditional riders of an Action or Flip card whose condition is told as it is played,
     each (condition, the text it replaces, its own text): an "instead" rider replaces the text
     before it, any other adds to the card (nothing replaced). Read once per card."""
-    cache: dict[str, Any] | None = state.cards.__dict__.get("_bakugan_rider_options")
+    cache: dict[str, tuple[RiderOption, ...]] | None = state.cards.__dict__.get("_bakugan_rider_options")
     if cache is None:
         cache = state.cards.__dict__["_bakugan_rider_options"] = {}
     found = cache.get(name)
     if found is None:
-        options: list[tuple[A.Condition, tuple[A.Step, ...], tuple[A.Step, ...]]] = []
+        options: list[RiderOption] = []
         last: tuple[A.Step, ...] = ()
         if B.type_of(state, name) in ("Action", "Flip"):
             for ability in B.text_of(state, name).abilities:
@@ -688,7 +692,7 @@ def rider_options(state: BakuganState, name: str) -> tuple[tuple[A.Condition, tu
                     else:
                         options.append((ability.condition, (), body))
         found = cache[name] = tuple(options)
-    return cast(tuple[tuple[A.Condition, tuple[A.Step, ...], tuple[A.Step, ...]], ...], found)
+    return found
 
 
 def _told_at_play(cond: A.Condition) -> bool:
@@ -709,8 +713,7 @@ def played_slots(state: BakuganState, player: str, name: str) -> list[T.Slot]:
     if not options:
         return slots
     trial = state
-    card = state.sides[player].hand.find(name)
-    if card is not None:
+    if state.sides[player].hand.find(name) is not None:
         trial = state.copy()
         trial.sides[player].hand.remove(cast(CardObj, trial.sides[player].hand.find(name)))
     dropped: set[Any] = set()

@@ -172,10 +172,12 @@ def _answers_discard(state: BakuganState, name: str) -> bool:
 def unfired(cards: CardDatabase, name: str | None) -> str | None:
     """The first trigger of card ``name`` the spec never fires, or ``None`` (a text that does not
     read is reported where it is read)."""
-    tree = cards.tree(name) if name is not None and name in cards.cards else None
-    if tree is None or isinstance(tree, Exception):
+    if name is None or name not in cards.cards:
         return None
-    tree = B.as_read(tree, cards[name].type)  # type: ignore[index]  # name is held
+    tree = cards.tree(name)
+    if isinstance(tree, Exception):
+        return None
+    tree = B.as_read(tree, cards[name].type)
     return next(filter(None, (trigger_gap(a.trigger) for a in tree.abilities if isinstance(a, A.Triggered))), None)
 
 
@@ -1611,7 +1613,7 @@ class Bakugan(Game[BakuganState, Event]):
 
     def deck_around(self, cards: Any, rng: random.Random, wanted: tuple[str, ...]) -> dict[str, Any]:
         """A random registered decklist within the construction rules (1.1/2.1, 1.2), its team
-        drawn to let it hold the ``wanted`` cards (:meth:`_team_for`) and the wanted cards the
+        drawn to let it hold the ``wanted`` cards (:func:`_team_for`) and the wanted cards the
         team allows listed before the others. With nothing wanted, the deck
         :meth:`random_deck` draws."""
         characters = sorted(c.name for c in cards if c.type == "Character")
