@@ -2179,6 +2179,23 @@ def test_d47_an_instead_riders_selections_replace_the_texts_when_it_holds_as_the
         assert plays and {len(m.targets) for m in plays} == {size}
 
 
+def test_d47_a_rider_condition_not_told_at_play_keeps_both_texts_selections() -> None:
+    """Decision 47: a rider's condition about a Bakugan the card is applied to ("if that
+    Bakugan has ...") cannot be told as the card is played, so the rider's selections are
+    made beside the printed text's, as before; one told from the game alone drops them when
+    it does not hold."""
+    def kept_a_card(state: BakuganState, player: str, other: str) -> None:
+        _hand_holds(state, player, 1)
+
+    untold = "Give a Bakugan +100 [B]. Fury - If that Bakugan has 500 or more [B], destroy an enemy Hero."
+    told = "Give a Bakugan +100 [B]. Fury - If you have 0 cards in hand, destroy an enemy Hero."
+    kinds = {}
+    for text in (untold, told):
+        state, player, _other = _holding_toll(text, kept_a_card)
+        kinds[text] = [slot.kind for slot in X.played_slots(state, player, "Ember Toll")]
+    assert kinds == {untold: ["bakugan", "hero"], told: ["bakugan"]}
+
+
 def test_d47_when_the_other_text_applies_as_the_card_completes_its_selections_were_never_made() -> None:
     """Decision 47, 1.13.1.1: which text applies is told again as the card completes (decision
     44). Played with a card kept in hand, the printed selection is made; if the hand is empty by
