@@ -38,7 +38,9 @@ def simulate(
     goes back up to 8 decisions and plays on another way; a game with no way on stops there.
 
     With --prefer, each player's deck is drawn (by the game's own deck builder, so within
-    the construction rules) until it holds every card named, or else the most of them; a
+    the construction rules, built around the cards where the builder knows what they need:
+    a Bakugan team holds a Character each Evo named evolves from) until it holds every card
+    named, or else the most of them; a
     card no deck holds is an error (exit 2). Such a card is put away (discarded, energized...)
     only when nothing else but passing is left; with --no-hold, every move naming it is favoured,
     discarding or energizing it too (to try out what a card does as it is discarded). The cards are recorded in each header's meta,
