@@ -25,6 +25,7 @@ from spec.bakugan import board as B
 from spec.bakugan import events as E
 from spec.bakugan import targets as T
 from spec.bakugan.corpus import replay_states
+from spec.bakugan.effects import step_gap
 from spec.bakugan.game import Bakugan, card_identity
 from spec.bakugan.state import BakuganState, EnergyCard, Lasting
 from spec.core.cards import CardDatabase, CardDef
@@ -1965,6 +1966,29 @@ def test_d44_destroy_all_takes_every_card_the_text_describes() -> None:
         c for c in placed if c.owner != player]
 
 
+def test_d44_an_evo_destroyed_is_any_evo_of_a_pile_and_the_one_beneath_counts_again() -> None:
+    """Decision 44, 3.3.2.p1, 3.3.3: "Destroy an Evo card" (the real Flip Haos Curse) may take
+    any Evo of a Bakugan's pile, as "destroy all Evos" reads them; the top one destroyed, the
+    one beneath counts again. Before, its selection found no Evo, so every play of it was
+    refused citing 1.13.1.p2; taking control of an Evo is named by lint instead."""
+    crown, helm = (CardDef(name, "Evo", "", traits=_ALL_FACTIONS, cost=0) for name in ("Ember Crown", "Ember Helm"))
+
+    def stacked(state: BakuganState, player: str, other: str) -> None:
+        state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, crown, helm])
+        bak = next(iter(state.sides[other].team.values()))
+        bak.evos.extend([state.new_card(crown.name, other, crown), state.new_card(helm.name, other, helm)])
+
+    for chosen, kept in (("Ember Helm", "Ember Crown"), ("Ember Crown", "Ember Helm")):
+        state, _player, other, found = _destroying("Destroy an Evo card.", lambda p, o, c=chosen: [E.TargetRef(c, o)], stacked)
+        assert not found, chosen
+        bak = next(iter(state.sides[other].team.values()))
+        assert bak.top.name == kept and state.sides[other].discard.names()[-1] == chosen
+    _state, _player, _other, found = _destroying("Destroy an Evo card.", lambda p, o: [], stacked)
+    assert _rules(found) == [("bakugan:1.13.1.p1", "illegal")]  # an Evo is there to select: the selection is missing
+    cards = CardDatabase("test", "bakugan", 1, [CardDef("Usurp", "Action", "Take control of an Evo.", traits=["Pyrus"], cost=0)])
+    assert "taking control of" in (GAME.unsupported(cards, "Usurp") or "")
+
+
 def test_d44_lint_takes_destroying_as_read_and_names_what_is_left() -> None:
     """Decision 44: the real cards destroying Energy cards are run whole (lint names none of
     them), taking control of one is still named, and so is a destroy the spec cannot carry out
@@ -2211,3 +2235,85 @@ def test_d47_when_the_other_text_applies_as_the_card_completes_its_selections_we
     _hand_holds(state, player, 0)
     assert not GAME.apply(state, E.Pass(0, player)) and not GAME.apply(state, E.Pass(0, other))
     assert state.resolution is None and len(state.sides[other].energy) == 2
+
+
+# ------------------------------------------------------------------ cards shuffled from the discard pile into the deck (decision 48)
+
+def _discarded(*types: str) -> Callable[[BakuganState], None]:
+    """A ``prepare`` for :func:`_completing`: the starting player's discard pile holds one card
+    of the game's database of each of ``types``, each counted as shown from the deck."""
+    def prepare(state: BakuganState) -> None:
+        player = state.starting
+        side = state.sides[player]
+        side.discard.cards = []
+        for kind in types:
+            defn = next(d for d in state.cards if d.type == kind and d.name not in side.discard.names())
+            side.discard.add(state.new_card(defn.name, player, defn))
+            side.knowledge.located[defn.name] += 1
+    return prepare
+
+
+def test_d48_cards_picked_from_the_discard_pile_go_into_the_deck_then_the_deck_is_shuffled() -> None:
+    """Decision 48, 6.7.1.4: each card is picked as the effect completes, one ``shuffle_in``
+    event per card; it leaves the face-up pile for the hidden deck (its copy no longer counted
+    as shown), and the deck is then shuffled."""
+    state, player, _other = _completing("Shuffle two cards from your discard pile into your deck.", _discarded("Action", "Evo", "Hero"))
+    side = state.sides[player]
+    need = state.resolution.need if state.resolution else None
+    assert need is not None and (need.kind, need.player, need.count) == ("shuffle_in", player, 2)
+    deck, (first, second, kept) = len(side.deck), side.discard.names()
+    assert not GAME.apply(state, E.ShuffleIn(0, player, second))
+    assert not GAME.apply(state, E.ShuffleIn(0, player, first))
+    assert side.discard.names() == [kept] and len(side.deck) == deck + 2
+    assert side.knowledge.located[first] == side.knowledge.located[second] == 0
+    assert [o.kind for o in side.knowledge.observations()[-2:]] == ["back", "back"]
+    assert state.resolution is not None and state.resolution.need is not None and state.resolution.need.kind == "shuffle"
+    assert not GAME.apply(state, E.Shuffle(0, player)) and state.resolution is None
+
+
+def test_d48_a_pile_with_fewer_cards_gives_what_it_holds_and_the_deck_is_shuffled_even_when_empty() -> None:
+    """Decision 48, 1.13.1.1: the effect does what it can: with one card in the pile, that one
+    goes in; with none, only the shuffle is left."""
+    state, player, _other = _completing("Shuffle two cards from your discard pile into your deck.", _discarded("Action"))
+    need = state.resolution.need if state.resolution else None
+    assert need is not None and need.count == 1
+    assert not GAME.apply(state, E.ShuffleIn(0, player, state.sides[player].discard.names()[0]))
+    assert not GAME.apply(state, E.Shuffle(0, player)) and state.resolution is None
+    state, player, _other = _completing("Shuffle two cards from your discard pile into your deck.", _discarded())
+    need = state.resolution.need if state.resolution else None
+    assert need is not None and need.kind == "shuffle"
+
+
+def test_d48_a_card_picked_that_the_pile_does_not_hold_or_the_text_does_not_ask_for_is_refused() -> None:
+    """Decision 48, 6.7.1.4 and 4.5.2: the pile is face up, so the card picked is named, is in
+    the player's own pile and is of the type the text asks for; a pick while no effect asks
+    for one is refused as well."""
+    text = "Shuffle an Evo from your discard pile into your deck."
+    for bad in ("elsewhere", None, "action"):
+        state, player, other = _completing(text, _discarded("Action", "Evo"))
+        pile = state.sides[player].discard.names()
+        name = {"action": pile[0], "elsewhere": next(d.name for d in state.cards if d.type == "Evo" and d.name not in pile)}.get(bad)
+        rulings = GAME.apply(state, E.ShuffleIn(0, player, name))
+        assert [r.rule for r in rulings] == ["bakugan:6.7.1.4"], bad
+        assert len(state.sides[player].discard) == 2
+    state, player, other = _completing(text, _discarded("Action", "Evo"))
+    evo = state.sides[player].discard.names()[1]
+    assert [r.rule for r in GAME.apply(state, E.ShuffleIn(0, other, evo))] == ["bakugan:6.7.1.4"]
+    assert not GAME.apply(state, E.ShuffleIn(0, player, evo))
+    action = state.sides[player].discard.names()[0]
+    assert [r.rule for r in GAME.apply(state.copy(), E.ShuffleIn(0, player, action))] == ["bakugan:4.2.2.p2"]  # the shuffle is due
+    assert not GAME.apply(state, E.Shuffle(0, player)) and state.resolution is None
+    assert [r.rule for r in GAME.apply(state, E.ShuffleIn(0, player, action))] == ["bakugan:6.7.1.4"]  # no effect asks
+
+
+def test_d48_the_real_hydorous_ultras_are_modelled_and_lint_passes_them() -> None:
+    """Decision 48: the real Victor riders that shuffle cards of the discard pile into the deck
+    are run; before, lint named them and a replay with them was unverifiable."""
+    cards = CardDatabase.cached(_REAL_POOL, "bakugan")
+    for name in ("Haos Hyper Hydorous Ultra", "Haos Maximus Hydorous Ultra"):
+        assert GAME.unsupported(cards, name) is None, name
+    assert GAME.unsupported(cards, "Toshi") is not None
+    mine = A.Selector(quantifier="a", type="card", count=1, owner="you", zone="discard pile")
+    assert step_gap(A.Send(mine, "deck")) is None
+    for other in (msgspec.structs.replace(mine, owner="each"), msgspec.structs.replace(mine, count=A.Var("X"))):
+        assert step_gap(A.Send(other, "deck")) is not None  # several players' piles, or a number the text does not fix

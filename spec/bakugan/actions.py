@@ -42,7 +42,7 @@ PASS: Final = BOOK.action("pass")
 DISCARD: Final = BOOK.action("discard")
 FLIP: Final = BOOK.action("flip")
 FORFEIT: Final = BOOK.action("forfeit")
-UNASKED: Final = {kind: BOOK.action(kind) for kind in ("decline", "search", "coin", "choose", "target")}
+UNASKED: Final = {kind: BOOK.action(kind) for kind in ("decline", "search", "coin", "choose", "target", "shuffle_in")}
 PHASE: Final = BOOK.action("phase")
 VICTOR: Final = BOOK.action("victor")
 DAMAGE: Final = BOOK.action("damage")
@@ -460,6 +460,22 @@ def from_discard(state: BakuganState, player: str | None, name: str) -> CardObj 
     if card is None or card.name != name:
         return None
     return B.in_discard_pile(state, player, card)
+
+
+def shuffle_in_violation(state: BakuganState, player: str, name: str | None, what: Any) -> Violation | None:
+    """6.7.1.4, 4.5.2: a card picked to shuffle into the deck (decision 48) is one of ``player``'s
+    discard pile that ``what`` (the effect's selector) describes. The pile is face up, so the
+    card is named, unless it went there unnamed."""
+    pile = state.sides[player].discard
+    if name is None:
+        return None if pile.unknown() is not None else Violation("an unnamed card picked from a discard pile of known cards",
+                                                                  "the card's name", "null")
+    card = pile.find(name)
+    if card is None:
+        return Violation(f"{name} is not in {player}'s discard pile", f"a card of {player}'s discard pile", name)
+    if what.type not in ("card", card.defn.type if card.defn is not None else ""):
+        return Violation(f"{name} is not what the effect asks for", what.describe(), name)
+    return None
 
 
 def fed_free(state: BakuganState, player: str | None) -> bool:

@@ -172,6 +172,8 @@ class Effects:
         refuse(step_gap(step, (K.Look,) if res.vars.get("looked") else ()), B.Unmodelled)
         if step.to == "top of deck":
             return None  # the looked-at cards go back (decision 37)
+        if _shuffles_in(step.what, step.to):
+            return self._shuffle_in(state, res, step)
         if step.what.quantifier == "this":
             if res.item is None or res.item.kind != "card":
                 raise B.Unmodelled(f"moving a card in play to {step.to} is not modelled")
@@ -181,6 +183,18 @@ class Effects:
         if isinstance(it, CardObj):
             self.game.to_hand(state, it, res.controller)
         return None
+
+    @BOOK.encodes("6.7.1.4", "4.5.2", "1.13.1.1", what="cards shuffled from a discard pile into the deck: its player picks them as "
+                                                      "the effect completes, as many as the pile holds, then shuffles the deck")
+    def _shuffle_in(self, state: BakuganState, res: Resolution, step: A.Send) -> Need | None:
+        """Decision 48: the player picks each card (a ``shuffle_in`` event: the pile is face up,
+        so the card is named), then the deck is shuffled (a ``shuffle`` event), also when the
+        pile held none to pick."""
+        player = self._one(state, res, step.what.owner)
+        res.push((A.Shuffle(player="you", zone="deck"),))  # the controller's own deck: _shuffles_in
+        picks = [card for card in state.sides[player].discard if step.what.type in ("card", _type_of(card))]
+        n = min(B.amount(step.what.count, res.vars), len(picks))
+        return Need("shuffle_in", player, n, cite("6.7.1.4"), step.what) if n > 0 else None
 
     @BOOK.encodes("7.2.4.1", "7.2.2.1.p1", what="an effect energizes cards: the top of a deck, cards its player picks from "
                                                "their hand, or the card being played, which goes into its owner's Energy "
@@ -526,6 +540,17 @@ or back to its owner's hand, and the card an earlier step picked to its owner's 
 after a look at the top of the deck, the cards looked at back on top: :func:`step_gap`)."""
 
 
+def _shuffles_in(sel: A.Selector, to: str) -> bool:
+    """Whether a move of ``sel`` to ``to`` shuffles cards the effect's controller picks from
+    their own discard pile into their deck, a number the text fixes (decision 48)."""
+    return to == "deck" and sel.zone == "discard pile" and sel.quantifier == "a" and sel.owner == "you" and isinstance(sel.count, int)
+
+
+def _type_of(card: CardObj) -> str:
+    """The printed type of a card (empty for a card the log never named)."""
+    return card.defn.type if card.defn is not None else ""
+
+
 def _energizes(sel: A.Selector, earlier: tuple[type, ...]) -> bool:
     """Whether the spec carries out energizing what ``sel`` names: the top of a deck, the card
     being played ("this"), cards its player picks from the hand (decision 34), each card of a
@@ -552,7 +577,7 @@ def step_gap(step: Any, earlier: tuple[type, ...] = ()) -> str | None:
             return f"the stat {step.stat!r} is not modelled"
     elif isinstance(step, A.Search) and step.zone != "deck":
         return f"searching the {step.zone} is not modelled"
-    elif isinstance(step, A.Send) and (step.what.quantifier, step.to) not in _MOVES:
+    elif isinstance(step, A.Send) and (step.what.quantifier, step.to) not in _MOVES and not _shuffles_in(step.what, step.to):
         return f"moving {step.what.describe()} to {step.to} is not modelled"
     elif isinstance(step, K.Energize) and not _energizes(step.what, earlier):
         return f"energizing {step.what.describe()} is not modelled"
@@ -563,6 +588,8 @@ def step_gap(step: Any, earlier: tuple[type, ...] = ()) -> str | None:
         return f"playing {step.what.describe()} is not modelled"
     elif isinstance(step, K.TakeControl) and T.energy_gap(step.what) is not None:
         return T.energy_gap(step.what)
+    elif isinstance(step, K.TakeControl) and step.what.type == "Evo":  # an Evo lies on its owner's Character (3.3.2.p1)
+        return f"taking control of {step.what.describe()} is not modelled"
     elif isinstance(step, K.Destroy) and step.what.quantifier not in ("a", "this", "all", "each"):
         return f"destroying {step.what.describe()} is not modelled"
     elif isinstance(step, K.Destroy) and step.what.quantifier in ("all", "each") and not B.reads_every(step.what):

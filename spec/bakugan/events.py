@@ -166,6 +166,15 @@ class Search(Event, tag="search"):
     card: str | None = None
 
 
+class ShuffleIn(Event, tag="shuffle_in"):
+    """Move: ``by`` picks ``card`` of their discard pile for an effect that shuffles cards of
+    it into their deck (the Victor riders of two Haos Hydorous Ultras): one event per
+    card, then the ``shuffle`` of the deck (decision 48). ``null`` only for a card the log
+    left unnamed when it was discarded."""
+
+    card: str | None = None
+
+
 class Coin(Event, tag="coin"):
     """Chance: ``by`` flipped a coin; ``result`` is ``heads`` or ``tails``."""
 
@@ -222,13 +231,13 @@ class Game(Event, tag="game"):
 
 EVENTS: tuple[type[Event], ...] = (
     First, Place, Shuffle, Draw, Energize, Select, Play, Activate, Reroll, Pass, Discard,
-    Decline, Forfeit, Roll, Flip, Search, Coin, Choose, Target, Phase, Victor, Damage, Resolve, Game,
+    Decline, Forfeit, Roll, Flip, Search, ShuffleIn, Coin, Choose, Target, Phase, Victor, Damage, Resolve, Game,
 )
 
 KINDS: dict[str, str] = {
     "place": "move", "energize": "move", "select": "move", "play": "move", "activate": "move",
     "reroll": "move", "pass": "move", "discard": "move", "decline": "move", "forfeit": "move",
-    "choose": "move", "target": "move",
+    "choose": "move", "target": "move", "shuffle_in": "move",
     "first": "chance", "shuffle": "chance", "draw": "chance", "roll": "chance", "flip": "chance",
     "search": "chance", "coin": "chance",
     "phase": "claim", "victor": "claim", "damage": "claim", "resolve": "claim", "game": "claim",

@@ -1153,6 +1153,18 @@ class Bakugan(Game[BakuganState, Event]):
         else:
             self.put_away(state, card)
 
+    @BOOK.encodes("4.1.3", "4.2.2.p1", what="a card shuffled from the discard pile into the deck goes back face down, its name no longer shown")
+    def _into_deck(self, state: BakuganState, player: str, name: str | None) -> None:
+        """``player``'s card ``name`` leaves their discard pile for their deck (decision 48)."""
+        side = state.sides[player]
+        card = side.discard.find(name) if name is not None else side.discard.unknown()
+        if card is None:
+            return
+        side.discard.remove(card)
+        side.deck.hidden += 1
+        if card.name is not None:
+            side.knowledge.dated(state.seq).conceal(card.name, f"shuffled {card.name} from the discard pile into the deck")
+
     @BOOK.encodes("1.3/3.1", "4.1.3", what="a card whose text returns it to the hand goes there, not to the discard pile, as a new card")
     def _back_to_hand(self, state: BakuganState, card: CardObj) -> None:
         state.sides[card.owner].hand.add(state.new_card(card.name, card.owner, card.defn))
@@ -1493,6 +1505,8 @@ class Bakugan(Game[BakuganState, Event]):
             if len(side.deck) == 0:
                 return Violation("a card found in an empty deck", "nothing found", ev.card)
             return None
+        if need.kind == "shuffle_in":
+            return X.shuffle_in_violation(state, need.player, ev.card, need.detail)
         if need.kind == "roll":
             return X.core_violation(state, ev) or X.attach_violation(ev)
         if need.kind == "choose" and not 1 <= ev.option <= len(need.detail.options):
@@ -1555,6 +1569,9 @@ class Bakugan(Game[BakuganState, Event]):
             bak = state.sides[player].team.get(selected) if selected is not None else None
             res.vars["rerolled"] = "open" if bak is not None and bak.open else "missed"  # as the spec read the roll
             self._rolls_settled(state)
+            return None
+        if need.kind == "shuffle_in":
+            self._into_deck(state, player, ev.card)
             return None
         if need.kind == "coin":
             res.vars["coin"] = ev.result
@@ -1857,6 +1874,10 @@ class Bakugan(Game[BakuganState, Event]):
             return searches + [E.Search(0, p, n) for n in sorted(found)]
         if need.kind == "shuffle":
             return [E.Shuffle(0, p)]
+        if need.kind == "shuffle_in":
+            return [E.ShuffleIn(0, p, n) for n in sorted({c.name for c in side.discard if c.name is not None
+                                                         and X.shuffle_in_violation(state, p, c.name, need.detail) is None})] \
+                or [E.ShuffleIn(0, p, None)]
         if need.kind == "roll":
             return self._roll_candidates(state, rng, p)
         if need.kind == "coin":

@@ -220,6 +220,8 @@ def candidates(state: BakuganState, controller: str, slot: Slot) -> list[tuple[T
             pool: list[CardObj] = list(side.heroes)
             if slot.kind == "in_play":
                 pool += [b.evos[-1] for b in side.team.values() if b.evos]
+            elif sel.type == "Evo":  # an Evo to destroy: each of a Bakugan's Evos, as "destroy all Evos" reads them (3.3.2.p1)
+                pool += [evo for b in side.team.values() for evo in b.evos]
             for card in pool:
                 if card.defn is not None and (sel.type in ("card", card.defn.type)) and _meets(state, card, slot.where):
                     out.append((TargetRef(card.name or "", player), card))
