@@ -1989,6 +1989,19 @@ def test_d44_an_evo_destroyed_is_any_evo_of_a_pile_and_the_one_beneath_counts_ag
     assert "taking control of" in (GAME.unsupported(cards, "Usurp") or "")
 
 
+def test_choosing_an_action_card_which_is_never_in_play_is_unverifiable_not_refused() -> None:
+    """4.6.1: an Action is never in play, so a text choosing one (the real Flip Darkus Blitz
+    picks one of a revealed hand) means a card the spec does not look for. Lint names it and a
+    play of it is unverifiable; before, its selection found nothing and every play was refused
+    citing 1.13.1.p2, a false illegal."""
+    text = "Your opponent reveals their hand and you choose an Action card. They discard it."
+    _state, _player, _other, found = _destroying(text, lambda p, o: [], lambda s, p, o: None)
+    assert [(r.rule, r.violation.severity) for r in found] == [(None, "unverifiable")]
+    assert "never in play" in found[0].violation.message
+    pool = CardDatabase.cached(_REAL_POOL, "bakugan")
+    assert "never in play" in (GAME.unsupported(pool, "Darkus Blitz") or "")
+
+
 def test_d44_lint_takes_destroying_as_read_and_names_what_is_left() -> None:
     """Decision 44: the real cards destroying Energy cards are run whole (lint names none of
     them), taking control of one is still named, and so is a destroy the spec cannot carry out

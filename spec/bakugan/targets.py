@@ -20,6 +20,7 @@ from spec.bakugan import board as B
 from spec.bakugan.events import TargetRef
 from spec.bakugan.state import BakuganState, held_slots
 from spec.core.cards import CardDef
+from spec.core.interpreter import refuse
 from spec.core.queue import QueueItem
 from spec.core.state import CardObj
 
@@ -169,6 +170,16 @@ def energy_gap(what: A.Selector) -> str | None:
     return "selecting an Energy card in play other than to destroy it is not modelled" if what.type == "Energy" else None
 
 
+def out_of_play_gap(what: A.Selector) -> str | None:
+    """Why the spec cannot select ``what`` among the cards in play, or ``None``: an Action or
+    Flip card is never in play (4.6.1), so a text choosing one means a card elsewhere (the
+    real Darkus Blitz: one of a revealed hand), which is not modelled. Without this, such a
+    selection found nothing, and every play of the card was refused citing 1.13.1.p2."""
+    if what.type in ("Action", "Flip") and what.zone in (None, "play"):
+        return f"choosing {'an' if what.type == 'Action' else 'a'} {what.type} card, which is never in play, is not modelled"
+    return None
+
+
 def selection_gap(cond: A.Condition) -> str | None:
     """Why the spec cannot test ``cond`` on a candidate whatever the state, or ``None``."""
     if any(shape(cond) for shape, _reader in SELECTIONS):
@@ -215,6 +226,7 @@ def candidates(state: BakuganState, controller: str, slot: Slot) -> list[tuple[T
     elif slot.kind in ("hero", "in_play"):
         if sel.type == "Energy":
             raise B.Unmodelled(str(energy_gap(sel)))
+        refuse(out_of_play_gap(sel), B.Unmodelled)
         for player in B.owner_of(state, controller, sel.owner):
             side = state.sides[player]
             pool: list[CardObj] = list(side.heroes)
