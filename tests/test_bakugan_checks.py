@@ -2330,3 +2330,49 @@ def test_d48_the_real_hydorous_ultras_are_modelled_and_lint_passes_them() -> Non
     assert step_gap(A.Send(mine, "deck")) is None
     for other in (msgspec.structs.replace(mine, owner="each"), msgspec.structs.replace(mine, count=A.Var("X"))):
         assert step_gap(A.Send(other, "deck")) is not None  # several players' piles, or a number the text does not fix
+
+
+# ------------------------------------------------------------------ cards played this turn (decision 49)
+
+def test_d49_an_evo_played_this_turn_is_not_one_a_wane_can_select() -> None:
+    """Decision 49: "Destroy an Evo that was not played this turn" (the real Wane) selects among
+    the Evos in play whose card was played before this turn; the one played this turn is not a
+    legal selection (6.2.1.2)."""
+    crown, helm = (CardDef(name, "Evo", "", traits=_ALL_FACTIONS, cost=0) for name in ("Ember Crown", "Ember Helm"))
+    text = "Destroy an Evo that was not played this turn."
+
+    def one_new(state: BakuganState, player: str, other: str) -> None:
+        state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, crown, helm])
+        bak = next(iter(state.sides[other].team.values()))
+        bak.evos.extend([state.new_card(crown.name, other, crown), state.new_card(helm.name, other, helm)])
+        state.flags.played.add(bak.evos[-1].uid)
+
+    _state, _player, other, found = _destroying(text, lambda p, o: [E.TargetRef("Ember Helm", o)], one_new)
+    assert _rules(found) == [("bakugan:6.2.1.2", "illegal")]
+    state, _player, other, found = _destroying(text, lambda p, o: [E.TargetRef("Ember Crown", o)], one_new)
+    assert not found and [e.name for e in next(iter(state.sides[other].team.values())).evos] == ["Ember Helm"]
+    pool = CardDatabase.cached(_REAL_POOL, "bakugan")
+    assert GAME.unsupported(pool, "Wane") is None
+
+
+def test_d49_a_card_played_is_noted_for_its_turn_only() -> None:
+    """Decision 49: playing a card notes its card object as played this turn; the Evo keeps that
+    object as it settles on its Bakugan, and a new turn forgets it."""
+    path = Path(__file__).parents[1] / "replays" / "bakugan" / "legal" / "evo-on-a-face-down-character-106.jsonl"
+    lines = path.read_bytes().splitlines()
+    noted, seen_settled = None, False
+    for state, event, raw in replay_states(lines):
+        if noted is None and raw["do"] == "play" and state.cards[raw["card"]].type == "Evo":
+            after = state.copy()
+            GAME.apply(after, event)
+            played = next(item for item in after.batch.items if item.name == raw["card"]).source
+            assert played.uid in after.flags.played and played.uid not in state.flags.played  # a copy notes apart
+            noted = (played.uid, state.turn)
+        elif noted is not None and state.turn == noted[1]:
+            settled = [e for side in state.sides.values() for b in side.team.values() for e in b.evos if e.uid == noted[0]]
+            assert not settled or noted[0] in state.flags.played
+            seen_settled = seen_settled or bool(settled)
+        elif noted is not None:
+            assert noted[0] not in state.flags.played
+            break
+    assert noted is not None and seen_settled

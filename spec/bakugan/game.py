@@ -962,6 +962,7 @@ class Bakugan(Game[BakuganState, Event]):
             card = self._take_from_hand(state, player, ev.card)
         self._pay(state, player, cost, ev.uncharge)
         state.flags.plays[player] = state.flags.plays.get(player, 0) + 1
+        state.flags.played.add(card.uid)  # it keeps this object as it settles in play (decision 49)
         context: dict[str, Any] = {"x": ev.x, "played_self": True, "announced": True}
         effect: tuple[A.Step, ...] = ()
         if defn.type == "Evo" and ev.on is not None:

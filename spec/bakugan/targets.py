@@ -151,6 +151,14 @@ def _not_opened_now(state: BakuganState, obj: Any, cond: A.Condition) -> bool:
     return bool(bak.opened_turn != state.turn)
 
 
+def _not_played_now(state: BakuganState, obj: Any, cond: A.Condition) -> bool:
+    """Decision 49: a card in play "that was not played this turn" is one whose object was not
+    played this turn (a card put into play otherwise counts as not played)."""
+    if not isinstance(obj, CardObj):
+        raise B.Unmodelled(f"'not played this turn' of a {type(obj).__name__} is not modelled")
+    return obj.uid not in state.flags.played
+
+
 def _not_energy(state: BakuganState, obj: Any, cond: A.Condition) -> bool:
     return True  # Energy cards are never candidates of a card in play
 
@@ -159,6 +167,7 @@ SELECTIONS: Final[tuple[tuple[Callable[[A.Condition], bool], Callable[[BakuganSt
     (lambda c: c.subject == "cost" and c.op == "<=" and isinstance(c.value, int), _cost_at_most),
     (lambda c: c.subject == "opened" and c.op == "not", _not_opened_now),
     (lambda c: c.subject == "type" and c.op == "not", _not_energy),
+    (lambda c: c.subject == "played" and c.op == "not" and c.value == "this turn", _not_played_now),
 )
 """The shapes of condition a selection may carry (``Qualified.where``) that the spec reads
 (a test of the shape, its reader): one list for :func:`_meets` and :func:`selection_gap`."""
