@@ -1090,7 +1090,7 @@ def test_d33_an_action_tests_its_condition_as_it_completes() -> None:
 
 def test_d33_lint_names_the_conditions_the_spec_cannot_test() -> None:
     """Decision 33: a condition the spec does not read (a BakuCore held by any one of the
-    player's Bakugan, a card chosen by when it was played) is named by ``unsupported``, so
+    player's Bakugan, a selection by a test it has no reader for) is named by ``unsupported``, so
     lint notes the card and the simulator leaves it out, before any replay reaches it; a
     condition it reads is not."""
     traits = ["Aquos"]
@@ -1100,7 +1100,8 @@ def test_d33_lint_names_the_conditions_the_spec_cannot_test() -> None:
         CardDef("Full House", "Action", "If you have two or more Heroes in play, draw a card.", traits=traits, cost=0),
     ])
     assert "the condition holding has FT is not modelled" == GAME.unsupported(cards, "Rising Tide")  # of any one of them
-    assert "the selection condition played not this turn is not modelled" == GAME.unsupported(cards, "Late Bloom")
+    assert GAME.unsupported(cards, "Late Bloom") is None  # read since decision 49
+    assert T.selection_gap(A.Condition("opened", "is", "this turn")) == "the selection condition opened is this turn is not modelled"
     assert GAME.unsupported(cards, "Full House") is None
 
 

@@ -586,7 +586,7 @@ def step_gap(step: Any, earlier: tuple[type, ...] = ()) -> str | None:
     elif isinstance(step, K.Play) and (step.what.zone not in (None, "hand") or step.what.quantifier != "a"):
         # one card of the hand (6.2.1.p1), not a card named otherwise ("it", "this", "that Evo")
         return f"playing {step.what.describe()} is not modelled"
-    elif isinstance(step, K.Select | K.Destroy | K.TakeControl) and T.out_of_play_gap(step.what) is not None:
+    elif isinstance(step, K.Select | K.Destroy | K.TakeControl) and step.what.quantifier == "a" and T.out_of_play_gap(step.what) is not None:
         return T.out_of_play_gap(step.what)
     elif isinstance(step, K.TakeControl) and T.energy_gap(step.what) is not None:
         return T.energy_gap(step.what)
