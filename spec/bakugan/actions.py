@@ -473,7 +473,7 @@ def shuffle_in_violation(state: BakuganState, player: str, name: str | None, wha
     card = pile.find(name)
     if card is None:
         return Violation(f"{name} is not in {player}'s discard pile", f"a card of {player}'s discard pile", name)
-    if what.type not in ("card", card.defn.type if card.defn is not None else ""):
+    if what.type not in ("card", B.type_of(state, name)):
         return Violation(f"{name} is not what the effect asks for", what.describe(), name)
     return None
 

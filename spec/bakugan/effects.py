@@ -192,7 +192,7 @@ class Effects:
         pile held none to pick."""
         player = self._one(state, res, step.what.owner)
         res.push((A.Shuffle(player="you", zone="deck"),))  # the controller's own deck: _shuffles_in
-        picks = [card for card in state.sides[player].discard if step.what.type in ("card", _type_of(card))]
+        picks = [card for card in state.sides[player].discard if step.what.type in ("card", B.type_of(state, card.name or ""))]
         n = min(B.amount(step.what.count, res.vars), len(picks))
         return Need("shuffle_in", player, n, cite("6.7.1.4"), step.what) if n > 0 else None
 
@@ -544,11 +544,6 @@ def _shuffles_in(sel: A.Selector, to: str) -> bool:
     """Whether a move of ``sel`` to ``to`` shuffles cards the effect's controller picks from
     their own discard pile into their deck, a number the text fixes (decision 48)."""
     return to == "deck" and sel.zone == "discard pile" and sel.quantifier == "a" and sel.owner == "you" and isinstance(sel.count, int)
-
-
-def _type_of(card: CardObj) -> str:
-    """The printed type of a card (empty for a card the log never named)."""
-    return card.defn.type if card.defn is not None else ""
 
 
 def _energizes(sel: A.Selector, earlier: tuple[type, ...]) -> bool:

@@ -233,9 +233,7 @@ def candidates(state: BakuganState, controller: str, slot: Slot) -> list[tuple[T
             for energy in state.sides[player].energy:
                 out.append((TargetRef(owner=player, charged=energy.charged), energy.card))
     elif slot.kind in ("hero", "in_play"):
-        if sel.type == "Energy":
-            raise B.Unmodelled(str(energy_gap(sel)))
-        refuse(out_of_play_gap(sel), B.Unmodelled)
+        refuse(energy_gap(sel) or out_of_play_gap(sel), B.Unmodelled)
         for player in B.owner_of(state, controller, sel.owner):
             side = state.sides[player]
             pool: list[CardObj] = list(side.heroes)
