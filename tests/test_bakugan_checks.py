@@ -2377,3 +2377,13 @@ def test_d49_a_card_played_is_noted_for_its_turn_only() -> None:
             assert noted[0] not in state.flags.played
             break
     assert noted is not None and seen_settled
+
+
+def test_d49_not_played_this_turn_said_of_anything_but_a_card_in_play_is_unverifiable() -> None:
+    """Decision 49: the test reads cards in play only; asked of a Bakugan it is unverifiable,
+    never guessed (the grammar reads the filter only on cards, so no text asks it yet)."""
+    state = state_where(lambda s: bool(B.face_up(s)))
+    cond = A.Condition("played", "not", "this turn")
+    player = state.players[0]
+    with pytest.raises(B.Unmodelled, match="not played this turn"):
+        T.candidates(state, player, T.Slot("implied", "bakugan", A.Selector("the", "Bakugan"), (cond,)))
