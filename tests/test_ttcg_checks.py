@@ -27,9 +27,10 @@ CARDS = CardDatabase.load(shipped_database("ttcg", "base"), "ttcg")
 
 
 def fresh(hands: dict[str, list[str]] | None = None, fields: dict[str, list[str]] | None = None, turn: int = 3,
-          node: str = "main", active: str = "ann", explicit: bool = True, stage: str = "turn") -> TtcgState:
+          node: str = "main", active: str = "ann", explicit: bool = True, stage: str = "turn",
+          cards: CardDatabase = CARDS) -> TtcgState:
     """A state in ``active``'s turn ``turn``, phase ``node``, with the cards given (decks unregistered)."""
-    state = GAME.setup(Setup(("ann", "ben"), {}, {"passes": "explicit" if explicit else "implicit"}, CARDS))
+    state = GAME.setup(Setup(("ann", "ben"), {}, {"passes": "explicit" if explicit else "implicit"}, cards))
     if stage == "turn":
         state.stage, state.first, state.turn, state.active, state.node = "turn", "ann", turn, active, node
         state.flags.drew = node != "draw"
@@ -46,15 +47,15 @@ def fresh(hands: dict[str, list[str]] | None = None, fields: dict[str, list[str]
 
 
 def give(state: TtcgState, player: str, name: str) -> None:
-    state.sides[player].hand.add(state.new_card(name, player, CARDS[name]))
+    state.sides[player].hand.add(state.new_card(name, player, state.cards[name]))
     state.sides[player].knowledge.reveal(name)
     state.sides[player].deck.hidden -= 1
 
 
 def put(state: TtcgState, player: str, name: str, tapped: bool = False) -> Pile:
-    card = state.new_card(name, player, CARDS[name])
+    card = state.new_card(name, player, state.cards[name])
     state.sides[player].knowledge.reveal(name)
-    pile = Pile(state.new_id(), card, "creature" if B.is_creature(CARDS[name]) else "magic", tapped=tapped,
+    pile = Pile(state.new_id(), card, "creature" if B.is_creature(state.cards[name]) else "magic", tapped=tapped,
                 tapped_turn=1 if tapped else -1)
     (state.sides[player].creatures if pile.row == "creature" else state.sides[player].magic).append(pile)
     return pile
@@ -808,3 +809,118 @@ def test_lint_names_a_rank_up_from_the_deck_before_play() -> None:
     ])
     assert GAME.unsupported(cards, "Deep Climber") == "ranking up with a card from the deck is not modelled"
     assert GAME.unsupported(cards, "Shore Climber") is None
+
+
+# ----------------------------------------------------------------- decision 30: revealed cards
+
+def _revealing(deck: dict[str, int] | None = None) -> TtcgState:
+    """Ann's turn with two invented Golems on her field that turn up the top of her deck:
+    Cairn Diviner reveals three cards and plays a golem among them, Cairn Seer looks at two
+    and takes a golem among them into the hand. ``deck`` registers her decklist."""
+    from spec.core.cards import CardDef
+
+    stats = {"attack": 100, "defense": 100}
+    cards = CardDatabase("ttcg/reveal", "ttcg", 1, [
+        *CARDS,
+        CardDef("Cairn Diviner", "Unit (Earth)", "Reveal the top three cards of your deck. Play one golem card from among them.",
+                level=1, cost=1, traits=["Golem"], stats=stats),
+        CardDef("Cairn Seer", "Unit (Earth)", "Look at the top two cards of your deck and add one golem card from among them "
+                "to your hand.", level=1, cost=1, traits=["Golem"], stats=stats),
+    ])
+    state = fresh(fields={"ann": ["Cairn Diviner", "Cairn Seer"]}, cards=cards)
+    if deck is not None:
+        from collections import Counter
+
+        knowledge = state.sides["ann"].knowledge
+        knowledge.registered = Counter(deck)
+    return state
+
+
+def _resolve(state: TtcgState, card: str) -> None:
+    """Use ``card``'s effect (untapped first, to use it again) and let it resolve."""
+    for pile in state.sides["ann"].creatures:
+        pile.tapped = False
+    ok(state, E.Activate(0, "ann", card, 0), E.Pass(0, "ann"), E.Pass(0, "ben"))
+
+
+def test_d30_revealed_cards_are_named_picked_from_and_put_back() -> None:
+    state = _revealing()
+    ann = state.sides["ann"]
+    size = len(ann.deck)
+    assert judged(state, E.Reveal(0, "ann", "Pebble Imp"))[0].rule == "ttcg:2.1.ac"  # no effect asks for it
+    _resolve(state, "Cairn Diviner")
+    assert state.resolution is not None and state.resolution.need is not None
+    assert (state.resolution.need.kind, state.resolution.need.count) == ("reveal", 3)
+    ok(state, E.Reveal(0, "ann", "Pebble Imp"), E.Reveal(0, "ann", "Ember Whelp"), E.Reveal(0, "ann", "Mossback Golem"))
+    assert len(ann.deck) == size - 3 and ann.knowledge.located["Pebble Imp"] == 1
+    ok(state, E.Choose(0, "ann", [E.Ref("Mossback Golem")]))
+    assert state.resolution is None
+    assert [p.card.name for p in ann.creatures] == ["Cairn Diviner", "Cairn Seer", "Mossback Golem"]
+    assert len(ann.deck) == size - 1  # the two not taken went back, hidden again
+    assert ann.knowledge.located["Pebble Imp"] == 0 and ann.knowledge.located["Ember Whelp"] == 0
+    assert state.flags.plays == 0  # a play by an effect is no play of the turn (2.2.3.a.2.b)
+    # none of the kind turned up: nothing to pick, and all go back
+    _resolve(state, "Cairn Seer")
+    ok(state, E.Reveal(0, "ann", "Ember Whelp"), E.Reveal(0, "ann", "Thornwhip Sprite"))
+    assert state.resolution is None and len(ann.deck) == size - 1 and len(ann.hand) == 0
+    # a look takes its golem into the hand
+    _resolve(state, "Cairn Seer")
+    ok(state, E.Reveal(0, "ann", "Pebble Imp"), E.Reveal(0, "ann", "Ember Whelp"), E.Choose(0, "ann", [E.Ref("Pebble Imp")]))
+    assert ann.hand.names() == ["Pebble Imp"] and len(ann.deck) == size - 2
+
+
+def test_d30_a_pick_outside_the_revealed_cards_or_of_another_kind_is_refused() -> None:
+    state = _revealing()
+    _resolve(state, "Cairn Diviner")
+    ok(state, E.Reveal(0, "ann", "Pebble Imp"), E.Reveal(0, "ann", "Ember Whelp"), E.Reveal(0, "ann", "Thornwhip Sprite"))
+    for name in ("Ember Whelp", "Mossback Golem"):  # not a golem; a golem not turned up
+        found = judged(state, E.Choose(0, "ann", [E.Ref(name)]))
+        assert found and found[0].rule == "ttcg:2.2.3.a.2.b" and "cannot be picked" in found[0].violation.message
+    assert judged(state, E.Choose(0, "ann", []))[0].rule == "ttcg:2.2.3.a.2.b"  # one must be played
+    assert judged(state, E.Pass(0, "ann"))  # the effect waits for the pick
+    ok(state, E.Choose(0, "ann", [E.Ref("Pebble Imp")]))
+
+
+def test_d30_a_reveal_must_name_its_card_and_a_look_the_log_cannot_name_is_unverifiable() -> None:
+    state = _revealing({"Pebble Imp": 1, "Ember Whelp": 2})
+    _resolve(state, "Cairn Diviner")
+    found = judged(state, E.Reveal(0, "ann", None))
+    assert found and found[0].rule == "ttcg:2.2.5.b" and "does not show" in found[0].violation.message
+    ok(state, E.Reveal(0, "ann", "Pebble Imp"))
+    found = judged(state, E.Reveal(0, "ann", "Pebble Imp"))  # a second copy the decklist does not hold
+    assert found and found[0].rule == "ttcg:2.2.1.b" and found[0].violation.severity == "inconsistent"
+    state = _revealing()
+    size = len(state.sides["ann"].deck)
+    _resolve(state, "Cairn Seer")
+    ok(state, E.Reveal(0, "ann", "Pebble Imp"))
+    rulings = GAME.apply(state, E.Reveal(0, "ann", None))
+    assert [r.violation.severity for r in rulings] == ["unverifiable"] and "looked at" in rulings[0].violation.message
+    assert state.resolution is None and len(state.sides["ann"].deck) == size  # given up, the card put back
+    ok(state, E.Pass(0, "ann"))
+    state = _revealing()
+    state.sides["ann"].deck.hidden = 2
+    _resolve(state, "Cairn Diviner")  # three to reveal, two in the deck
+    assert state.resolution is not None and state.resolution.need is not None and state.resolution.need.count == 2
+
+
+def test_d30_the_real_reveal_cards_run_and_the_simulator_offers_their_events() -> None:
+    """The three real cards that reveal the top of the deck pass lint, and at each step of such
+    an effect legal_moves offers what the log may show: a reveal of any card the deck can
+    still give, then a pick among the golems turned up only."""
+    from pathlib import Path
+
+    real = Path(__file__).resolve().parents[2] / "shared" / "cards" / "ttcg.dev.jsonl"
+    if not real.exists():
+        pytest.skip("../shared/cards is not beside the checkout")
+    pool = CardDatabase.cached(real, "ttcg")
+    for name in ("Gribbledigirf", "Crystalline Sky Turtle", "Peace By Fire"):
+        assert GAME.unsupported(pool, name) is None, name
+    state = _revealing({"Pebble Imp": 1, "Ember Whelp": 2, "Mossback Golem": 1})
+    _resolve(state, "Cairn Diviner")
+    offered = {m.card for m in GAME.legal_moves(state)}
+    assert offered == {"Pebble Imp", "Ember Whelp", "Mossback Golem"}
+    ok(state, E.Reveal(0, "ann", "Pebble Imp"))
+    assert {m.card for m in GAME.legal_moves(state)} == {"Ember Whelp", "Mossback Golem"}
+    ok(state, E.Reveal(0, "ann", "Ember Whelp"), E.Reveal(0, "ann", "Mossback Golem"))
+    picks = {tuple(r.card for r in m.cards) for m in GAME.legal_moves(state)}
+    assert picks == {("Pebble Imp",), ("Mossback Golem",)}

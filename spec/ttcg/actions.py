@@ -36,7 +36,7 @@ PLAY = BOOK.action("play")
 ACTIVATE = BOOK.action("activate")
 ATTACK = BOOK.action("attack")
 DISCARD = BOOK.action("discard")
-UNASKED = {kind: BOOK.action(kind) for kind in ("choose", "decline", "mill")}
+UNASKED = {kind: BOOK.action(kind) for kind in ("choose", "decline", "mill", "reveal")}
 PHASE = BOOK.action("phase")
 DESTROYED = BOOK.action("destroyed")
 POINTS = BOOK.action("points")
@@ -704,7 +704,7 @@ def _unasked(state: TtcgState, ev: Event) -> Check:
 
 
 for _action in UNASKED.values():
-    _action.precondition("2.1.ac", "choices and mills happen only while an effect asks for them")(_unasked)
+    _action.precondition("2.1.ac", "choices, mills and reveals happen only while an effect asks for them")(_unasked)
 
 
 # ====================================================================== claims

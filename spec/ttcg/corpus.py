@@ -164,7 +164,7 @@ class Guided:
         kind = tag(move)
         card = getattr(move, "card", None)
         wished = 1 if card in style.wish else 0
-        if kind in ("draw", "mill", "shuffle", "roll", "first", "choose", "decline", "discard"):
+        if kind in ("draw", "mill", "reveal", "shuffle", "roll", "first", "choose", "decline", "discard"):
             return 2 + wished
         if kind == "pass":
             return 0

@@ -9,8 +9,7 @@ meaning has no handler: the interpreter raises
 
 Steps without a handler, on purpose: ``ttcg_copy`` (which effect of the copied card,
 and whose it becomes, is nowhere defined), ``ttcg_swap`` (where the piles beneath and
-the equipment of a swapped card go is nowhere defined), ``ttcg_reveal_top`` (where the
-cards revealed and not taken go is nowhere defined), and the player-level ``can``/
+the equipment of a swapped card go is nowhere defined), and the player-level ``can``/
 ``can't`` steps no shipped card uses in a defined effect type.
 """
 
@@ -71,6 +70,8 @@ class Choice:
     def describe(self) -> str:
         kinds = " or ".join(self.what.kinds) or "card"
         span = str(self.high) if self.low == self.high else f"{self.low} to {self.high}"
+        if self.zone == "revealed":
+            return f"{span} {kinds} card(s) among those {'/'.join(self.owners)} revealed"
         return f"{span} {kinds} card(s) from {'/'.join(self.owners)}'s {self.zone}"
 
 
@@ -81,6 +82,13 @@ def _count(amount: A.Amount, res: Resolution) -> int:
     if isinstance(value, int):
         return value
     raise B.Unmodelled(f"the number {amount.name!r} is not modelled")
+
+
+def revealed(state: TtcgState) -> tuple[CardObj, ...]:
+    """The cards the effect being carried out has turned up from the top of a deck and not
+    yet taken (decision 30): they are out of the deck until the effect is done."""
+    res = state.resolution
+    return () if res is None else res.vars.get("revealed", ())
 
 
 def step_gap(step: object) -> str | None:
@@ -125,6 +133,8 @@ class Effects:
             return list(side.hand.cards)
         if zone == "discard pile":
             return list(side.discard.cards)
+        if zone == "revealed":
+            return [c for c in revealed(state) if c.owner == owner]
         return []
 
     def candidates(self, state: TtcgState, choice: Choice) -> list[CardObj]:
@@ -149,8 +159,6 @@ class Effects:
         ``exactly`` ``count`` or none (2.1.al), ``up_to`` any number up to ``count``.
         """
         zone = what.zone or default_zone
-        if zone == "revealed":
-            raise B.Unmodelled("picking among revealed cards is not modelled")
         who = what.owner if zone != "field" else (what.controller or what.owner)
         owners = tuple(B.whose(state, res.controller, who)) if who is not None else (
             tuple(state.players) if zone == "field" else (res.controller,))
@@ -242,6 +250,18 @@ class Effects:
             pile = B.pile_of(state, card.uid)
             if pile is not None:
                 self.game.discard_pile(state, pile)
+
+    @BOOK.encodes("2.2.5.b", what="an effect that reveals the top cards of a deck turns them up one by one, as "
+                  "many as the deck holds; those it does not take go back into the deck when it is done")
+    def do_ttcg_reveal_top(self, state: TtcgState, res: Resolution, step: T.RevealTop) -> Need | None:
+        """Decision 30: ``reveal`` events name the cards, top first; later steps of the
+        effect pick among them (the zone ``revealed``), and :meth:`Ttcg.put_back_revealed`
+        returns the rest to the deck. Looking at the cards is read the same way: the log
+        names what the player saw (``detail`` of the need is ``look``: a log that cannot name
+        such a card leaves the rest of the effect unverifiable)."""
+        player = B.whose(state, res.controller, step.player)[0]
+        n = min(_count(step.count, res), len(state.sides[player].deck))
+        return Need("reveal", player, n, cite("2.2.5.b"), "look" if step.private else None) if n else None
 
     def do_ttcg_add(self, state: TtcgState, res: Resolution, step: T.AddToHand) -> Need | None:
         return self.choose(state, res, step, step.what, "deck", cite("2.1.h") if step.what.zone == "deck" else cite("2.1.j"))

@@ -63,6 +63,17 @@ class Mill(Event, tag="mill"):
     card: str | None = None
 
 
+class Reveal(Event, tag="reveal"):
+    """Chance: ``by`` turns up the next card from the top of their deck, ``card``, while an
+    effect reveals (or lets them look at) the top cards; one event per card, top first.
+
+    The card must be named: the cards of the effect that are not taken go back into the
+    deck when it is done (decision 30 of the TTCG decisions).
+    """
+
+    card: str | None = None
+
+
 # ------------------------------------------------------------------ moves
 
 class Pass(Event, tag="pass"):
@@ -153,14 +164,14 @@ class GameOver(Event, tag="game"):
 
 
 EVENTS: tuple[type[Event], ...] = (
-    Roll, First, Shuffle, Draw, Mill, Pass, Play, Activate, Attack, Discard, Choose, Decline,
+    Roll, First, Shuffle, Draw, Mill, Reveal, Pass, Play, Activate, Attack, Discard, Choose, Decline,
     Phase, Destroyed, Points, GameOver,
 )
 
 KINDS: dict[str, str] = {
     "pass": "move", "play": "move", "activate": "move", "attack": "move", "discard": "move",
     "choose": "move", "decline": "move",
-    "roll": "chance", "first": "chance", "shuffle": "chance", "draw": "chance", "mill": "chance",
+    "roll": "chance", "first": "chance", "shuffle": "chance", "draw": "chance", "mill": "chance", "reveal": "chance",
     "phase": "claim", "destroyed": "claim", "points": "claim", "game": "claim",
 }
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, NoReturn
 
 import msgspec
 
@@ -490,6 +490,28 @@ class Ttcg(Game[TtcgState, Event]):
                 side.hand.remove(card)
         elif zone == "discard pile" and card in side.discard.cards:
             side.discard.remove(card)
+        elif zone == "revealed" and state.resolution is not None:
+            vars = state.resolution.vars
+            vars["revealed"] = tuple(c for c in vars.get("revealed", ()) if c.uid != card.uid)
+
+    def give_up_effect(self, state: TtcgState, reason: str) -> NoReturn:
+        """Stop the effect being carried out as the spec cannot follow it (the cards it turned
+        up go back), and report ``reason``: unverifiable, never legal."""
+        res = state.resolution
+        if res is not None:
+            self.put_back_revealed(state, res)
+        state.resolution = None
+        state.paying = None
+        raise B.Unmodelled(reason)
+
+    def put_back_revealed(self, state: TtcgState, res: Resolution) -> None:
+        """Decision 30: the cards an effect turned up and did not take go back into their
+        owner's deck once it is done. Where in the deck is not said, and the spec does not
+        keep the deck's order, so no later draw is held to them: they are hidden again."""
+        for card in res.vars.pop("revealed", ()):
+            side = state.sides[card.owner]
+            side.deck.hidden += 1
+            side.knowledge.dated(state.seq).conceal(card.name or "", f"put {card.name} back into the deck after revealing it")
 
     # rules 2.2.5.f.1, 2.2.5.g.1, 2.2.5.i.2, 2.2.5.i.6.p2 (noted after the class: _NOTED_APART)
     def _do_activate(self, state: TtcgState, ev: E.Activate) -> None:
@@ -629,6 +651,11 @@ class Ttcg(Game[TtcgState, Event]):
             return problem
         if need.kind in ("draw", "mill") and len(side.deck) == 0:
             return Violation("the deck is empty", "no more cards", "a card from it")
+        if need.kind == "reveal" and ev.card is None:
+            if need.detail == "look":  # only the player saw it: the log may not know it
+                self.give_up_effect(state, "the log does not name a card the player looked at, so the pick among "
+                                           "them cannot be checked")
+            return Violation("a reveal that does not show the card", "the card's name (revealed cards are shown)", "null")
         if need.kind == "choose":
             return self._choice_violation(state, need.detail, ev.cards)
         return None
@@ -694,6 +721,14 @@ class Ttcg(Game[TtcgState, Event]):
         if need.kind == "discard":
             self.discard_from_hand(state, player, ev.card)
             return None
+        if need.kind == "reveal":
+            rulings = self._reveal_from_deck(state, player, ev.card, f"revealed {ev.card}")
+            if side.deck.hidden > 0:
+                side.deck.hidden -= 1
+            res = state.resolution
+            assert res is not None
+            res.vars["revealed"] = (*res.vars.get("revealed", ()), state.new_card(ev.card, player, state.cards.get(ev.card)))
+            return rulings
         if need.kind == "choose":
             choice: Choice = need.detail
             res = state.resolution
@@ -784,6 +819,8 @@ class Ttcg(Game[TtcgState, Event]):
                         continue
                     return
                 state.resolution = None
+                if "revealed" in res.vars:
+                    self.put_back_revealed(state, res)
                 if res.item is None and state.paying is not None:
                     link, state.paying = state.paying, None
                     state.chain.append(link)
@@ -1065,8 +1102,6 @@ class Ttcg(Game[TtcgState, Event]):
             if isinstance(ability, A.Replacement):
                 return "replacing a destruction ('instead') is not modelled"
             for node in A.nodes(ability):
-                if isinstance(node, T.Cards) and node.zone == "revealed":
-                    return "picking among revealed cards is not modelled"
                 gap = unhandled(self.effects, node) or step_gap(node)
                 if gap is not None:
                     return gap
@@ -1256,6 +1291,11 @@ class Ttcg(Game[TtcgState, Event]):
         names = sorted(n for n, k in knowledge.registered.items() if k > knowledge.located[n])
         return list(names) if names else [None]
 
+    def _revealable(self, state: TtcgState, player: str) -> list[str]:
+        """The names the top card of a deck can have when an effect turns it up (it is named)."""
+        knowledge = state.sides[player].knowledge
+        return sorted(d.name for d in state.cards if knowledge.can_reveal(d.name))
+
     def _need_candidates(self, state: TtcgState, need: Need, rng: random.Random) -> list[Event]:
         p = need.player
         side = state.sides[p]
@@ -1263,6 +1303,8 @@ class Ttcg(Game[TtcgState, Event]):
             return [E.Draw(0, p, n) for n in self._drawable(state, p, rng)]
         if need.kind == "mill":
             return [E.Mill(0, p, n) for n in self._drawable(state, p, rng)]
+        if need.kind == "reveal":
+            return [E.Reveal(0, p, n) for n in self._revealable(state, p)]
         if need.kind == "shuffle":
             return [E.Shuffle(0, p)]
         if need.kind == "discard":
