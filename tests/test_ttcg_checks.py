@@ -129,6 +129,17 @@ def _shielded(what: str, owner: str) -> Callable[[], TtcgState]:
     return make
 
 
+def _prohibited(action: str, hands: dict[str, list[str]] | None = None, fields: dict[str, list[str]] | None = None,
+                node: str = "main") -> Callable[[], TtcgState]:
+    """Ann under a prohibition (``play golem cards``, ``attack``...) an effect of ben's left (decision 31)."""
+    def make() -> TtcgState:
+        state = fresh(hands=hands, fields=fields, node=node)
+        state.lasting.append(Lasting("prohibit", "ben", action, 0, (B.player_key(state, "ann"),), B.prohibited_kind(action),
+                                     until_end=4))
+        return state
+    return make
+
+
 def _attacked() -> TtcgState:
     state = fresh(node="battle", fields={"ann": ["Mire Tentacle"]})
     state.flags.attacked.add(state.sides["ann"].creatures[0].id)
@@ -192,6 +203,8 @@ CASES: list[Case] = [
     Case("play_from_hand", "ttcg:2.2.3.a.2.a", lambda: fresh(hands={"ann": ["Pebble Imp"]}), lambda s: E.Play(0, "ann", "Static Wisp")),
     Case("two_plays", "ttcg:2.2.3.a.2.a", lambda: fresh(hands={"ann": ["Pebble Imp", "Static Wisp", "Mire Tentacle"]}),
          _third_play),
+    Case("play_not_prohibited", "ttcg:2.2.5.b", _prohibited("play golem cards", hands={"ann": ["Pebble Imp"]}),
+         lambda s: E.Play(0, "ann", "Pebble Imp")),
     Case("high_rank_levels_up", "ttcg:2.2.6.a", lambda: fresh(hands={"ann": ["Kiln Drake"]}), lambda s: E.Play(0, "ann", "Kiln Drake")),
     Case("level_up_fits", "ttcg:2.2.6.b", lambda: fresh(hands={"ann": ["Quarry Colossus"]}, fields={"ann": ["Ember Whelp"]}),
          lambda s: E.Play(0, "ann", "Quarry Colossus", E.Ref("Ember Whelp"))),
@@ -204,6 +217,8 @@ CASES: list[Case] = [
     Case("activate_not_under", "ttcg:2.2.6.e", _under, lambda s: E.Activate(0, "ann", "Ember Whelp", 0)),
     Case("activatable_effect", "ttcg:2.2.5.c", lambda: fresh(fields={"ann": ["Mossback Golem"]}),
          lambda s: E.Activate(0, "ann", "Mossback Golem", 1)),
+    Case("activate_not_prohibited", "ttcg:2.2.5.b", _prohibited("activate effects", fields={"ann": ["Gravelhide Boar"]}),
+         lambda s: E.Activate(0, "ann", "Gravelhide Boar", 0)),
     Case("activate_when_acting", "ttcg:2.2.5.c", lambda: fresh(fields={"ben": ["Hush Veil"]}),
          lambda s: E.Activate(0, "ben", "Hush Veil", 1)),
     Case("creature_effect_own_turn", "ttcg:2.2.4.c.2", lambda: fresh(fields={"ben": ["Gravelhide Boar"]}),
@@ -225,6 +240,8 @@ CASES: list[Case] = [
     Case("attack_once", "ttcg:2.2.7.b", _attacked, lambda s: E.Attack(0, "ann", "Mire Tentacle")),
     Case("attack_not_forbidden", "ttcg:2.2.5.b", _shielded("attack", "ann"), lambda s: E.Attack(0, "ann", "Mire Tentacle", None,
                                                                                                    E.Ref("Pebble Imp", "ben"))),
+    Case("attack_not_prohibited", "ttcg:2.2.5.b", _prohibited("attack", fields={"ann": ["Mire Tentacle"]}, node="battle"),
+         lambda s: E.Attack(0, "ann", "Mire Tentacle")),
     Case("attack_targets_creature", "ttcg:2.2.7.c", _shielded("nothing", "ben"), lambda s: E.Attack(0, "ann", "Mire Tentacle")),
     Case("target_attackable", "ttcg:2.2.5.b", _shielded("be attacked", "ben"),
          lambda s: E.Attack(0, "ann", "Mire Tentacle", None, E.Ref("Pebble Imp", "ben"))),
@@ -924,3 +941,115 @@ def test_d30_the_real_reveal_cards_run_and_the_simulator_offers_their_events() -
     ok(state, E.Reveal(0, "ann", "Ember Whelp"), E.Reveal(0, "ann", "Mossback Golem"))
     picks = {tuple(r.card for r in m.cards) for m in GAME.legal_moves(state)}
     assert picks == {("Pebble Imp",), ("Mossback Golem",)}
+
+
+# ----------------------------------------------------------------- decision 31: prohibitions on players
+
+def _edicts(explicit: bool = False) -> TtcgState:
+    """Ann's turn 3 with invented Spells that forbid her opponent things for the next turn:
+    Ash Edict (fire cards, then attacks) and Hush Edict (effects); ben's hand holds a fire
+    and a dark card."""
+    from spec.core.cards import CardDef
+
+    cards = CardDatabase("ttcg/edicts", "ttcg", 1, [
+        *CARDS,
+        CardDef("Ash Edict", "Spell", "Your opponent cannot play fire cards next turn.\nYour opponent cannot attack next turn.",
+                level=1, cost=1),
+        CardDef("Hush Edict", "Spell", "Your opponent cannot activate their effects next turn.", level=1, cost=1),
+        CardDef("Kiln Warden", "Unit (Earth)", "Reveal the top two cards of your deck. Play one card from among them.\n"
+                "Play one card from your hand.", level=1, cost=1, traits=["Golem"], stats={"attack": 100, "defense": 100}),
+    ])
+    state = fresh(fields={"ann": ["Ash Edict", "Hush Edict"], "ben": ["Ember Whelp"]}, hands={"ben": ["Ember Whelp", "Gloomcap Wretch"]},
+                  explicit=explicit, cards=cards)
+    return state
+
+
+def _to_bens_turn(state: TtcgState) -> None:
+    ok(state, E.Phase(0, None, "battle"), E.Phase(0, None, "end"), E.Draw(0, "ben", None), E.Phase(0, None, "main"))
+    assert state.active == "ben" and state.turn == 4
+
+
+def test_d31_a_player_forbidden_to_play_a_kind_plays_none_of_it_for_the_turn_it_names() -> None:
+    state = _edicts()
+    ok(state, E.Activate(0, "ann", "Ash Edict", 0))
+    _to_bens_turn(state)
+    found = judged(state.copy(), E.Play(0, "ben", "Ember Whelp"))
+    assert found and found[0].rule == "ttcg:2.2.5.b" and found[0].check == "play_not_prohibited"
+    assert "cannot play fire cards" in found[0].violation.message
+    ok(state.copy(), E.Play(0, "ben", "Gloomcap Wretch"))  # not fire
+    # beyond the two plays: an extra play that names fire cards clashes with it, no rule settles that
+    extra = state.copy()
+    extra.flags.plays = 2
+    extra.flags.extra.append((1, ("fire",)))
+    found = [r for r in GAME.apply(extra.copy(), E.Play(0, "ben", "Ember Whelp")) if r.violation.severity != "info"]
+    assert [r.violation.severity for r in found] == ["unverifiable"] and "decision 27" in found[0].violation.message
+    extra.flags.extra[-1] = (1, ())  # an extra play of any card: the prohibition still holds
+    assert judged(extra, E.Play(0, "ben", "Ember Whelp"))[0].check == "play_not_prohibited"
+    state.turn = 4
+    GAME._expire_turn_end(state)  # the end of the next turn: over
+    ok(state, E.Play(0, "ben", "Ember Whelp"))
+
+
+def test_d31_attacks_and_effects_forbidden_to_a_player() -> None:
+    state = _edicts()
+    ok(state, E.Activate(0, "ann", "Ash Edict", 1), E.Activate(0, "ann", "Hush Edict", 0))
+    _to_bens_turn(state)
+    found = judged(state.copy(), E.Activate(0, "ben", "Ember Whelp", 0))
+    assert found and found[0].check == "activate_not_prohibited" and found[0].rule == "ttcg:2.2.5.b"
+    ok(state, E.Phase(0, None, "battle"))
+    found = judged(state.copy(), E.Attack(0, "ben", "Ember Whelp"))
+    assert found and found[0].check == "attack_not_prohibited" and found[0].rule == "ttcg:2.2.5.b"
+
+
+def test_d31_an_effect_does_not_play_a_card_its_player_is_forbidden_to_play() -> None:
+    """A card an effect would play is held to the prohibition too: among revealed cards it
+    cannot be picked, and a rank up the effect asks for cannot use it."""
+    from spec.ttcg.state import Lasting
+
+    state = _edicts()
+    put(state, "ann", "Kiln Warden")
+    state.lasting.append(Lasting("prohibit", "ben", "play fire cards", 0, (B.player_key(state, "ann"),),
+                                 B.prohibited_kind("play fire cards"), until_end=5))
+    ok(state, E.Activate(0, "ann", "Kiln Warden", 0), E.Pass(0, "ann"), E.Pass(0, "ben"))
+    ok(state, E.Reveal(0, "ann", "Ember Whelp"), E.Reveal(0, "ann", "Pebble Imp"))
+    found = judged(state.copy(), E.Choose(0, "ann", [E.Ref("Ember Whelp")]))
+    assert found and "cannot be picked" in found[0].violation.message
+    assert {tuple(r.card for r in m.cards) for m in GAME.legal_moves(state)} == {("Pebble Imp",)}
+    ok(state, E.Choose(0, "ann", [E.Ref("Pebble Imp")]))
+    for name in ("Ember Whelp", "Pebble Imp"):
+        give(state, "ann", name)
+    state.sides["ann"].creatures[-2].tapped = False  # (Kiln Warden again: a card from the hand)
+    ok(state, E.Activate(0, "ann", "Kiln Warden", 1), E.Pass(0, "ann"), E.Pass(0, "ben"))
+    found = judged(state.copy(), E.Choose(0, "ann", [E.Ref("Ember Whelp")]))
+    assert found and "cannot play fire cards" in found[0].violation.message
+    assert [tuple(r.card for r in m.cards) for m in GAME.legal_moves(state)] == [(), ("Pebble Imp",)]  # (a hidden hand: none)
+    # a rank up an effect asks for (Ember Whelp's: with an earth card)
+    state = _edicts()
+    state.lasting.append(Lasting("prohibit", "ben", "play rank 2 cards", 0, (B.player_key(state, "ann"),),
+                                 B.prohibited_kind("play rank 2 cards"), until_end=5))
+    put(state, "ann", "Ember Whelp")
+    give(state, "ann", "Quarry Colossus")
+    ok(state, E.Activate(0, "ann", "Ember Whelp", 0), E.Pass(0, "ann"), E.Pass(0, "ben"))
+    found = judged(state.copy(), E.Play(0, "ann", "Quarry Colossus", E.Ref("Ember Whelp")))
+    assert found and "cannot play rank 2 cards" in found[0].violation.message
+    assert B.prohibited_kind("play rank 2 or higher water or fire cards") == \
+        B.T.Cards("any", 1, ("water", "fire"), 2, ">=")
+
+
+def test_d31_lint_names_the_prohibitions_and_always_on_steps_it_cannot_carry_out() -> None:
+    from spec.core.cards import CardDef
+
+    texts = {
+        "Dry Edict": ("Your opponent cannot draw cards next turn.", "a prohibition to draw cards is not modelled"),
+        "Endless Edict": ("Your opponent cannot attack.", "a prohibition without a duration is not modelled"),
+        "Odd Edict": ("Your opponent cannot play rank X cards next turn.", "a prohibition to play rank X cards is not modelled"),
+        "Warded Edict": ("Continuous: While this card is on the field, your opponent cannot attack.",
+                         "the step Prohibit as an always-on effect is not modelled"),
+        "Bounty Edict": ("Continuous: While this card is on the field, you can play one more card.",
+                         "the step ExtraPlay as an always-on effect is not modelled"),
+        "Ash Edict": ("Your opponent cannot play fire cards next turn.", None),
+        "Truce Edict": ("Each player cannot attack next turn.", None),
+    }
+    cards = CardDatabase("ttcg/lint", "ttcg", 1, [CardDef(n, "Spell", t, level=1, cost=1) for n, (t, _) in texts.items()])
+    for name, (_, reason) in texts.items():
+        assert GAME.unsupported(cards, name) == reason, name

@@ -288,6 +288,21 @@ def play_from_hand(state: TtcgState, ev: E.Play) -> Check:
     return in_hand(state, ev.by or "", ev.card)
 
 
+@PLAY.precondition("2.2.5.b", "a player an effect forbids to play cards of a kind plays none of them")
+def play_not_prohibited(state: TtcgState, ev: E.Play) -> Check:
+    prohibition = B.play_prohibited(state, ev.by or "", ev.card)
+    if prohibition is None:
+        return None
+    if ev.by == state.active and state.flags.plays >= PLAYS_PER_MAIN_PHASE:
+        extra = B.extra_play_kinds(state)[state.flags.plays - PLAYS_PER_MAIN_PHASE:]
+        defn = state.cards.get(ev.card)
+        if any(kinds and B.kinds_match(defn, kinds) for kinds in extra):  # decision 31: two card effects clash
+            return Violation(f"{ev.by} cannot {prohibition} by one effect, and may play one more {ev.card} by another "
+                             "that names such cards; no rule settles two card effects that clash (decision 27)",
+                             expected="a clash a rule settles", actual="none", severity="unverifiable")
+    return Violation(f"{ev.by} cannot {prohibition} (an effect says so)", expected="no card it forbids", actual=ev.card)
+
+
 def plays_left(state: TtcgState, name: str) -> bool:
     """Whether the active player may put one more card from the hand on the field (2.2.3.a.2.a)."""
     if state.flags.plays < PLAYS_PER_MAIN_PHASE:
@@ -511,6 +526,13 @@ def activatable_effect(state: TtcgState, ev: E.Activate) -> Check:
                      actual=f"{label} effect")
 
 
+@ACTIVATE.precondition("2.2.5.b", "a player an effect forbids to use effects uses none")
+def activate_not_prohibited(state: TtcgState, ev: E.Activate) -> Check:
+    if B.prohibited(state, ev.by or "", "activate effects"):
+        return Violation(f"{ev.by} cannot activate effects (an effect says so)", expected="no effect used", actual=ev.card)
+    return None
+
+
 @ACTIVATE.precondition("2.2.5.c", "effects are used while the players act, not in the middle of another effect")
 def activate_when_acting(state: TtcgState, ev: E.Activate) -> Check:
     return may_act(state, ev.by)
@@ -655,6 +677,13 @@ def attack_not_forbidden(state: TtcgState, ev: E.Attack) -> Check:
     pile = B.find_pile(state, ev.by, ev.card, ev.slot, "creature")
     if pile is not None and B.restricted(state, pile.card, "attack"):
         return Violation(f"{ev.card} cannot attack (an effect says so)", expected="no attack", actual="attack")
+    return None
+
+
+@ATTACK.precondition("2.2.5.b", "a player an effect forbids to attack makes no attack")
+def attack_not_prohibited(state: TtcgState, ev: E.Attack) -> Check:
+    if B.prohibited(state, ev.by or "", "attack"):
+        return Violation(f"{ev.by} cannot attack (an effect says so)", expected="no attack", actual=ev.card)
     return None
 
 

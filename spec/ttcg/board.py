@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from grammar import ast as A
 from grammar import ttcg_nodes as T
@@ -296,6 +296,10 @@ def loud(state: TtcgState, name: str) -> tuple[tuple[int, str, Any, tuple[Any, .
 
 
 _CLASHING = (T.Restrict, T.SetStat)
+
+STATIC_STEPS: Final = (T.Restrict, T.RankUp, T.Boost, T.SetStat)
+"""The steps an always-on (Passive) effect may hold: those :func:`statics_of` is asked for.
+A Passive effect with any other step would be ignored, so ``Ttcg.unsupported`` names it."""
 """The static steps that can clash: can'ts and set values."""
 
 
@@ -1451,8 +1455,45 @@ def indestructible(state: TtcgState, card: CardObj, by: str) -> bool:
 
 
 def prohibited(state: TtcgState, player: str, action: str) -> bool:
-    """Whether a lasting prohibition stops ``player`` from ``action``."""
-    return any(x.kind == "prohibit" and x.what == action and x.uids == (player_key(state, player),) for x in state.lasting)
+    """Whether a lasting prohibition stops ``player`` from ``action`` (``attack``, ``activate effects``)."""
+    if not state.lasting:
+        return False
+    key = player_key(state, player)
+    return any(x.kind == "prohibit" and x.what == action and x.uids == (key,) for x in state.lasting)
+
+
+def play_prohibited(state: TtcgState, player: str, name: str) -> str | None:
+    """The prohibition (``play fire cards``) that stops ``player`` from playing the card
+    ``name`` now, or ``None``. Its ``selector`` is the kind of card it names
+    (:func:`prohibited_kind`)."""
+    if not state.lasting:
+        return None
+    key = player_key(state, player)
+    for x in state.lasting:
+        if x.kind == "prohibit" and x.uids == (key,) and x.selector is not None \
+                and cards_match(state, CardObj(-1, name, player, state.cards.get(name)), x.selector, player):
+            return str(x.what)
+    return None
+
+
+def prohibited_kind(action: str) -> T.Cards | None:
+    """The cards a prohibition to play names (``play rank 2 or higher fire cards``: rank 2 or
+    higher, fire) as a selector, or ``None`` when ``action`` is not a play. The grammar gives
+    the action as words (:class:`grammar.ast.Prohibit`); this reads them back."""
+    words = action.split()
+    if not words or words[0] != "play" or words[-1] not in ("card", "cards"):
+        return None
+    words = words[1:-1]
+    rank: int | None = None
+    op: Literal["==", ">=", "<="] = "=="
+    if words[:1] == ["rank"] and len(words) > 1:
+        if not words[1].isdigit():
+            raise Unmodelled(f"a prohibition to {action} is not modelled")
+        rank, words = int(words[1]), words[2:]
+        if words[:2] in (["or", "higher"], ["or", "lower"]):
+            op, words = (">=" if words[1] == "higher" else "<="), words[2:]
+    kinds = tuple(" ".join(words).split(" or ")) if words else ()
+    return T.Cards("any", 1, kinds, rank, op)
 
 
 def player_key(state: TtcgState, player: str) -> int:

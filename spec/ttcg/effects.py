@@ -110,6 +110,23 @@ def step_gap(step: object) -> str | None:
         return f"counting cards in the {step.what.zone} is not modelled"
     if isinstance(step, A.Delay) and step.when != "end_of_turn":
         return f"an effect delayed until {step.when} is not modelled"
+    if isinstance(step, A.Prohibit):
+        return _prohibit_gap(step)
+    return None
+
+
+def _prohibit_gap(step: A.Prohibit) -> str | None:
+    """What of a prohibition on players (decision 31) the spec does not carry out."""
+    if step.action not in ("attack", "activate effects") and not step.action.startswith("play "):
+        return f"a prohibition to {step.action} is not modelled"
+    if step.duration is None:
+        return "a prohibition without a duration is not modelled"
+    if step.subject.owner not in ("you", "opponent") and step.subject.quantifier != "each":
+        return f"a prohibition on {step.subject.owner or 'a chosen'} player is not modelled"
+    try:
+        B.prohibited_kind(step.action)
+    except B.Unmodelled as error:
+        return str(error)
     return None
 
 
@@ -148,6 +165,8 @@ class Effects:
                     continue
                 if choice.zone == "field" and B.restricted(state, card, "be targeted"):
                     continue
+                if isinstance(choice.step, T.PlayCards) and B.play_prohibited(state, card.owner, card.name):
+                    continue  # decision 31: the player may not play it
                 out.append(card)
         return out
 
@@ -427,6 +446,22 @@ class Effects:
         target = below[-1]
         if B.cards_match(state, target.source, msgspec.structs.replace(step.what, controller=None, owner=None, zone=None), res.controller):
             target.negated = True
+        return None
+
+    @BOOK.encodes("2.2.5.b", what="an effect can forbid a player to play cards of a kind, to attack or to use effects, "
+                  "for as long as it says")
+    def do_prohibit(self, state: TtcgState, res: Resolution, step: A.Prohibit) -> Need | None:
+        """Decision 31: the players the text names may not do the action until the duration
+        ends (decision 19); the checks of ``play``, ``attack`` and ``activate`` ask
+        :func:`~spec.ttcg.board.prohibited` and :func:`~spec.ttcg.board.play_prohibited`."""
+        refuse(step_gap(step), B.Unmodelled)
+        until_start, until_end = self.game.duration_bounds(state, res.controller, step.duration)
+        kind = B.prohibited_kind(step.action)
+        for player in B.whose(state, res.controller, step.subject.owner):  # (each player: no owner, both)
+            state.lasting.append(Lasting("prohibit", res.controller, step.action, 0, (B.player_key(state, player),), kind, None,
+                                         until_start, until_end, state.next_order))
+            state.next_order += 1
+        force_changed()
         return None
 
     # -------------------------------------------------------------- structure

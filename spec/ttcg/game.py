@@ -635,6 +635,9 @@ class Ttcg(Game[TtcgState, Event]):
         if B.printed_rank(defn) != B.rank(state, pile.card) + 1:
             return Violation(f"{ev.card} is rank {B.printed_rank(defn)}", f"rank {B.rank(state, pile.card) + 1}",
                              str(B.printed_rank(defn)))
+        prohibition = B.play_prohibited(state, need.player, ev.card)
+        if prohibition is not None:  # decision 31
+            return Violation(f"{need.player} cannot {prohibition} (an effect says so)", "no card it forbids", ev.card)
         return None
 
     def _feed_violation(self, state: TtcgState, need: Need, ev: Any) -> Violation | None:
@@ -672,6 +675,9 @@ class Ttcg(Game[TtcgState, Event]):
                     return Violation(f"{ref.card} is not what the effect asks for", choice.describe(), ref.card)
                 seen[ref.card] += 1
                 owner = ref.owner or choice.owners[0]
+                prohibition = B.play_prohibited(state, owner, ref.card) if isinstance(choice.step, T.PlayCards) else None
+                if prohibition is not None:  # decision 31
+                    return Violation(f"{owner} cannot {prohibition} (an effect says so)", choice.describe(), ref.card)
                 if owner not in choice.owners:
                     return Violation(f"{ref.card} taken from {owner}'s {choice.zone}", choice.describe(), owner)
                 if choice.zone == "hand":
@@ -1099,6 +1105,10 @@ class Ttcg(Game[TtcgState, Event]):
         for label, ability in effects:
             if label not in B.DEFINED_LABELS:
                 return f"its {label.capitalize()} effect is of a type the rulebook does not define (2.2.5.i)"
+            if isinstance(ability, A.Passive):
+                for step in ability.effect:
+                    if not isinstance(step, B.STATIC_STEPS):
+                        return f"the step {type(step).__name__} as an always-on effect is not modelled"
             if isinstance(ability, A.Replacement):
                 return "replacing a destruction ('instead') is not modelled"
             for node in A.nodes(ability):
