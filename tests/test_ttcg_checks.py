@@ -576,6 +576,19 @@ def test_d26_continuous_effects_and_rank_ups_asked_by_effects() -> None:
     assert judged(state, E.Play(0, "ann", "Gloomcap Wretch"))[0].check == "two_plays"
 
 
+def test_a_move_that_lets_an_optional_rank_up_go_is_offered_after_the_decline_it_stands_for() -> None:
+    """The verifier reads a move made while an effect allows a rank up as letting it go (a
+    ``decline``), so mutation testing must find such a move offered: a log that leaves the
+    ``decline`` out is legal, not a miss of legal_moves."""
+    state = fresh(hands={"ann": ["Quarry Colossus"]}, fields={"ann": ["Ember Whelp", "Quake Sigil"]})
+    ok(state, E.Activate(0, "ann", "Ember Whelp", 0), E.Pass(0, "ann"), E.Pass(0, "ben"))
+    assert state.resolution is not None and state.resolution.need is not None and state.resolution.need.optional
+    move = E.Activate(0, "ann", "Quake Sigil", 1)
+    assert move not in GAME.legal_moves(state) and GAME.offers(state, move)
+    ok(state.copy(), move)
+    assert not GAME.offers(state, E.Activate(0, "ann", "Ember Whelp", 0))  # tapped: refused after the decline too
+
+
 def test_every_decision_is_pinned_by_its_tests() -> None:
     import re
     from pathlib import Path
@@ -811,21 +824,64 @@ def test_d29_an_attacker_named_without_its_slot_is_offered_as_the_first() -> Non
     assert GAME.offers(state, E.Attack(0, "ann", "Gravelhide Boar", None, None))
 
 
-def test_lint_names_a_rank_up_from_the_deck_before_play() -> None:
-    """``unsupported`` names a step the spec does not carry out whatever the state (ranking
-    up with a card from the deck: the static reading of such a permission would also ignore
-    the deck), so lint notes the card and the simulator leaves it out; the handler raises the
-    same reason. Before, only steps without a handler, revealed cards and triggers were
-    looked at, and two cards of the public pool were taken as run."""
+def test_lint_names_a_rank_up_it_cannot_carry_out_before_play() -> None:
+    """``unsupported`` names a step the spec does not carry out whatever the state, so lint
+    notes the card and the simulator leaves it out; the handler raises the same reason. A
+    rank up an effect carries out may use a card from the hand or the deck (decision 32); an
+    always-on permission may not use the deck (a play in the Main Phase comes from the hand),
+    and no rank up uses the discard pile."""
     from spec.core.cards import CardDef
 
     stats = {"rank": "1", "attack": "100", "defense": "100", "element": "Water"}
-    cards = CardDatabase("test", "ttcg", 1, [
-        CardDef("Deep Climber", "Unit (Water)", "Rank up this creature using a creature from your deck.", stats=stats),
-        CardDef("Shore Climber", "Unit (Water)", "Rank up this creature using a water creature.", stats=stats),
-    ])
-    assert GAME.unsupported(cards, "Deep Climber") == "ranking up with a card from the deck is not modelled"
-    assert GAME.unsupported(cards, "Shore Climber") is None
+    texts = {
+        "Deep Climber": ("Rank up this creature using a creature from your deck.", None),
+        "Shore Climber": ("Rank up this creature using a water creature.", None),
+        "Grave Climber": ("Rank up this creature using a creature from your discard pile.",
+                          "ranking up with a card from the discard pile is not modelled"),
+        "Tide Climber": ("Continuous: While this card is under another, nature cards can rank up using nature cards from your deck.",
+                         "an always-on permission to rank up with a card from the deck is not modelled"),
+    }
+    cards = CardDatabase("test", "ttcg", 1, [CardDef(n, "Unit (Water)", t, stats=stats) for n, (t, _) in texts.items()])
+    for name, (_, reason) in texts.items():
+        assert GAME.unsupported(cards, name) == reason, name
+
+
+def test_d32_a_rank_up_with_a_card_from_the_deck_takes_it_out_of_the_deck() -> None:
+    from collections import Counter
+
+    from spec.core.cards import CardDef
+
+    cards = CardDatabase("ttcg/climb", "ttcg", 1, [
+        *CARDS, CardDef("Deep Climber", "Unit (Water)", "Rank up this creature using a creature from your deck.", level=1, cost=1,
+                        traits=["Naiad"], stats={"attack": 100, "defense": 100})])
+
+    def climbing(copies: int) -> TtcgState:
+        state = fresh(fields={"ann": ["Deep Climber"]}, hands={"ann": ["Pebble Imp"]}, cards=cards)
+        state.sides["ann"].knowledge.registered = Counter({"Deep Climber": 1, "Pebble Imp": 1, "Bastion Hulk": 1,
+                                                           "Tidecaller Naida": copies})
+        ok(state, E.Activate(0, "ann", "Deep Climber", 0), E.Pass(0, "ann"), E.Pass(0, "ben"))
+        assert state.resolution is not None and state.resolution.need is not None
+        assert state.resolution.need.kind == "rank_up"
+        return state
+
+    state = climbing(1)
+    ann = state.sides["ann"]
+    deck, hand = len(ann.deck), len(ann.hand)
+    ranked = {m.card for m in GAME.legal_moves(state) if isinstance(m, E.Play)}
+    assert ranked == {"Tidecaller Naida"}  # rank 2, and the decklist holds it
+    found = judged(state.copy(), E.Play(0, "ann", "Bastion Hulk", E.Ref("Deep Climber")))
+    assert found and found[0].rule == "ttcg:2.2.6.b"  # rank 4 on rank 1
+    ok(state, E.Play(0, "ann", "Tidecaller Naida", E.Ref("Deep Climber")))
+    assert ann.creatures[0].card.name == "Tidecaller Naida" and [c.name for c in ann.creatures[0].under] == ["Deep Climber"]
+    assert (len(ann.deck), len(ann.hand)) == (deck - 1, hand) and ann.knowledge.located["Tidecaller Naida"] == 1
+    state = climbing(0)  # a copy the decklist does not hold
+    found = [r for r in GAME.apply(state, E.Play(0, "ann", "Tidecaller Naida", E.Ref("Deep Climber")))
+             if r.violation.severity == "inconsistent"]
+    assert found and found[0].rule == "ttcg:2.2.1.b" and "from the deck" in found[0].violation.message
+    state = fresh(fields={"ann": ["Deep Climber"]}, hands={"ann": ["Tidecaller Naida"]}, cards=cards)
+    state.sides["ann"].deck.hidden = 0  # an empty deck: nothing to rank up with (the hand does not count)
+    ok(state, E.Activate(0, "ann", "Deep Climber", 0), E.Pass(0, "ann"), E.Pass(0, "ben"))
+    assert state.resolution is None
 
 
 # ----------------------------------------------------------------- decision 30: revealed cards

@@ -101,7 +101,7 @@ def step_gap(step: object) -> str | None:
         return "equipping a card other than this one is not modelled"
     if isinstance(step, T.RankUp) and step.duration is not None:
         return "a lasting permission to rank up is not modelled"
-    if isinstance(step, T.RankUp) and (step.using.zone or "hand") != "hand":
+    if isinstance(step, T.RankUp) and (step.using.zone or "hand") not in ("hand", "deck"):
         return f"ranking up with a card from the {step.using.zone} is not modelled"
     if isinstance(step, T.Redirect) and step.to.quantifier != "this":
         return "redirecting an attack to a card other than this one is not modelled"
@@ -406,12 +406,14 @@ class Effects:
     def do_ttcg_rank_up(self, state: TtcgState, res: Resolution, step: T.RankUp) -> Need | None:
         """A rank up the effect carries out (or, with ``permission``, allows): a ``play`` answers it.
 
-        The card played comes from the hand unless the text says otherwise; it must be
-        one rank higher than the card it goes on (2.2.6.b), of the kind the text names
-        instead of the same type. The player may decline (their hand is hidden).
+        The card played comes from the hand, or from the deck where the text says so
+        (decision 32); it must be one rank higher than the card it goes on (2.2.6.b), of the
+        kind the text names instead of the same type. The player may decline (their hand
+        and deck are hidden).
         """
         refuse(step_gap(step), B.Unmodelled)
-        if not state.sides[res.controller].hand:
+        side = state.sides[res.controller]
+        if not (side.deck if step.using.zone == "deck" else side.hand):
             return None
         targets: list[Pile] = []
         if step.target.quantifier == "this":

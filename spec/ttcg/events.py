@@ -89,7 +89,8 @@ class Play(Event, tag="play"):
 
     ``on`` names the card of their own field that ``card`` levels up (2.2.6); ``equip``
     names the creature a card with an Equip effect is attached to as it is played
-    (2.2.5.i.4). While an effect asks for a rank up, the same event answers it.
+    (2.2.5.i.4). While an effect asks for a rank up, the same event answers it; ``card``
+    then comes from the deck when the effect says so (decision 32 of the TTCG decisions).
     """
 
     card: str = ""

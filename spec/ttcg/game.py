@@ -607,11 +607,18 @@ class Ttcg(Game[TtcgState, Event]):
             violation = self._rank_up_violation(state, need, ev)
             if violation is not None:
                 return [Ruling(need.rule, violation)]
-            card = self.take_from_hand(state, need.player, ev.card)
+            rulings: list[Ruling] = []
+            if need.detail[1].zone == "deck":  # decision 32: the card comes out of the deck
+                rulings = self._reveal_from_deck(state, need.player, ev.card, f"ranked up with {ev.card} from the deck")
+                deck = state.sides[need.player].deck
+                deck.hidden = max(0, deck.hidden - 1)
+                card = state.new_card(ev.card, need.player, state.cards.get(ev.card))
+            else:
+                card = self.take_from_hand(state, need.player, ev.card)
             self._place(state, need.player, card, ev.on, None, by_effect=True)
             res.need = None
             self._drive(state)
-            return []
+            return rulings
         res.need = None
         self._drive(state)
         if kind == "decline" and ev.by == need.player:
@@ -620,7 +627,7 @@ class Ttcg(Game[TtcgState, Event]):
 
     def _rank_up_violation(self, state: TtcgState, need: Need, ev: E.Play) -> Violation | None:
         targets, using = need.detail
-        problem = X.in_hand(state, need.player, ev.card)
+        problem = None if using.zone == "deck" else X.in_hand(state, need.player, ev.card)
         if problem is not None:
             return problem
         if ev.on is None or ev.equip is not None:
@@ -1109,6 +1116,8 @@ class Ttcg(Game[TtcgState, Event]):
                 for step in ability.effect:
                     if not isinstance(step, B.STATIC_STEPS):
                         return f"the step {type(step).__name__} as an always-on effect is not modelled"
+                    if isinstance(step, T.RankUp) and (step.using.zone or "hand") != "hand":
+                        return f"an always-on permission to rank up with a card from the {step.using.zone} is not modelled"
             if isinstance(ability, A.Replacement):
                 return "replacing a destruction ('instead') is not modelled"
             for node in A.nodes(ability):
@@ -1320,11 +1329,12 @@ class Ttcg(Game[TtcgState, Event]):
         if need.kind == "discard":
             return [E.Discard(0, p, n) for n in self._hand_names(state, p)]
         if need.kind == "rank_up":
-            targets, _using = need.detail
+            targets, using = need.detail
+            names = self._revealable(state, p) if using.zone == "deck" else self._hand_names(state, p)
             out: list[Event] = []
             for pile in side.piles():
                 if pile.id in targets:
-                    for name in self._hand_names(state, p):
+                    for name in names:
                         out.append(E.Play(0, p, name, E.Ref(pile.card.name or "", None, B.slot_of(state, p, pile))))
             return out
         if need.kind == "choose":
@@ -1382,7 +1392,18 @@ class Ttcg(Game[TtcgState, Event]):
         A card on the field named without its ``slot`` where its player has two piles of that
         name is read as the verifier reads it, the first of them (docs/ttcg-decisions, 29):
         legal_moves names that pile with its slot.
+
+        While an optional part of an effect waits (a rank up it allows), an event that does not
+        take it up lets it go, as a ``decline`` would (``Need.optional``): such an event is
+        offered when legal_moves offers it once the ``decline`` is made.
         """
+        res = state.resolution
+        need = res.need if res is not None else None
+        if need is not None and need.optional and type(event) is not E.Decline \
+                and not (type(event) is E.Play and event.by == need.player):
+            after = state.copy()
+            self.apply(after, E.Decline(event.seq, need.player))
+            return self.offers(after, event)
         if type(event) is E.Choose:
             res = state.resolution
             need = res.need if res is not None else None
