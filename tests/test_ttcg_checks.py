@@ -735,13 +735,20 @@ def test_a_choice_among_cards_in_play_is_offered_whichever_cards_it_picks() -> N
     from spec.ttcg.effects import Choice
     from verifier.simulate import simulate
 
-    lines = simulate("ttcg", 3, passes="explicit")
-    state, event = next((s.copy(), e) for s, e, raw in replay_states(lines) if raw["seq"] == 572)
+    def outside_the_sample(state: TtcgState, event: Any) -> bool:
+        """A recorded pick of one card among more than three in play that legal_moves did not list."""
+        need = state.resolution.need if state.resolution is not None else None
+        if type(event) is not E.Choose or need is None or not isinstance(need.detail, Choice) \
+                or need.detail.zone in ("deck", "hand", "revealed") or (need.detail.low, need.detail.high) != (1, 1) \
+                or len(GAME._pool_refs(state, need.detail)) <= 3:
+            return False
+        key = GAME.choice_key(event)
+        return not any(GAME.choice_key(move) == key for move in GAME.legal_moves(state))
+
+    state, event = next((s.copy(), e) for seed in range(1, 6) for s, e, _raw in replay_states(simulate("ttcg", seed, passes="explicit"))
+                        if outside_the_sample(s, e))
     need = state.resolution.need if state.resolution is not None else None
-    assert type(event) is E.Choose and need is not None and isinstance(need.detail, Choice)
-    assert (need.detail.low, need.detail.high) == (1, 1)
-    key = GAME.choice_key(event)
-    assert not any(GAME.choice_key(move) == key for move in GAME.legal_moves(state))  # not in the sample
+    assert need is not None and isinstance(need.detail, Choice)
     assert GAME.offers(state, event)
     pool = GAME._pool_refs(state, need.detail)
     assert len(pool) > 3 and all(GAME.offers(state, E.Choose(0, event.by, [ref])) for ref in pool)

@@ -24,7 +24,7 @@ from tests.test_ttcg_checks import GAME, fresh, put, restrict
 from verifier.verify import verify_file
 
 ROOT = Path(__file__).resolve().parent.parent
-LEGAL = ROOT / "replays/ttcg/legal/conflicts-42.jsonl"
+LEGAL = ROOT / "replays/ttcg/legal/conflicts-542.jsonl"
 OTHER_WAY = ROOT / "replays/ttcg/illegal/breaks-2-1-aj.jsonl"
 THIRD_COPY = ROOT / "replays/ttcg/illegal/inconsistent-third-copy.jsonl"
 POLICY = TC.POLICY
@@ -221,10 +221,11 @@ def test_the_legal_game_lists_the_conflicts_it_met_and_how_they_were_settled() -
 
 
 def test_the_legal_game_is_not_legal_without_2_1_aj(monkeypatch: pytest.MonkeyPatch) -> None:
+    shielded = min(c.seq for c in verify_file(LEGAL).conflicts if c.rule == "ttcg:2.1.aj")
     without(monkeypatch, "indestructible")
     report = verify_file(LEGAL)
-    assert report.verdict == "illegal"  # the shielded creature would be destroyed: the log's points claim disagrees
-    assert next(f for f in report.findings if f.severity == "illegal").rule == "ttcg:2.2.8.a"
+    assert report.verdict == "illegal"  # the shielded creature would be destroyed: a later event of the log disagrees
+    assert next(f for f in report.findings if f.severity == "illegal").seq > shielded
 
 
 def test_the_game_going_the_other_way_is_illegal_citing_the_precedence_rule() -> None:
@@ -246,7 +247,7 @@ def test_a_third_copy_drawn_is_inconsistent_in_plain_words() -> None:
     first = next(f for f in report.findings if f.severity != "info")
     assert (report.verdict, first.seq, first.rule) == ("inconsistent", expect["seq"], "ttcg:2.2.1.b")
     assert "no arrangement of alice's deck" in first.message
-    assert "2 copies of Ember Brand" in first.message and "at seq 2, alice drew Ember Brand" in first.message
+    assert "2 copies of Ember Brand" in first.message and first.message.count("alice drew Ember Brand") == 3  # the two before
 
 
 # ============================================================================ hidden cards

@@ -126,6 +126,10 @@ def effects_afresh(state: TtcgState) -> list[Effect]:
                 out.append(Effect(f"{ident}>{subject}", "set", subject, step.stat, step.value, name, "card", controller, key,
                                   text=f"{owner}'s {card.name} has {step.value} {step.stat}"))
     for lasting in state.lasting:
+        if lasting.kind == "prohibit":  # on a player (decision 31)
+            out += [Effect(f"lasting{lasting.order}>{player}", "cant", "", "") for player in state.players
+                    if lasting.uids == (B.player_key(state, player),)]
+            continue
         if lasting.kind not in ("restrict", "set"):
             continue
         for owner, card in field:
@@ -271,7 +275,8 @@ def _dump(state: TtcgState) -> Any:
     links = ([link(x) for x in state.chain], [link(x) for x in state.resolving], [link(x) for x in state.waiting],
              link(state.paying), [(d.turn, d.controller, card(d.source), d.effect) for d in state.delayed])
     return (sides, rest, links, (state.priority.holder, state.priority.passes), state.flags, state.lasting, state.battle,
-            None if state.resolution is None else (state.resolution.controller, state.resolution.vars))
+            None if state.resolution is None else (state.resolution.controller, {
+                k: [card(c) for c in v] if k == "revealed" else v for k, v in state.resolution.vars.items()}))
 
 
 def _cards_of(state: TtcgState) -> Iterator[Any]:

@@ -222,8 +222,11 @@ SITUATIONS = (
     "invalid effect does nothing", "battle", "direct attack", "destroyed with cards under",
     "destroyed with equipment", "points for a destroyed creature", "five creatures",
     "five magic cards", "hand limit", "deck exhaustion", "won on points",
+    "cards revealed", "player prohibited", "rank up from the deck",
 )
-"""The situations the issue names for the TTCG, as ``meta.shows`` lists them."""
+"""The situations the issue names for the TTCG, as ``meta.shows`` lists them, and those of
+the decisions made since (30: cards revealed from the deck; 31: an effect that forbids a
+player something; 32: a rank up with a card from the deck)."""
 
 
 def features(lines: list[bytes]) -> set[str]:
@@ -236,7 +239,12 @@ def features(lines: list[bytes]) -> set[str]:
         kind = raw["do"]
         if state.stage == "turn" and state.turn >= 2:  # the first turn is over (its draw and attacks refused)
             found.add("first turn without draw or attack")
+        if kind == "reveal":
+            found.add("cards revealed")
         if kind == "play":
+            need = state.resolution.need if state.resolution is not None else None
+            if need is not None and need.kind == "rank_up" and need.detail[1].zone == "deck":
+                found.add("rank up from the deck")
             if state.resolution is not None and state.resolution.need is not None:
                 found.add("effect play not counted")
             else:
@@ -290,6 +298,8 @@ def _compare(before: TtcgState, after: TtcgState, found: set[str]) -> None:
         found.add("latent effect")
     if after.fizzled > before.fizzled:
         found.add("invalid effect does nothing")
+    if any(x.kind == "prohibit" for x in after.lasting) and not any(x.kind == "prohibit" for x in before.lasting):
+        found.add("player prohibited")
     for owner, name in after.destroyed_log[len(before.destroyed_log):]:
         gone = [p for p in before.sides[owner].piles() if p.card.name == name and B.pile_by_id(after, p.id) is None]
         for pile in gone:
@@ -408,6 +418,9 @@ SPELLS = ("Hush Veil", "Undertow", "Ember Tithe", "Gale Step", "Time Fold", "Arc
 BATS = ("Murkfang Bat", "Gloomcap Wretch", "Duskmire Shade", "Kiln Drake")
 EQUIPPED = ("Arc Lance", "Pebble Imp", "Mossback Golem", "Sunpetal Healer", "Lantern Moth")
 BREAKERS = ("Gloomcap Wretch", "Murkfang Bat", "Duskmire Shade", "Ember Whelp", "Kiln Drake", "Static Wisp", "Voltfang Stalker")
+REVEALERS = ("Cairn Diviner", "Deep Climber", "Ash Edict", "Mossback Golem", "Pebble Imp", "Tidecaller Naida")
+"""Cards of decisions 30 to 32 (revealed cards, prohibitions, rank ups from the deck), with
+golems for Cairn Diviner to play and a rank 2 water creature for Deep Climber."""
 EXTRA = ("Time Fold", "Hush Veil", "Undertow", "Gale Step", "Seed Vault", "Ember Tithe", "Lodestone Ward")
 RANKERS = ("Ember Whelp", "Bloomcaller Dryad", "Quarry Colossus", "Ironroot Sentinel", "Thornwhip Sprite", "Mossback Golem",
            "Tidecaller Naida", "Time Fold", "Hush Veil", "Undertow")
@@ -436,9 +449,9 @@ def _plans() -> list[Plan]:
         Plan("guided", 13, "implicit", active_guide),
         Plan("guided", 14, "explicit", active_guide),
         Plan("guided", 15, "implicit", active_guide),
-        Plan("triggers", 16, "implicit",
+        Plan("triggers", 19, "implicit",
              Guided({"alice": Style(use_effects=False, attack=False, wish=BATS), "bob": Style(attack=False, wish=SPELLS)}),
-             {"alice": deck_with(16, BATS), "bob": deck_with(17, SPELLS)}),
+             {"alice": deck_with(19, BATS), "bob": deck_with(20, SPELLS)}, wants=("simultaneous triggers",)),
         Plan("equipped", 17, "implicit",
              Guided({"alice": Style(use_effects=False, attack=False, wish=EQUIPPED), "bob": Style(wish=BREAKERS)}),
              {"alice": deck_with(17, EQUIPPED), "bob": deck_with(18, BREAKERS)}, wants=("destroyed with equipment",)),
@@ -447,18 +460,23 @@ def _plans() -> list[Plan]:
              {"alice": deck_with(21, EXTRA), "bob": deck_with(22, EXTRA)}, wants=("extra plays",)),
         Plan("answers", 18, "explicit",
              Guided({"alice": Style(save_magic=True, wish=SPELLS), "bob": Style(save_magic=True, wish=("Rubble Giant", *SPELLS))}),
-             {"alice": deck_with(18, SPELLS), "bob": deck_with(19, ("Rubble Giant", "Pebble Imp", "Ironroot Sentinel", *SPELLS[:5]))}),
+             {"alice": deck_with(18, SPELLS), "bob": deck_with(19, ("Rubble Giant", "Pebble Imp", "Ironroot Sentinel", *SPELLS[:5]))},
+             wants=("counter effect", "invalid effect does nothing")),
         Plan("ranks", 20, "implicit", Guided({p: Style(wish=RANKERS) for p in ("alice", "bob")}),
              {"alice": deck_with(20, RANKERS), "bob": deck_with(21, RANKERS)}),
         Plan("filled", 22, "implicit", Guided({p: Style(use_effects=False, attack=False, fill=True) for p in ("alice", "bob")})),
         Plan("hoarded", 23, "implicit", Guided({p: quiet for p in ("alice", "bob")}, eagerness=1.0),
              {p: deck_with(23 + i, (), size=50) for i, p in enumerate(("alice", "bob"))}, max_events=2500),
+        Plan("revealed", 24, "implicit", Guided({p: Style(wish=REVEALERS) for p in ("alice", "bob")}),
+             {"alice": deck_with(24, REVEALERS), "bob": deck_with(25, REVEALERS)},
+             wants=("cards revealed", "player prohibited", "rank up from the deck")),
         CONFLICTS,
     ]
 
 
 CONFLICTS = Plan("conflicts", 42, "explicit", Guided({"alice": Style(wish=("Ember Brand",)), "bob": Style()}),
-                 {"alice": deck_with(42, ("Ember Brand", "Bastion Hulk")), "bob": deck_with(43, ())}, settles="ttcg:2.1.aj")
+                 {"alice": deck_with(42, ("Ember Brand", "Bastion Hulk")), "bob": deck_with(43, ())}, settles="ttcg:2.1.aj",
+                 wants=("won on points",))
 """A game in which Ember Brand keeps its creature from being destroyed in battle (2.1.aj over 2.2.7.g)."""
 
 

@@ -701,6 +701,9 @@ class _Relinked:
         twin = res.copy()
         if isinstance(res.source, CardObj):
             twin.source = self.card(res.source)
+        revealed = res.vars.get("revealed")
+        if revealed:  # (cards turned up from a deck and not yet taken: in no zone, each copied)
+            twin.vars["revealed"] = tuple(card.copy() for card in revealed)
         if isinstance(res.item, Link):
             twin.item = self.link(res.item)
         return twin
