@@ -296,11 +296,11 @@ def loud(state: TtcgState, name: str) -> tuple[tuple[int, str, Any, tuple[Any, .
 
 
 _CLASHING = (T.Restrict, T.SetStat)
+"""The static steps that can clash: can'ts and set values."""
 
 STATIC_STEPS: Final = (T.Restrict, T.RankUp, T.Boost, T.SetStat)
 """The steps an always-on (Passive) effect may hold: those :func:`statics_of` is asked for.
 A Passive effect with any other step would be ignored, so ``Ttcg.unsupported`` names it."""
-"""The static steps that can clash: can'ts and set values."""
 
 
 def quiet_cards(state: TtcgState) -> dict[str, bool]:

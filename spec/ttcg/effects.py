@@ -9,8 +9,10 @@ meaning has no handler: the interpreter raises
 
 Steps without a handler, on purpose: ``ttcg_copy`` (which effect of the copied card,
 and whose it becomes, is nowhere defined), ``ttcg_swap`` (where the piles beneath and
-the equipment of a swapped card go is nowhere defined), and the player-level ``can``/
-``can't`` steps no shipped card uses in a defined effect type.
+the equipment of a swapped card go is nowhere defined), and the player-level ``can`` step
+(``Permit``), which no shipped card uses in a defined effect type. A player-level
+``can't`` (``Prohibit``) is carried out for the actions of decision 31 only
+(:func:`step_gap` names the others).
 """
 
 from __future__ import annotations

@@ -370,13 +370,20 @@ class Ttcg(Game[TtcgState, Event]):
 
     def draw(self, state: TtcgState, player: str, name: str | None) -> list[Ruling]:
         """The top card of the deck goes to the hand; a name the deck cannot hold is inconsistent."""
-        side = state.sides[player]
-        rulings = self._reveal_from_deck(state, player, name, f"drew {name}")
-        if side.deck.hidden > 0:
-            side.deck.hidden -= 1
-        known = name if name is not None and name in state.cards else None
-        side.hand.add(state.new_card(known, player, state.cards.get(known) if known else None))
+        rulings, card = self._out_of_deck(state, player, name, f"drew {name}")
+        state.sides[player].hand.add(card)
         return rulings
+
+    def _out_of_deck(self, state: TtcgState, player: str, name: str | None, words: str) -> tuple[list[Ruling], CardObj]:
+        """A card taken out of ``player``'s hidden deck (drawn, milled, revealed, or put on the field
+        by a rank up, decision 32), named ``name`` by the log (``None``: not shown); a name the
+        decklist cannot hold one more copy of is inconsistent (see :meth:`_reveal_from_deck`)."""
+        rulings = self._reveal_from_deck(state, player, name, words)
+        deck = state.sides[player].deck
+        if deck.hidden > 0:
+            deck.hidden -= 1
+        known = name if name is not None and name in state.cards else None
+        return rulings, state.new_card(known, player, state.cards.get(known) if known else None)
 
     # rules 2.2.1.b (noted after the class: _NOTED_APART)
     def _reveal_from_deck(self, state: TtcgState, player: str, name: str | None, words: str = "") -> list[Ruling]:
@@ -609,10 +616,7 @@ class Ttcg(Game[TtcgState, Event]):
                 return [Ruling(need.rule, violation)]
             rulings: list[Ruling] = []
             if need.detail[1].zone == "deck":  # decision 32: the card comes out of the deck
-                rulings = self._reveal_from_deck(state, need.player, ev.card, f"ranked up with {ev.card} from the deck")
-                deck = state.sides[need.player].deck
-                deck.hidden = max(0, deck.hidden - 1)
-                card = state.new_card(ev.card, need.player, state.cards.get(ev.card))
+                rulings, card = self._out_of_deck(state, need.player, ev.card, f"ranked up with {ev.card} from the deck")
             else:
                 card = self.take_from_hand(state, need.player, ev.card)
             self._place(state, need.player, card, ev.on, None, by_effect=True)
@@ -725,22 +729,17 @@ class Ttcg(Game[TtcgState, Event]):
         if need.kind == "draw":
             return self.draw(state, player, ev.card)
         if need.kind == "mill":
-            rulings = self._reveal_from_deck(state, player, ev.card, f"milled {ev.card}")
-            if side.deck.hidden > 0:
-                side.deck.hidden -= 1
-            known = ev.card if ev.card in state.cards else None
-            side.discard.add(state.new_card(known, player, state.cards.get(known) if known else None))
+            rulings, card = self._out_of_deck(state, player, ev.card, f"milled {ev.card}")
+            side.discard.add(card)
             return rulings
         if need.kind == "discard":
             self.discard_from_hand(state, player, ev.card)
             return None
         if need.kind == "reveal":
-            rulings = self._reveal_from_deck(state, player, ev.card, f"revealed {ev.card}")
-            if side.deck.hidden > 0:
-                side.deck.hidden -= 1
+            rulings, card = self._out_of_deck(state, player, ev.card, f"revealed {ev.card}")
             res = state.resolution
             assert res is not None
-            res.vars["revealed"] = (*res.vars.get("revealed", ()), state.new_card(ev.card, player, state.cards.get(ev.card)))
+            res.vars["revealed"] = (*res.vars.get("revealed", ()), card)
             return rulings
         if need.kind == "choose":
             choice: Choice = need.detail
