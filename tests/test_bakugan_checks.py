@@ -937,9 +937,10 @@ def test_moves_the_spec_does_not_carry_out_are_named_by_lint() -> None:
 
 
 def test_lint_names_a_step_the_spec_has_no_handler_for() -> None:
-    """A step of an effect the spec carries out for which it has no handler (a delayed
-    effect, a repeat permission on a rider with no optional part, unlike decision 36's)
-    is named by ``unsupported``: before, lint said nothing and the simulator put the card in its decks, then met the gap at every
+    """A step of an effect the spec carries out for which it has no handler (a repeat
+    permission on a rider with no optional part, unlike decision 36's), or cannot carry out
+    (retracting "your Bakugan" where no Bakugan is selected, decision 50), is named by
+    ``unsupported``: before, lint said nothing and the simulator put the card in its decks, then met the gap at every
     draw. A static's steps are read where they apply, so they are not named."""
     traits = ["Aquos"]
     cards = CardDatabase("test", "bakugan", 1, [
@@ -948,7 +949,8 @@ def test_lint_names_a_step_the_spec_has_no_handler_for() -> None:
                                          "You may use this any number of times.", traits=traits, cost=0),
         CardDef("Open Table", "Hero", "All players draw an additional card each turn.", traits=traits, cost=0),
     ])
-    assert GAME.unsupported(cards, "Slow Tide") == "the step Delay is not modelled"
+    assert GAME.unsupported(cards, "Slow Tide") == \
+        "retracting the Bakugan, where no Bakugan is selected as the card is played, is not modelled"
     assert GAME.unsupported(cards, "Spendthrift") == "the step Permit is not modelled"
     assert GAME.unsupported(cards, "Open Table") is None
 
@@ -2387,3 +2389,102 @@ def test_d49_not_played_this_turn_said_of_anything_but_a_card_in_play_is_unverif
     player = state.players[0]
     with pytest.raises(B.Unmodelled, match="not played this turn"):
         T.candidates(state, player, T.Slot("implied", "bakugan", A.Selector("the", "Bakugan"), (cond,)))
+
+
+# ----------------------------------------------------------------- decision 50: effects at the end of the turn
+
+_AT_THE_END = "+200 [B] and +1 [Damage Rating]. Retract your Bakugan at the end of the turn."
+
+
+def _aimed_at(whose: str) -> Callable[[BakuganState, str], E.TargetRef]:
+    """The Bakugan an invented Action is played on: one of its player's (``own``) or the other's."""
+    def aim(state: BakuganState, player: str) -> E.TargetRef:
+        owner = player if whose == "own" else state.other(player)
+        return E.TargetRef(next(b.name for p, b in B.face_up(state) if p == owner), owner)
+    return aim
+
+
+def _to_the_end_of_the_turn(state: BakuganState) -> list[tuple[str, Any]]:
+    """Play on (passes first, else the first move legal_moves offers) until the batch the end of
+    the turn filled is empty; the (node, findings) of each event that had findings."""
+    import random
+
+    rng, noted, turn = random.Random(1), [], state.turn
+    for _ in range(300):
+        if state.turn != turn or (state.flags.end_triggers_fired and not state.batch.items and not state.waiting
+                                  and state.pending_item is None and state.resolution is None):
+            break
+        moves = GAME.legal_moves(state, rng)  # (none when each would be unverifiable: the holder passes)
+        move = next((m for m in moves if isinstance(m, E.Pass)), moves[0] if moves else E.Pass(0, state.priority.holder))
+        found = GAME.apply(state, move)
+        if found:
+            noted.append((state.node, found))
+        if not moves:
+            break
+    return noted
+
+
+@pytest.mark.interpreted  # patches the spec's Python functions (tests/conftest.py)
+def test_d50_an_effect_at_the_end_of_the_turn_waits_then_joins_the_batch() -> None:
+    """Decision 50, 6.3.2.p2: "Retract your Bakugan at the end of the turn" waits, with the
+    Bakugan selected as the card was played, then joins the batch with what the end of the turn
+    triggers, and retracts it then (the real Bubble Net)."""
+    state, player, _other = _completing(_AT_THE_END, aim=_aimed_at("own"))
+    target = _aimed_at("own")(state, player).card
+    assert [(i.kind, i.context["targets"]["implied"]) for i in state.flags.delayed] == [("delayed", (player, target))]
+    assert state.copy().flags.delayed[0] is not state.flags.delayed[0]  # a copy has its own
+    seen: list[bool] = []
+    original = GAME.effects.do_bakugan_retract
+
+    def retract(state: BakuganState, res: Any, step: Any) -> Any:  # the step runs as the turn ends, on that Bakugan
+        seen.append(state.flags.end_triggers_fired and res.vars["targets"]["implied"] == (player, target))
+        return original(state, res, step)
+
+    GAME.effects.do_bakugan_retract = retract
+    try:
+        assert not [f for _node, f in _to_the_end_of_the_turn(state) if any(r.violation.severity != "info" for r in f)]
+    finally:
+        del GAME.effects.do_bakugan_retract
+    assert seen and all(seen) and not state.sides[player].team[target].open and not state.flags.delayed  # (legal_moves probes run it too)
+    pool = CardDatabase.cached(_REAL_POOL, "bakugan")
+    assert GAME.unsupported(pool, "Bubble Net") is None
+
+
+def test_d50_your_bakugan_of_a_card_played_on_the_other_players_is_unverifiable() -> None:
+    """Decision 50: played on the other player's Bakugan, "your Bakugan" cannot be the one
+    selected; which Bakugan is meant is not modelled, so the end of the turn is unverifiable."""
+    state, _player, _other = _completing(_AT_THE_END, aim=_aimed_at("other"))
+    noted = _to_the_end_of_the_turn(state)
+    assert any(r.violation.severity == "unverifiable" and "another player's" in r.violation.message
+               for _node, found in noted for r in found)
+
+
+def test_d50_an_effect_delayed_once_the_end_of_the_turn_has_come_or_to_another_moment_is_not_modelled() -> None:
+    """Decision 50: lint names a delay to any other moment (the grammar reads only the end of the
+    turn, so the node is built); one made after the end of the turn came is unverifiable."""
+    assert step_gap(A.Delay("next_turn", ())) == "an effect delayed until next_turn is not modelled"
+    assert step_gap(A.Delay("end_of_turn", ())) is None
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting and bool(s.sides[s.starting].hand))
+    player = holder(state)
+    card = CardDef("Late Scroll", "Action", "Retract your Bakugan at the end of the turn.", traits=_ALL_FACTIONS, cost=0)
+    state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, card])
+    state.sides[player].hand.add(state.new_card(card.name, player, card))
+    state.flags.end_triggers_fired = True  # as if the end of the turn had come
+    found = [r for ev in (E.Play(0, player, card.name), E.Pass(0, player), E.Pass(0, state.other(player)))
+             for r in GAME.apply(state, ev)]
+    assert [r.violation.severity for r in found] == ["unverifiable"] and "whose end has come" in found[0].violation.message
+
+
+def test_d50_your_bakugan_where_no_bakugan_was_selected_is_unverifiable_never_nothing() -> None:
+    """Decision 50: "Retract your Bakugan." on a card that selects no Bakugan as it is played
+    means none the spec knows of. Before, it retracted nothing and the replay went on as legal;
+    now the completion is unverifiable, and lint names the card."""
+    state = state_where(lambda s: window("power")(s) and s.priority.holder == s.starting and bool(s.sides[s.starting].hand))
+    player = holder(state)
+    card = CardDef("Bare Scroll", "Action", "Retract your Bakugan.", traits=_ALL_FACTIONS, cost=0)
+    state.cards = CardDatabase("test", "bakugan", 1, [*state.cards, card])
+    state.sides[player].hand.add(state.new_card(card.name, player, card))
+    found = [r for ev in (E.Play(0, player, card.name), E.Pass(0, player), E.Pass(0, state.other(player)))
+             for r in GAME.apply(state, ev)]
+    assert [r.violation.severity for r in found] == ["unverifiable"] and "no Bakugan was selected" in found[0].violation.message
+    assert GAME.unsupported(state.cards, "Bare Scroll") is not None

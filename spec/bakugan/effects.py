@@ -78,7 +78,12 @@ class Effects:
         if sel.quantifier in ("the", "this") and sel.owner is None and sel.team is None and "self" in res.vars and not res.vars.get("announced"):
             return [res.vars["self"]] if state.bakugan(*res.vars["self"]) else []
         if sel.quantifier == "the":
+            if "implied" not in res.vars.get("slots", {}):  # no Bakugan was selected for it: which is meant? (decision 50)
+                raise B.Unmodelled(f"{sel.describe()}, where no Bakugan was selected as the card was played, is not modelled")
             chosen = self._chosen(state, res, "implied")
+            if chosen and sel.owner is not None and chosen[0] not in self._player(state, res, sel.owner):
+                # "+300 [B]. Retract your Bakugan ...", played on another player's Bakugan: which is meant? (decision 50)
+                raise B.Unmodelled(f"{sel.describe()} where the Bakugan selected is another player's is not modelled")
             return [chosen] if chosen else []
         if sel.quantifier == "a":
             chosen = self._chosen(state, res, res.vars.get("_key", key))
@@ -403,6 +408,18 @@ class Effects:
     # -------------------------------------------------------------- structure (1.3/3.3, 6.7.1.3)
 
     @BOOK.encodes("6.3.5", "6.4.4", "6.7.1.1", "6.7.1.5", what="a condition in an effect is tested once, as the effect completes")
+    @BOOK.encodes("6.3.2.p2", what="an effect to happen at the end of the turn waits, then joins the batch as a triggered "
+                  "ability does, with the selections made when its card was played")
+    def do_delay(self, state: BakuganState, res: Resolution, step: A.Delay) -> Need | None:
+        """Decision 50: "... at the end of the turn" waits in :attr:`TurnFlags.delayed` and joins the
+        batch with the abilities the end of the turn triggers (in ``Bakugan._leave``, as the Play step ends)."""
+        refuse(step_gap(step), B.Unmodelled)
+        if state.flags.end_triggers_fired:
+            raise B.Unmodelled("an effect delayed to the end of a turn whose end has come is not modelled")
+        kept: dict[str, Any] = {key: res.vars[key] for key in ("targets", "slots", "self") if key in res.vars}
+        state.flags.delayed.append(QueueItem("delayed", res.controller, res.source, step.effect, (), kept))
+        return None
+
     def do_if(self, state: BakuganState, res: Resolution, step: A.If) -> Need | None:
         holds = B.condition_holds(state, res.controller, step.condition, _context(res))
         res.push(step.then if holds else step.otherwise)
@@ -563,6 +580,8 @@ def step_gap(step: Any, earlier: tuple[type, ...] = ()) -> str | None:
     One list for the handlers (which raise it as :class:`~spec.bakugan.board.Unmodelled`)
     and for ``Bakugan.unsupported`` (so lint notes the card and the simulator leaves it out
     before any replay reaches the step)."""
+    if isinstance(step, A.Delay) and step.when != "end_of_turn":
+        return f"an effect delayed until {step.when} is not modelled"
     if isinstance(step, A.Send) and (step.what.quantifier, step.to) == ("it", "top of deck") and K.Look in earlier:
         return None  # cards looked at, put back (decision 37)
     if isinstance(step, A.Modify):

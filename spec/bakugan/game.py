@@ -932,6 +932,8 @@ class Bakugan(Game[BakuganState, Event]):
             if not state.flags.end_triggers_fired:
                 state.flags.end_triggers_fired = True
                 self._fire(state, "turn_ends", state.starting)
+                state.waiting.extend(state.flags.delayed)  # decision 50: effects waiting for the end of the turn
+                state.flags.delayed = []
                 if state.waiting:
                     self._open_window(state)
                     return
@@ -1623,6 +1625,11 @@ class Bakugan(Game[BakuganState, Event]):
                 gap = None if passive and isinstance(node, BC.PRODUCES) else interpreter.unhandled(self.effects, node)
                 if gap is not None:
                     return gap
+            if cards[name].type in ("Action", "Flip") and isinstance(ability, A.Spell) and not any(
+                    slot.key == "implied" for slot in T.slots_of(ability.effect)):  # decision 50: "the Bakugan" of nothing selected
+                retract = next((n for n in A.nodes(ability.effect) if isinstance(n, K.Retract) and n.what.quantifier == "the"), None)
+                if retract is not None:
+                    return f"retracting {retract.what.describe()}, where no Bakugan is selected as the card is played, is not modelled"
         return None
 
     def random_deck(self, cards: Any, rng: random.Random) -> dict[str, Any]:

@@ -262,12 +262,15 @@ class TurnFlags:
     """The stat whose highest value makes the Victor this turn (5.10.1; an effect can change it, decision 39)."""
     played: set[int] = field(default_factory=set)
     """The card objects (uids) played this turn: "an Evo that was not played this turn" (decision 49)."""
+    delayed: list[QueueItem] = field(default_factory=list)
+    """Effects waiting for the end of this turn ("... at the end of the turn", decision 50)."""
 
     def __init__(self, drew: set[str] | None = None, energize_done: set[str] | None = None,
                  selected: dict[str, str] | None = None, rolled: set[str] | None = None,
                  missed: dict[str, bool] | None = None, first_roll_done: bool = False, victor_begun: bool = False,
                  plays: dict[str, int] | None = None, rerolls_used: set[tuple[str, str]] | None = None,
-                 end_triggers_fired: bool = False, victor_by: str = "BPower", played: set[int] | None = None) -> None:
+                 end_triggers_fired: bool = False, victor_by: str = "BPower", played: set[int] | None = None,
+                 delayed: list[QueueItem] | None = None) -> None:
         # written out (init=False, as Bakugan's): the generated one stays interpreted when compiled
         self.drew = set() if drew is None else drew
         self.energize_done = set() if energize_done is None else energize_done
@@ -281,11 +284,13 @@ class TurnFlags:
         self.end_triggers_fired = end_triggers_fired
         self.victor_by = victor_by
         self.played = set() if played is None else played
+        self.delayed = [] if delayed is None else delayed
 
     def copy(self) -> TurnFlags:
         return TurnFlags(set(self.drew), set(self.energize_done), dict(self.selected), set(self.rolled),
                          dict(self.missed), self.first_roll_done, self.victor_begun, dict(self.plays),
-                         set(self.rerolls_used), self.end_triggers_fired, self.victor_by, set(self.played))
+                         set(self.rerolls_used), self.end_triggers_fired, self.victor_by, set(self.played),
+                         [_item_copy(i) for i in self.delayed])
 
 
 @dataclass(init=False)
