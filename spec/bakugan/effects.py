@@ -407,7 +407,6 @@ class Effects:
 
     # -------------------------------------------------------------- structure (1.3/3.3, 6.7.1.3)
 
-    @BOOK.encodes("6.3.5", "6.4.4", "6.7.1.1", "6.7.1.5", what="a condition in an effect is tested once, as the effect completes")
     @BOOK.encodes("6.3.2.p2", what="an effect to happen at the end of the turn waits, then joins the batch as a triggered "
                   "ability does, with the selections made when its card was played")
     def do_delay(self, state: BakuganState, res: Resolution, step: A.Delay) -> Need | None:
@@ -420,6 +419,7 @@ class Effects:
         state.flags.delayed.append(QueueItem("delayed", res.controller, res.source, step.effect, (), kept))
         return None
 
+    @BOOK.encodes("6.3.5", "6.4.4", "6.7.1.1", "6.7.1.5", what="a condition in an effect is tested once, as the effect completes")
     def do_if(self, state: BakuganState, res: Resolution, step: A.If) -> Need | None:
         holds = B.condition_holds(state, res.controller, step.condition, _context(res))
         res.push(step.then if holds else step.otherwise)
