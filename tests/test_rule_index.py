@@ -75,3 +75,20 @@ def test_the_cli_reports_no_missing_rule(game: str) -> None:
     result = CliRunner().invoke(app, ["rules", game, "--coverage"])
     assert result.exit_code == 0
     assert result.output.strip().splitlines()[-1].split() == ["missing", "0"]
+
+
+@pytest.mark.parametrize("game", ALL)
+def test_each_function_carries_one_encoding_of_its_own(game: str) -> None:
+    """A rule encoding (``@BOOK.encodes``) credits the function it decorates. A function
+    inserted between another's decorator and its ``def`` takes that decorator too, and the
+    rules are then credited to the wrong code while the coverage count stays the same: so no
+    function of a game's spec carries two."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "spec" / game
+    for path in sorted(root.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                encodings = [d for d in node.decorator_list
+                             if isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr == "encodes"]
+                assert len(encodings) <= 1, f"{path.name}:{node.lineno} {node.name} carries {len(encodings)} rule encodings"
