@@ -983,6 +983,24 @@ def test_d30_a_reveal_must_name_its_card_and_a_look_the_log_cannot_name_is_unver
     assert state.resolution is not None and state.resolution.need is not None and state.resolution.need.count == 2
 
 
+def test_d30_an_effect_given_up_after_a_reveal_puts_the_cards_back() -> None:
+    """Decision 30: an effect the spec cannot follow past its reveal (a step it does not model)
+    is unverifiable, and the cards turned up go back all the same; before, they were lost, the
+    deck counted short, and a later draw could be refused as one from an empty deck."""
+    from spec.core.cards import CardDef
+
+    cards = CardDatabase("ttcg/swap", "ttcg", 1, [*CARDS, CardDef(
+        "Tidal Trickster", "Unit (Water)", "Reveal the top two cards of your deck. Swap one hound card you control with "
+        "one hound card from your discard pile.", level=1, cost=1, traits=["Naiad"], stats={"attack": 100, "defense": 100})])
+    state = fresh(fields={"ann": ["Tidal Trickster"]}, cards=cards)
+    deck = len(state.sides["ann"].deck)
+    ok(state, E.Activate(0, "ann", "Tidal Trickster", 0), E.Pass(0, "ann"), E.Pass(0, "ben"), E.Reveal(0, "ann", "Pebble Imp"))
+    rulings = GAME.apply(state, E.Reveal(0, "ann", "Ember Whelp"))
+    assert [r.violation.severity for r in rulings] == ["unverifiable"] and "ttcg_swap" in rulings[0].violation.message
+    assert state.resolution is None and len(state.sides["ann"].deck) == deck
+    assert state.sides["ann"].knowledge.located["Pebble Imp"] == 0
+
+
 def test_d30_the_real_reveal_cards_run_and_the_simulator_offers_their_events() -> None:
     """The three real cards that reveal the top of the deck pass lint, and at each step of such
     an effect legal_moves offers what the log may show: a reveal of any card the deck can

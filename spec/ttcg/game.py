@@ -502,14 +502,18 @@ class Ttcg(Game[TtcgState, Event]):
             vars["revealed"] = tuple(c for c in vars.get("revealed", ()) if c.uid != card.uid)
 
     def give_up_effect(self, state: TtcgState, reason: str) -> NoReturn:
-        """Stop the effect being carried out as the spec cannot follow it (the cards it turned
-        up go back), and report ``reason``: unverifiable, never legal."""
-        res = state.resolution
-        if res is not None:
-            self.put_back_revealed(state, res)
+        """Stop the effect being carried out as the spec cannot follow it, and report ``reason``:
+        unverifiable, never legal."""
+        if state.resolution is not None:
+            self._drop_effect(state, state.resolution)
+        raise B.Unmodelled(reason)
+
+    def _drop_effect(self, state: TtcgState, res: Resolution) -> None:
+        """An effect the spec cannot follow further is dropped: the cards it turned up go back
+        into the deck (so later draws still count the deck right), and nothing waits for it."""
+        self.put_back_revealed(state, res)
         state.resolution = None
         state.paying = None
-        raise B.Unmodelled(reason)
 
     def put_back_revealed(self, state: TtcgState, res: Resolution) -> None:
         """Decision 30: the cards an effect turned up and did not take go back into their
@@ -820,8 +824,7 @@ class Ttcg(Game[TtcgState, Event]):
                 try:
                     done = interpreter.run(self.effects, state, res)
                 except (B.Unmodelled, UnsupportedStep) as error:
-                    state.resolution = None
-                    state.paying = None
+                    self._drop_effect(state, res)
                     source = getattr(res.source, "name", None)
                     if source is not None and source not in str(error):
                         raise B.Unmodelled(f"{source}: {error}") from None
