@@ -288,19 +288,26 @@ def play_from_hand(state: TtcgState, ev: E.Play) -> Check:
     return in_hand(state, ev.by or "", ev.card)
 
 
-@PLAY.precondition("2.2.5.b", "a player an effect forbids to play cards of a kind plays none of them")
-def play_not_prohibited(state: TtcgState, ev: E.Play) -> Check:
-    prohibition = B.play_prohibited(state, ev.by or "", ev.card)
+def forbidden_play(state: TtcgState, player: str, name: str, expected: str = "no card it forbids") -> Check:
+    """Decision 31: the finding for ``player`` putting the card ``name`` on the field while an
+    effect forbids them cards of its kind (a play, a rank up, a card an effect plays), or ``None``."""
+    prohibition = B.play_prohibited(state, player, name)
     if prohibition is None:
         return None
-    if ev.by == state.active and state.flags.plays >= PLAYS_PER_MAIN_PHASE:
+    return Violation(f"{player} cannot {prohibition} (an effect says so)", expected=expected, actual=name)
+
+
+@PLAY.precondition("2.2.5.b", "a player an effect forbids to play cards of a kind plays none of them")
+def play_not_prohibited(state: TtcgState, ev: E.Play) -> Check:
+    problem = forbidden_play(state, ev.by or "", ev.card)
+    if problem is not None and ev.by == state.active and state.flags.plays >= PLAYS_PER_MAIN_PHASE:
         extra = B.extra_play_kinds(state)[state.flags.plays - PLAYS_PER_MAIN_PHASE:]
         defn = state.cards.get(ev.card)
         if any(kinds and B.kinds_match(defn, kinds) for kinds in extra):  # decision 31: two card effects clash
-            return Violation(f"{ev.by} cannot {prohibition} by one effect, and may play one more {ev.card} by another "
-                             "that names such cards; no rule settles two card effects that clash (decision 27)",
+            return Violation(f"{problem.message}, and another lets {ev.by} play one more card of {ev.card}'s kind; "
+                             "no rule settles two card effects that clash (decision 27)",
                              expected="a clash a rule settles", actual="none", severity="unverifiable")
-    return Violation(f"{ev.by} cannot {prohibition} (an effect says so)", expected="no card it forbids", actual=ev.card)
+    return problem
 
 
 def plays_left(state: TtcgState, name: str) -> bool:

@@ -650,10 +650,7 @@ class Ttcg(Game[TtcgState, Event]):
         if B.printed_rank(defn) != B.rank(state, pile.card) + 1:
             return Violation(f"{ev.card} is rank {B.printed_rank(defn)}", f"rank {B.rank(state, pile.card) + 1}",
                              str(B.printed_rank(defn)))
-        prohibition = B.play_prohibited(state, need.player, ev.card)
-        if prohibition is not None:  # decision 31
-            return Violation(f"{need.player} cannot {prohibition} (an effect says so)", "no card it forbids", ev.card)
-        return None
+        return X.forbidden_play(state, need.player, ev.card)  # decision 31
 
     def _feed_violation(self, state: TtcgState, need: Need, ev: Any) -> Violation | None:
         side = state.sides[need.player]
@@ -690,9 +687,9 @@ class Ttcg(Game[TtcgState, Event]):
                     return Violation(f"{ref.card} is not what the effect asks for", choice.describe(), ref.card)
                 seen[ref.card] += 1
                 owner = ref.owner or choice.owners[0]
-                prohibition = B.play_prohibited(state, owner, ref.card) if isinstance(choice.step, T.PlayCards) else None
-                if prohibition is not None:  # decision 31
-                    return Violation(f"{owner} cannot {prohibition} (an effect says so)", choice.describe(), ref.card)
+                forbidden = X.forbidden_play(state, owner, ref.card, choice.describe()) if isinstance(choice.step, T.PlayCards) else None
+                if forbidden is not None:  # decision 31
+                    return forbidden
                 if owner not in choice.owners:
                     return Violation(f"{ref.card} taken from {owner}'s {choice.zone}", choice.describe(), owner)
                 if choice.zone == "hand":
